@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs the real external tools that benchrig's adapters, R scripts and
+# performance benchmarks drive. Idempotent: a tool already on PATH is skipped.
+# Usage: scripts/install-tools.sh            (needs root or sudo, Debian/Ubuntu)
+set -euo pipefail
+
+# tool-on-PATH -> Debian package that provides it
+declare -A PACKAGE_FOR=(
+  [wrk]=wrk
+  [h2load]=nghttp2-client
+  [nginx]=nginx
+  [Rscript]=r-base-core
+)
+R_PACKAGES=(ggplot2:r-cran-ggplot2 plyr:r-cran-plyr)
+
+missing=()
+for tool in "${!PACKAGE_FOR[@]}"; do
+  if command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ]; then
+    echo "install-tools: $tool is present, skipped"
+  else
+    missing+=("${PACKAGE_FOR[$tool]}")
+  fi
+done
+for pair in "${R_PACKAGES[@]}"; do
+  lib=${pair%%:*}; pkg=${pair##*:}
+  if command -v Rscript >/dev/null 2>&1 && Rscript -e "quit(status = !requireNamespace('$lib', quietly = TRUE))" >/dev/null 2>&1; then
+    echo "install-tools: R package $lib is present, skipped"
+  else
+    missing+=("$pkg")
+  fi
+done
+if ! command -v taskset >/dev/null 2>&1; then missing+=(util-linux); fi
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-tools: nothing to install"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "install-tools: need root to install: ${missing[*]} (run as root or install them by hand)" >&2
+    exit 1
+  fi
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-tools: apt-get not found; install these Debian/Ubuntu packages by hand: ${missing[*]}" >&2
+  exit 1
+fi
+echo "install-tools: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# nginx's Debian package may start a system-wide server on port 80; our tests and
+# benchmarks start their own on 127.0.0.1 with their own config, so stop it.
+if printf '%s\n' "${missing[@]}" | grep -qx nginx; then
+  (command -v service >/dev/null 2>&1 && $SUDO service nginx stop >/dev/null 2>&1) || true
+fi
+echo "install-tools: installed ${missing[*]}"
