@@ -1,0 +1,72 @@
+'use strict'
+// Strict RFC 4180 CSV: CRLF-free (LF line ends, which R, Node core's tools and
+// spreadsheets all read), text fields always quoted with inner quotes doubled,
+// numbers bare, no spaces after commas. One writer and one reader for every
+// CSV benchrig makes or reads (run, compare, scatter, analyze, resume).
+
+/**
+ * @param {unknown} value
+ * @returns {string}
+ */
+function csvField (value) {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
+  if (value === undefined || value === null) return ''
+  return `"${String(value).replace(/"/g, '""')}"`
+}
+
+/** @param {unknown[]} values */
+function csvRow (values) {
+  return values.map(csvField).join(',') + '\n'
+}
+
+/**
+ * Parses CSV text into rows of strings (quotes removed). Bare fields that look
+ * numeric stay strings: the caller knows its columns' types.
+ * @param {string} text
+ * @returns {string[][]}
+ */
+function parseCsv (text) {
+  const rows = []
+  let row = []
+  let field = ''
+  let quoted = false
+  let i = 0
+  while (i < text.length) {
+    const ch = text[i]
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') { field += '"'; i += 2; continue }
+        quoted = false
+      } else {
+        field += ch
+      }
+      i++
+      continue
+    }
+    if (ch === '"') { quoted = true } else if (ch === ',') { row.push(field); field = '' } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++
+      row.push(field); rows.push(row); row = []; field = ''
+    } else {
+      field += ch
+    }
+    i++
+  }
+  if (quoted) throw new SyntaxError('CSV ends inside a quoted field')
+  if (field !== '' || row.length > 0) { row.push(field); rows.push(row) }
+  return rows
+}
+
+/**
+ * Parses CSV with a header row into objects keyed by column name.
+ * @param {string} text
+ * @returns {{header: string[], records: Record<string, string>[]}}
+ */
+function parseCsvRecords (text) {
+  const rows = parseCsv(text).filter((r) => !(r.length === 1 && r[0] === ''))
+  if (rows.length === 0) return { header: [], records: [] }
+  const [header, ...body] = rows
+  const records = body.map((r) => Object.fromEntries(header.map((h, j) => [h, r[j] ?? ''])))
+  return { header, records }
+}
+
+module.exports = { csvField, csvRow, parseCsv, parseCsvRecords }
