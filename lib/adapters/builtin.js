@@ -1,0 +1,45 @@
+'use strict'
+// The built-in engine, run as `benchrig load` in its own process on the
+// driver's node, with autocannon's flags and JSON (-j). HTTP/1.1 only until
+// the engine speaks HTTP/2.
+const path = require('node:path')
+const fs = require('node:fs')
+const { parseAutocannonJson } = require('./autocannon-json.js')
+
+const ROOT = path.join(__dirname, '..', '..')
+const BIN = path.join(ROOT, 'bin', 'benchrig.js')
+
+const builtin = {
+  name: 'builtin',
+  install: 'the built-in engine ships with benchrig (lib/engine and lib/cli/load.js); reinstall benchrig',
+  minDuration: 0.1,
+  wholeSeconds: false,
+  protocols: ['http/1.1'],
+
+  executable (opts) { return opts.driverNode },
+
+  detect () {
+    const present = fs.existsSync(path.join(ROOT, 'lib', 'engine', 'index.js')) &&
+      fs.existsSync(path.join(ROOT, 'lib', 'cli', 'load.js'))
+    return { present, version: require(path.join(ROOT, 'package.json')).version }
+  },
+
+  args (opts) {
+    const args = [
+      BIN, 'load',
+      '-c', String(opts.connections),
+      '-d', String(opts.duration),
+      '-p', String(opts.pipelining),
+      '-m', opts.method
+    ]
+    if (opts.timeout) args.push('-t', String(opts.timeout))
+    for (const [k, v] of Object.entries(opts.headers)) args.push('-H', `${k}=${v}`)
+    if (opts.body !== undefined) args.push('-b', opts.body)
+    args.push('-j', opts.url)
+    return args
+  },
+
+  parse: parseAutocannonJson
+}
+
+module.exports = builtin

@@ -1,0 +1,156 @@
+'use strict'
+// bench.http(options, cb): load the server a benchmark started with an
+// external (or the built-in) load generator, then report its rate with the
+// latency, errors and the tool's name and version.
+//
+// Runs inside the benchmark child, on the node binary under test, so it must
+// work on Node >= 18. The generator itself runs in its own process on the
+// driver's node (BENCHRIG_DRIVER_NODE), never on the binary under test.
+const { spawnSync } = require('node:child_process')
+const benchmarkers = require('../../_http-benchmarkers.js')
+const { UsageError, isUserFacing } = require('../errors.js')
+
+const DEFAULT_PORT = 12346
+// Durations under --test: enough for a few hundred requests, short enough
+// for whole suites to run in seconds. wrk's floor of one second is its own
+// (adapter.minDuration).
+const TEST_DURATION = 0.3
+
+/**
+ * Is this child running under --test? (the harness says so on the bench
+ * object, or in the environment for children it forks).
+ * @param {object} bench
+ */
+function isTestMode (bench) {
+  if (bench && (bench.testMode === true || bench.isTestMode === true)) return true
+  const env = process.env
+  return env.BENCHRIG_TEST === '1' || env.BENCHRIG_TEST_MODE === '1' || env.NODE_RUN_BENCHMARK_FN !== undefined
+}
+
+/** The benchmark's configuration of this child (names differ by harness version). */
+function configOf (bench) {
+  return (bench && (bench.config || bench.conf)) || {}
+}
+
+/** A positive number from an option, or the default; a UsageError names the key. */
+function positive (value, key, fallback) {
+  if (value === undefined || value === null || value === '') return fallback
+  const n = Number(value)
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`bench.http: ${key} must be a positive number, got ${JSON.stringify(value)}`)
+  return n
+}
+
+/**
+ * Turns bench.http options and the configuration into the adapters' options.
+ * @param {object} options bench.http options
+ * @param {object} conf the child's configuration (may carry benchmarker, cpuset_client)
+ * @param {{testMode?: boolean}} [ctx]
+ */
+function normalizeOptions (options = {}, conf = {}, ctx = {}) {
+  const protocol = options.protocol || (options.http2 ? 'h2' : 'http/1.1')
+  const name = conf.benchmarker || options.benchmarker || process.env.BENCHRIG_BENCHMARKER ||
+    (protocol === 'h2' ? 'h2load' : benchmarkers.DEFAULT_BENCHMARKER)
+  const adapter = benchmarkers.getBenchmarker(String(name))
+  const scheme = options.scheme || 'http'
+  if (scheme !== 'http' && scheme !== 'https') throw new UsageError(`bench.http: scheme must be "http" or "https", got "${scheme}"`)
+  const host = options.host || '127.0.0.1'
+  const port = positive(options.port ?? process.env.PORT, 'port', DEFAULT_PORT)
+  const reqPath = options.path || '/'
+  let duration = positive(options.duration, 'duration', 5)
+  if (ctx.testMode) duration = Math.min(duration, TEST_DURATION)
+  duration = Math.max(duration, adapter.minDuration || 0)
+  if (adapter.wholeSeconds) duration = Math.ceil(duration)
+  const headers = { ...(options.headers || {}) }
+  let body = options.body
+  if (body !== undefined && typeof body !== 'string') {
+    body = Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body)
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json'
+  }
+  const urlHost = host.includes(':') ? `[${host}]` : host
+  return {
+    benchmarker: adapter.name,
+    protocol,
+    scheme,
+    host,
+    port,
+    path: reqPath,
+    url: `${scheme}://${urlHost}:${port}${reqPath}`,
+    connections: Math.round(positive(options.connections, 'connections', 100)),
+    duration,
+    pipelining: Math.round(positive(options.pipelining, 'pipelining', 1)),
+    method: String(options.method || (body !== undefined ? 'POST' : 'GET')).toUpperCase(),
+    headers,
+    body,
+    timeout: options.timeout === undefined ? undefined : positive(options.timeout, 'timeout'),
+    threads: options.threads === undefined ? undefined : Math.round(positive(options.threads, 'threads')),
+    clients: options.clients === undefined ? undefined : Math.round(positive(options.clients, 'clients')),
+    streams: (options.maxConcurrentStreams ?? options.streams) === undefined
+      ? undefined
+      : Math.round(positive(options.maxConcurrentStreams ?? options.streams, 'maxConcurrentStreams')),
+    cpuset: conf.cpuset_client ?? options.cpusetClient,
+    driverNode: process.env.BENCHRIG_DRIVER_NODE || process.execPath
+  }
+}
+
+/** The report's extra fields (latency in ms). */
+function toExtra (result) {
+  return {
+    benchmarker: result.benchmarker,
+    benchmarker_version: result.version,
+    latency_p50: result.latency.p50,
+    latency_p90: result.latency.p90,
+    latency_p99: result.latency.p99,
+    latency_max: result.latency.max,
+    errors: result.errors,
+    non2xx: result.non2xx
+  }
+}
+
+/**
+ * Pins this process (the server under test) to a CPU list with taskset,
+ * for --set cpuset_server=LIST.
+ */
+function pinServer (cpus) {
+  const r = spawnSync('taskset', ['-a', '-p', '-c', String(cpus), String(process.pid)], { encoding: 'utf8' })
+  if (r.error || r.status !== 0) {
+    throw new UsageError(`cpuset_server=${cpus}: taskset could not pin the server (${r.error ? r.error.message : r.stderr.trim()}); install "util-linux" or drop --set cpuset_server`)
+  }
+}
+
+/**
+ * bench.http(options, cb) as Node core's benchmark/common.js has it: runs the
+ * load, calls cb(err, result), then reports rate + extra through bench.report.
+ * On failure it prints the message (no stack for user errors), sets
+ * process.exitCode = 1 and calls cb(err) so the benchmark can close its server.
+ * @param {object} bench the benchmark object (report(rate, extra), config)
+ * @param {object} options path, connections, duration, pipelining, method,
+ *   headers, body, scheme, host, port, benchmarker, protocol ('h2'),
+ *   clients, threads, maxConcurrentStreams, timeout
+ * @param {(err: Error|null, result?: object) => void} [cb]
+ */
+function http (bench, options, cb) {
+  const conf = configOf(bench)
+  let opts
+  Promise.resolve()
+    .then(() => {
+      opts = normalizeOptions(options, conf, { testMode: isTestMode(bench) })
+      if (conf.cpuset_server !== undefined) pinServer(conf.cpuset_server)
+      return benchmarkers.run(opts.benchmarker, opts)
+    })
+    .then((result) => {
+      // Node core style: the tool becomes part of the configuration.
+      if (bench && bench.config && typeof bench.config === 'object') bench.config.benchmarker = result.benchmarker
+      if (cb) cb(null, result)
+      bench.report(result.rate, toExtra(result))
+    }, (err) => {
+      process.exitCode = 1
+      if (typeof bench.fail === 'function') {
+        bench.fail(err)
+      } else {
+        console.error(isUserFacing(err) ? `${err.name}: ${err.message}` : (err && err.stack) || err)
+      }
+      if (cb) cb(err)
+    })
+}
+
+module.exports = { http, normalizeOptions, toExtra, isTestMode, TEST_DURATION }
