@@ -3,7 +3,6 @@
 // a finite number or undefined: parsers never guess, they leave a gap.
 
 const TIME_TO_MS = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 }
-const SI = { '': 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9 }
 
 /**
  * '1.23ms' | '850us' | '2.00s' | '1.5m' -> milliseconds.
@@ -15,17 +14,6 @@ function toMs (text) {
   const m = /^\s*(-?[\d.]+)\s*(ns|us|µs|ms|s|m|h)\s*$/.exec(text)
   if (!m) return undefined
   return finite(Number(m[1]) * TIME_TO_MS[m[2]])
-}
-
-/**
- * '12.5k' | '3M' | '42' -> a plain number (wrk's SI suffixes are powers of 1000).
- * @param {string|undefined} text
- */
-function fromSi (text) {
-  if (typeof text !== 'string') return undefined
-  const m = /^\s*(-?[\d.]+)\s*([kKMG]?)\s*$/.exec(text)
-  if (!m) return undefined
-  return finite(Number(m[1]) * SI[m[2]])
 }
 
 /** Number(x) when finite, else undefined. */
@@ -40,4 +28,4 @@ function roundMs (x) {
   return x === undefined ? undefined : Math.round(x * 1000) / 1000
 }
 
-module.exports = { toMs, fromSi, finite, roundMs }
+module.exports = { toMs, finite, roundMs }
