@@ -1,0 +1,75 @@
+'use strict'
+// The argv of a benchmark file's root process: `key=value` narrowings plus
+// the harness options --test / --test-all. Pure functions; Node 18 APIs only
+// (this runs inside benchmark processes).
+const { UsageError } = require('../errors.js')
+
+const PAIR_RE = /^([^=\s]+)=([\s\S]*)$/
+
+/**
+ * Options that pass through argv without being declared configuration keys:
+ * `benchmarker` (becomes a conf key, as in Node core), and any key starting
+ * with `cpuset_` or `benchrig_` (left for the harness and bench.http).
+ * @param {string} key
+ */
+function isPassThroughKey (key) {
+  return key === 'benchmarker' || key.startsWith('cpuset_') || key.startsWith('benchrig_')
+}
+
+/**
+ * @param {string[]} argv
+ * @returns {{pairs: [string, string][], mode: undefined|'test'|'test-all'}}
+ */
+function parseBenchArgs (argv) {
+  const pairs = []
+  let mode
+  for (const arg of argv) {
+    if (arg === '--test') {
+      if (mode !== 'test-all') mode = 'test'
+      continue
+    }
+    if (arg === '--test-all') {
+      mode = 'test-all'
+      continue
+    }
+    const m = PAIR_RE.exec(arg)
+    if (!m) {
+      throw new UsageError(`bad argument "${arg}": a benchmark file takes key=value arguments, --test or --test-all`)
+    }
+    pairs.push([m[1], m[2]])
+  }
+  return { pairs, mode }
+}
+
+/**
+ * Types an argv value like the declared values of its key.
+ * @param {string} key
+ * @param {string} raw
+ * @param {'string'|'number'|'boolean'} type
+ */
+function coerceValue (key, raw, type) {
+  if (type === 'number') {
+    const n = raw.trim() === '' ? NaN : Number(raw)
+    if (!Number.isFinite(n)) throw new UsageError(`${key}=${raw}: "${key}" takes numbers`)
+    return n
+  }
+  if (type === 'boolean') {
+    if (raw === 'true' || raw === '1') return true
+    if (raw === 'false' || raw === '0') return false
+    throw new UsageError(`${key}=${raw}: "${key}" takes true or false`)
+  }
+  return raw
+}
+
+/**
+ * The argv a root passes to a child for one combination (for `ps` and for
+ * Node-core-style files that read process.argv; the conf itself travels in
+ * BENCHRIG_CONF so that its types are exact).
+ * @param {object} conf
+ * @param {Record<string, string>} extra
+ */
+function confToArgs (conf, extra = {}) {
+  return [...Object.entries(conf), ...Object.entries(extra)].map(([k, v]) => `${k}=${v}`)
+}
+
+module.exports = { parseBenchArgs, coerceValue, isPassThroughKey, confToArgs }

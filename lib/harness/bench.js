@@ -1,0 +1,175 @@
+'use strict'
+// The child side of a benchmark: the `bench` object a benchmark's main()
+// receives, with start/end on hrtime.bigint and Node core's checks, report(),
+// and the reporting channel (IPC to the root, or a text line by hand).
+// Runs inside the binary under test: Node 18 APIs only.
+const { UsageError } = require('../errors.js')
+const { formatResultLine, formatErrorLine } = require('../report/text.js')
+
+const BENCH_ERR = 'BENCHRIG_ERR_BENCHMARK'
+// How long a child may stay alive after it reported (open sockets, timers)
+// before it is ended; the timer is unref'd, so a clean child exits at once.
+const GRACE_MS = Number(process.env.BENCHRIG_GRACE_MS) || 1000
+// lib/ never ends the process itself: common.js (the child's entry) installs
+// the function that does, so the safety exit and the exit after a failure
+// are decided in one visible place.
+const state = { child: false, exit: (code) => { process.exitCode = code } }
+
+/** @param {(code: number) => void} fn ends this process with `code` */
+function setExitHandler (fn) {
+  state.exit = fn
+}
+
+/** Marks this process as a benchmark child (arms the safety exit after a report). */
+function markChild () {
+  state.child = true
+}
+
+function zeroAllowed () {
+  return Boolean(process.env.BENCHRIG_ZERO_ALLOWED || process.env.NODEJS_BENCHMARK_ZERO_ALLOWED)
+}
+
+/**
+ * Sends one message to the root over IPC, or prints it when the process runs
+ * by hand. After a report, a child that is kept alive by open handles ends
+ * itself after a short grace period.
+ * @param {object} data a report `{name, conf, rate, time}` (type defaults to 'report') or an error
+ * @param {() => void} [done]
+ */
+function sendResult (data, done) {
+  const msg = { type: 'report', ...data }
+  if (typeof process.send === 'function' && process.connected) {
+    process.send(msg, () => {
+      if (msg.type === 'report' && state.child) {
+        setTimeout(() => state.exit(0), GRACE_MS).unref()
+      }
+      if (done) done()
+    })
+    return
+  }
+  if (msg.type === 'error') process.stderr.write(formatErrorLine(msg) + '\n')
+  else process.stdout.write(formatResultLine(msg) + '\n')
+  if (done) process.nextTick(done)
+}
+
+/** True for errors raised by the harness's own checks: printed without a stack. */
+function isHarnessError (err) {
+  return Boolean(err && typeof err.code === 'string' && err.code.startsWith('BENCHRIG_ERR'))
+}
+
+class BenchmarkCore {
+  /**
+   * @param {{name: string, conf: object, extra?: Record<string,string>}} init
+   */
+  constructor ({ name, conf, extra = {} }) {
+    this.name = name
+    this.conf = conf
+    this.config = conf // Node core's name for it
+    this.extra_options = extra // Node core's name: pass-through argv options
+    this._started = false
+    this._ended = false
+    this._reported = false
+    this._failed = false
+    this._time = 0n
+    this._mainStart = process.hrtime.bigint()
+  }
+
+  /** Starts the measured section. */
+  start () {
+    if (this._started) throw new UsageError('bench.start() was called more than once: call it once, right before the measured loop', BENCH_ERR)
+    this._started = true
+    this._time = process.hrtime.bigint()
+  }
+
+  /**
+   * Ends the measured section and reports `operations / seconds`.
+   * @param {number} operations how many operations ran between start() and end()
+   */
+  end (operations) {
+    // Read the clock first, so the checks below do not count as work.
+    const now = process.hrtime.bigint()
+    if (!this._started) throw new UsageError('bench.end() was called without bench.start(): call bench.start() before the measured loop', BENCH_ERR)
+    if (this._ended) throw new UsageError('bench.end() was called more than once: a benchmark reports one result per process', BENCH_ERR)
+    if (typeof operations !== 'number' || Number.isNaN(operations)) {
+      throw new UsageError(`bench.end(n) needs the number of operations, got ${operations === null ? 'null' : typeof operations}`, BENCH_ERR)
+    }
+    const zeroOk = zeroAllowed()
+    if (!(operations > 0) && !(zeroOk && operations === 0)) {
+      throw new UsageError(`bench.end(n) needs a positive operation count, got ${operations} (set BENCHRIG_ZERO_ALLOWED=1 to allow 0)`, BENCH_ERR)
+    }
+    this._ended = true
+    let elapsed = now - this._time
+    if (elapsed <= 0n) {
+      if (!zeroOk) throw new UsageError('bench.end(): no time elapsed since bench.start() (clock too coarse): raise n (or set BENCHRIG_ZERO_ALLOWED=1)', BENCH_ERR)
+      elapsed = 1n
+    }
+    const time = Number(elapsed) / 1e9
+    this._send({ rate: operations / time, time })
+  }
+
+  /**
+   * Reports a rate measured by other means (bench.http uses this).
+   * @param {number} rate operations per second
+   * @param {number|[number, number]|{time?: number, [k: string]: unknown}} [extra]
+   *   seconds, a process.hrtime() pair (Node core's form), or extra fields; `extra.time` is the
+   *   elapsed seconds of the measurement (default: since main started), `extra.benchmarker`
+   *   becomes a conf key, every other field goes to the report's `extra`.
+   */
+  report (rate, extra) {
+    if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
+      throw new UsageError(`bench.report(rate): rate must be a finite number >= 0, got ${rate}`, BENCH_ERR)
+    }
+    let time
+    let fields = {}
+    if (typeof extra === 'number') time = extra
+    else if (Array.isArray(extra)) time = extra[0] + extra[1] / 1e9
+    else if (extra && typeof extra === 'object') ({ time, ...fields } = extra)
+    if (typeof time !== 'number') time = Number(process.hrtime.bigint() - this._mainStart) / 1e9
+    if (fields.benchmarker !== undefined) {
+      this.conf.benchmarker = fields.benchmarker
+    }
+    const msg = { rate, time }
+    if (Object.keys(fields).length > 0) msg.extra = fields
+    this._send(msg)
+  }
+
+  _send (fields) {
+    if (this._reported) throw new UsageError('this benchmark already reported a result: a benchmark reports one result per process', BENCH_ERR)
+    this._reported = true
+    sendResult({ type: 'report', name: this.name, conf: this.conf, ...fields })
+  }
+
+  /**
+   * Reports a failure of this child and ends it with exit code 1.
+   * @param {unknown} err
+   */
+  _fail (err) {
+    if (this._failed) return
+    this._failed = true
+    const message = isHarnessError(err)
+      ? err.message
+      : (err && err.stack) ? String(err.stack) : String(err)
+    const msg = { type: 'error', name: this.name, conf: this.conf, message }
+    if (isHarnessError(err)) msg.code = err.code
+    sendResult(msg, () => state.exit(1))
+  }
+
+  /**
+   * Runs main(conf) once, turning synchronous throws, rejections and
+   * uncaught exceptions into one error report.
+   * @param {(conf: object) => unknown} main
+   */
+  _runMain (main) {
+    const fail = (err) => this._fail(err)
+    process.on('uncaughtException', fail)
+    process.on('unhandledRejection', fail)
+    try {
+      const r = main(this.conf)
+      if (r && typeof r.then === 'function') r.then(null, fail)
+    } catch (err) {
+      fail(err)
+    }
+  }
+}
+
+module.exports = { BenchmarkCore, sendResult, markChild, setExitHandler, isHarnessError, zeroAllowed, GRACE_MS }

@@ -1,0 +1,74 @@
+'use strict'
+// createBenchmark's decision: is this process a benchmark child (run main
+// once with the conf from BENCHRIG_CONF) or a root (build the matrix from
+// argv and fork a child per combination)? Validation errors of the root
+// are reported like a failed child: file and message, no stack, exit 1.
+// Runs inside the binary under test: Node 18 APIs only.
+const path = require('node:path')
+const { parseBenchArgs } = require('./args.js')
+const { buildQueue } = require('./matrix.js')
+const { runRoot } = require('./root.js')
+const { sendResult, markChild, isHarnessError } = require('./bench.js')
+const { UsageError } = require('../errors.js')
+
+/**
+ * The name a benchmark file reports: its path inside the benchmark
+ * directory, "category/file.js" (forward slashes on every OS).
+ * @param {string} file
+ */
+function benchmarkName (file) {
+  return path.relative(path.dirname(path.dirname(file)), file).split(path.sep).join('/')
+}
+
+function mainFile () {
+  return (require.main && require.main.filename) || path.resolve(process.argv[1] || 'benchmark.js')
+}
+
+/**
+ * @param {typeof import('./bench.js').BenchmarkCore} BenchmarkClass
+ * @param {(conf: object, bench?: object) => unknown} main
+ * @param {object} configs
+ * @param {object} [options]
+ */
+function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
+  const file = mainFile()
+  const name = benchmarkName(file)
+
+  if (process.env.BENCHRIG_CHILD === '1') {
+    // Not inherited by processes the benchmark itself starts: they are roots.
+    delete process.env.BENCHRIG_CHILD
+    markChild()
+    const conf = JSON.parse(process.env.BENCHRIG_CONF || '{}')
+    const extra = JSON.parse(process.env.BENCHRIG_EXTRA || '{}')
+    const bench = new BenchmarkClass({ name, conf, extra })
+    process.nextTick(() => bench._runMain(main))
+    return bench
+  }
+
+  const bench = new BenchmarkClass({ name, conf: {}, extra: {} })
+  let plan
+  try {
+    if (typeof main !== 'function') throw new UsageError('createBenchmark(main, configs): main must be a function', 'BENCHRIG_ERR_BENCHMARK')
+    if (options === null || typeof options !== 'object') throw new UsageError('createBenchmark(main, configs, options): options must be an object', 'BENCHRIG_ERR_BENCHMARK')
+    plan = buildQueue({ configs, options, args: parseBenchArgs(process.argv.slice(2)) })
+    if (plan.queue.length === 0) {
+      throw new UsageError('no configuration left to run: the key=value arguments and options.combinationFilter exclude every combination', 'BENCHRIG_ERR_BENCHMARK')
+    }
+  } catch (err) {
+    if (!isHarnessError(err)) throw err
+    process.exitCode = 1
+    if (typeof process.send === 'function') {
+      sendResult({ type: 'config', name, queueLength: 0 })
+    }
+    sendResult({ type: 'error', name, conf: null, message: err.message, code: err.code })
+    return bench
+  }
+  bench.queue = plan.queue
+  process.nextTick(() => {
+    runRoot({ file, name, queue: plan.queue, extra: plan.extra, flags: options.flags, setup: options.setup })
+      .then((failures) => { if (failures > 0) process.exitCode = 1 })
+  })
+  return bench
+}
+
+module.exports = { createBenchmarkWith, benchmarkName }

@@ -1,0 +1,96 @@
+'use strict'
+// The root process of a benchmark file: forks one child per combination, one
+// after another, forwards their reports (to the driver over IPC, or as text
+// lines when run by hand), and keeps going when a child fails.
+// Runs inside the binary under test: Node 18 APIs only.
+const { fork } = require('node:child_process')
+const { confToArgs } = require('./args.js')
+const { sendResult } = require('./bench.js')
+
+/**
+ * Node flags for the children: options.flags, then BENCHRIG_FLAGS and Node
+ * core's NODE_BENCHMARK_FLAGS (whitespace-separated), then the root's own execArgv.
+ * @param {string[]|string|undefined} flags
+ * @param {NodeJS.ProcessEnv} [env]
+ * @param {string[]} [execArgv]
+ */
+function childFlags (flags, env = process.env, execArgv = process.execArgv) {
+  const split = (s) => (s || '').split(/\s+/).filter(Boolean)
+  return [].concat(flags || [], split(env.BENCHRIG_FLAGS), split(env.NODE_BENCHMARK_FLAGS), execArgv)
+}
+
+function sendAsync (msg) {
+  return new Promise((resolve) => sendResult(msg, resolve))
+}
+
+/**
+ * Runs one child for one combination.
+ * @returns {Promise<boolean>} true when the child reported a result
+ */
+function runChild ({ file, name, conf, extra, execArgv }) {
+  return new Promise((resolve) => {
+    const env = { ...process.env, BENCHRIG_CHILD: '1', BENCHRIG_CONF: JSON.stringify(conf), BENCHRIG_EXTRA: JSON.stringify(extra) }
+    let child
+    try {
+      child = fork(file, confToArgs(conf, extra), { env, execArgv, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] })
+    } catch (err) {
+      sendAsync({ type: 'error', name, conf, message: `could not start the child: ${err.message}` }).then(() => resolve(false))
+      return
+    }
+    let reported = false
+    let errored = false
+    const pending = []
+    child.on('message', (msg) => {
+      if (!msg || typeof msg !== 'object') return
+      if (msg.type === 'report') reported = true
+      else if (msg.type === 'error') errored = true
+      else return
+      pending.push(sendAsync(msg))
+    })
+    child.on('error', (err) => {
+      if (errored) return
+      errored = true
+      pending.push(sendAsync({ type: 'error', name, conf, message: `could not run the child: ${err.message}` }))
+    })
+    child.on('close', (code, signal) => {
+      if (!errored && (code !== 0 || !reported)) {
+        errored = true
+        let message
+        if (signal) message = `the child was killed by ${signal}`
+        else if (code !== 0) message = `the child exited with code ${code}`
+        else message = 'the child exited without reporting a result: main() must call bench.start() and bench.end(n) (or bench.http())'
+        pending.push(sendAsync({ type: 'error', name, conf, message }))
+      }
+      Promise.all(pending).then(() => resolve(reported && !errored))
+    })
+  })
+}
+
+/**
+ * Runs the queue of one benchmark file.
+ * @param {{file: string, name: string, queue: object[], extra: Record<string,string>,
+ *   flags?: string[]|string, setup?: (queue: object[]) => unknown}} opts
+ * @returns {Promise<number>} how many combinations failed
+ */
+async function runRoot ({ file, name, queue, extra, flags, setup }) {
+  if (typeof process.send === 'function') {
+    await sendAsync({ type: 'config', name, queueLength: queue.length })
+  }
+  if (typeof setup === 'function') {
+    try {
+      await setup(queue.map((c) => ({ ...c })))
+    } catch (err) {
+      await sendAsync({ type: 'error', name, conf: null, message: `options.setup failed: ${err && err.stack ? err.stack : err}` })
+      return queue.length || 1
+    }
+  }
+  const execArgv = childFlags(flags)
+  let failures = 0
+  for (const conf of queue) {
+    const ok = await runChild({ file, name, conf, extra, execArgv })
+    if (!ok) failures++
+  }
+  return failures
+}
+
+module.exports = { runRoot, childFlags }

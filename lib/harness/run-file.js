@@ -1,0 +1,78 @@
+'use strict'
+// The driver side of the harness protocol: runs ONE benchmark file as run,
+// compare and scatter do, and streams its messages as they arrive, so that
+// results already measured are never lost when a later child fails.
+const { fork, spawn } = require('node:child_process')
+const { cpusetPrefix } = require('./cpuset.js')
+
+/**
+ * @typedef {{type: 'report', name: string, conf: object, rate: number, time: number, extra?: object}} Report
+ * @typedef {{type: 'error', name: string, conf: object|null, message: string, code?: string}} ErrorReport
+ * @typedef {{type: 'config', name: string, queueLength: number}} ConfigMessage
+ */
+
+/**
+ * Forks a benchmark file's root process with `execPath` and streams its messages.
+ * @param {object} opts
+ * @param {string} opts.file absolute path of the benchmark file
+ * @param {string} [opts.execPath] node binary under test (default: this node)
+ * @param {string[]} [opts.args] `key=value` narrowings and --test / --test-all
+ * @param {NodeJS.ProcessEnv} [opts.env] environment (default process.env); BENCHRIG_DRIVER_NODE is added
+ * @param {string} [opts.cpuset] taskset CPU list for the root and its children
+ * @param {(r: Report) => void} [opts.onReport]
+ * @param {(e: ErrorReport) => void} [opts.onError]
+ * @param {(c: ConfigMessage) => void} [opts.onConfig]
+ * @param {NodeJS.WritableStream} [opts.output] where the processes' own stdout goes
+ *   (default process.stderr, so that run.js's stdout holds only results)
+ * @returns {Promise<{exitCode: number|null, signal: string|null, failures: number, reports: number}>}
+ *   failures counts error messages, plus one when the root exited non-zero without any
+ */
+function runBenchmarkFile (opts) {
+  const { file, execPath = process.execPath, args = [], cpuset, onReport, onError, onConfig } = opts
+  const output = opts.output ?? process.stderr
+  const env = { ...(opts.env ?? process.env), BENCHRIG_DRIVER_NODE: process.execPath }
+  delete env.BENCHRIG_CHILD
+  const stdio = ['ignore', 'pipe', 'inherit', 'ipc']
+  return new Promise((resolve, reject) => {
+    let child
+    try {
+      if (cpuset !== undefined) {
+        const [cmd, ...prefix] = cpusetPrefix(cpuset)
+        child = spawn(cmd, [...prefix, execPath, file, ...args], { env, stdio, serialization: 'json' })
+      } else {
+        child = fork(file, args, { execPath, env, stdio, execArgv: [] })
+      }
+    } catch (err) {
+      reject(err)
+      return
+    }
+    child.stdout.pipe(output, { end: false })
+    let failures = 0
+    let reports = 0
+    let lastName = file
+    child.on('message', (msg) => {
+      if (!msg || typeof msg !== 'object') return
+      if (typeof msg.name === 'string') lastName = msg.name
+      if (msg.type === 'report') {
+        reports++
+        if (onReport) onReport(msg)
+      } else if (msg.type === 'error') {
+        failures++
+        if (onError) onError(msg)
+      } else if (msg.type === 'config') {
+        if (onConfig) onConfig(msg)
+      }
+    })
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      if ((code !== 0 || signal) && failures === 0) {
+        failures++
+        const message = signal ? `the benchmark process was killed by ${signal}` : `the benchmark process exited with code ${code}`
+        if (onError) onError({ type: 'error', name: lastName, conf: null, message })
+      }
+      resolve({ exitCode: code, signal, failures, reports })
+    })
+  })
+}
+
+module.exports = { runBenchmarkFile }
