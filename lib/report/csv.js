@@ -70,3 +70,21 @@ function parseCsvRecords (text) {
 }
 
 module.exports = { csvField, csvRow, parseCsv, parseCsvRecords }
+
+/**
+ * A streaming writer of run.js's CSV: exactly Node core's header
+ * `"filename","configuration","rate","time"` (without Node's spaces), then
+ * one row per result.
+ * @param {{write: (s: string) => unknown}} out
+ */
+function createRunCsvWriter (out) {
+  const { formatConfiguration } = require('./text.js')
+  return {
+    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time'])) },
+    file () {},
+    result (r) { out.write(csvRow([r.name, formatConfiguration(r.conf), r.rate, r.time])) },
+    end () {}
+  }
+}
+
+module.exports.createRunCsvWriter = createRunCsvWriter

@@ -1,0 +1,110 @@
+'use strict'
+// `run`: runs benchmark files of a benchmark directory one after another and
+// streams every result to the chosen format as soon as it arrives. A failed
+// configuration is printed (file, configuration, the child's message) and
+// the run goes on; the caller turns `failures` into the exit code.
+const { findBenchmarks } = require('./discover.js')
+const { runBenchmarkFile } = require('./run-file.js')
+const { cpusetPrefix } = require('./cpuset.js')
+const { createProgress } = require('./progress.js')
+const { createTextWriter, formatErrorLine } = require('../report/text.js')
+const { createRunCsvWriter } = require('../report/csv.js')
+const { createNdjsonWriter } = require('../report/ndjson.js')
+const { collectMeta } = require('../report/meta.js')
+const { UsageError } = require('../errors.js')
+
+const FORMATS = ['simple', 'csv', 'ndjson']
+
+/**
+ * Checks --set values: `key=value`, returned as argv for the benchmark files
+ * (each file then checks the key against its own keys).
+ * @param {string[]} set
+ */
+function setArgs (set) {
+  return set.map((s) => {
+    if (!/^[^=\s]+=/.test(s)) throw new UsageError(`--set ${s}: expected key=value, e.g. --set n=1000`)
+    return s
+  })
+}
+
+/**
+ * @param {string} format
+ * @param {{write: (s: string) => unknown}} out
+ * @param {() => object} meta
+ */
+function createWriter (format, out, meta) {
+  if (format === 'simple') return createTextWriter(out)
+  if (format === 'csv') return createRunCsvWriter(out)
+  if (format === 'ndjson') return createNdjsonWriter(out, meta())
+  throw new UsageError(`--format ${format}: use one of ${FORMATS.join(', ')}`)
+}
+
+/**
+ * @param {object} opts
+ * @param {string} opts.root benchmark directory
+ * @param {string[]} opts.categories category names or "all"
+ * @param {string[]} [opts.filter]
+ * @param {string[]} [opts.exclude]
+ * @param {string[]} [opts.set] key=value
+ * @param {'simple'|'csv'|'ndjson'} [opts.format]
+ * @param {number} [opts.runs] how many times each file runs
+ * @param {'test'|'test-all'} [opts.mode]
+ * @param {string} [opts.cpuset]
+ * @param {string} [opts.execPath] node binary for the benchmarks
+ * @param {NodeJS.WritableStream} [opts.stdout] results
+ * @param {NodeJS.WriteStream} [opts.stderr] failures and the progress line
+ * @returns {Promise<{files: number, results: number, failures: number}>}
+ */
+async function runSuite (opts) {
+  const { root, categories, filter = [], exclude = [], set = [], format = 'simple', runs = 1, mode, cpuset } = opts
+  const execPath = opts.execPath ?? process.execPath
+  const stdout = opts.stdout ?? process.stdout
+  const stderr = opts.stderr ?? process.stderr
+  if (!FORMATS.includes(format)) throw new UsageError(`--format ${format}: use one of ${FORMATS.join(', ')}`)
+  if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs ${runs}: give a whole number >= 1`)
+  const args = setArgs(set)
+  if (mode) args.push(`--${mode}`)
+  if (cpuset !== undefined) cpusetPrefix(cpuset) // fail before anything runs
+  const files = findBenchmarks({ root, categories, filter, exclude })
+  if (files.length === 0) {
+    throw new UsageError(`no benchmark file matches: categories ${categories.join(', ')}${filter.length ? `, --filter ${filter.join(' ')}` : ''}${exclude.length ? `, --exclude ${exclude.join(' ')}` : ''}`)
+  }
+
+  const progress = createProgress({ stream: stderr, units: files.length * runs })
+  const out = { write: (s) => { progress.clear(); stdout.write(s); progress.redraw() } }
+  const writer = createWriter(format, out, () => collectMeta({ execPath }))
+  let results = 0
+  let failures = 0
+  writer.start()
+  let index = 0
+  for (const bench of files) {
+    index++
+    writer.file(bench.name)
+    for (let run = 1; run <= runs; run++) {
+      if (writer.setRun) writer.setRun(run)
+      progress.startFile(index, bench.name)
+      const r = await runBenchmarkFile({
+        file: bench.file,
+        execPath,
+        args,
+        cpuset,
+        output: stderr,
+        onConfig: (c) => progress.config(c.queueLength),
+        onReport: (rep) => { results++; progress.result(); writer.result(rep) },
+        onError: (e) => {
+          progress.clear()
+          stderr.write(formatErrorLine(e) + '\n')
+          if (writer.error) writer.error(e)
+          progress.result()
+        }
+      })
+      failures += r.failures
+      progress.endFile()
+    }
+  }
+  progress.clear()
+  writer.end({ files: files.length, runs, results, failures })
+  return { files: files.length, results, failures }
+}
+
+module.exports = { runSuite, FORMATS }
