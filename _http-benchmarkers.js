@@ -61,7 +61,8 @@ async function run (name, opts) {
   const protocol = opts.protocol || 'http/1.1'
   if (!adapter.protocols.includes(protocol)) {
     const able = list().filter((n) => ADAPTERS[n].protocols.includes(protocol))
-    throw new UsageError(`benchmarker "${name}" cannot send ${protocol === 'h2' ? 'HTTP/2' : protocol} requests: pass --set benchmarker=${able[0]} (able: ${able.join(', ')})`, 'BENCHRIG_ERR_UNSUPPORTED_PROTOCOL')
+    const why = adapter.protocolNote ? ` (${adapter.protocolNote})` : ''
+    throw new UsageError(`benchmarker "${name}" cannot send ${protocol === 'h2' ? 'HTTP/2' : protocol} requests${why}: pass --set benchmarker=${able[0]} (able: ${able.join(', ')})`, 'BENCHRIG_ERR_UNSUPPORTED_PROTOCOL')
   }
   const { present, version } = detect(name)
   if (!present) throw new ToolMissingError(name, `${adapter.install}, or pass --set benchmarker=${name === DEFAULT_BENCHMARKER ? 'autocannon' : DEFAULT_BENCHMARKER}`)

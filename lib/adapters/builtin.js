@@ -15,6 +15,7 @@ const builtin = {
   minDuration: 0.1,
   wholeSeconds: false,
   protocols: ['http/1.1'],
+  protocolNote: 'the built-in engine speaks HTTP/1.1 only so far',
 
   executable (opts) { return opts.driverNode },
 

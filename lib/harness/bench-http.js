@@ -17,19 +17,25 @@ const DEFAULT_PORT = 12346
 const TEST_DURATION = 0.3
 
 /**
- * Is this child running under --test? (the harness says so on the bench
- * object, or in the environment for children it forks).
+ * Is this child running under --test? The harness shrinks a `duration`
+ * configuration key itself; this covers benchmarks that pass a fixed
+ * duration to bench.http (the bench object or the environment says so).
  * @param {object} bench
  */
 function isTestMode (bench) {
   if (bench && (bench.testMode === true || bench.isTestMode === true)) return true
   const env = process.env
-  return env.BENCHRIG_TEST === '1' || env.BENCHRIG_TEST_MODE === '1' || env.NODE_RUN_BENCHMARK_FN !== undefined
+  return env.BENCHRIG_TEST === '1' || env.BENCHRIG_TEST_MODE === '1'
 }
 
-/** The benchmark's configuration of this child (names differ by harness version). */
+/** The benchmark's configuration of this child. */
 function configOf (bench) {
   return (bench && (bench.config || bench.conf)) || {}
+}
+
+/** Pass-through argv options (cpuset_client, cpuset_server) of this child. */
+function extraOf (bench) {
+  return (bench && bench.extra_options) || {}
 }
 
 /** A positive number from an option, or the default; a UsageError names the key. */
@@ -88,6 +94,7 @@ function normalizeOptions (options = {}, conf = {}, ctx = {}) {
       ? undefined
       : Math.round(positive(options.maxConcurrentStreams ?? options.streams, 'maxConcurrentStreams')),
     cpuset: conf.cpuset_client ?? options.cpusetClient,
+    cpusetServer: conf.cpuset_server,
     driverNode: process.env.BENCHRIG_DRIVER_NODE || process.execPath
   }
 }
@@ -129,27 +136,25 @@ function pinServer (cpus) {
  * @param {(err: Error|null, result?: object) => void} [cb]
  */
 function http (bench, options, cb) {
-  const conf = configOf(bench)
-  let opts
+  const conf = { ...extraOf(bench), ...configOf(bench) }
   Promise.resolve()
     .then(() => {
-      opts = normalizeOptions(options, conf, { testMode: isTestMode(bench) })
-      if (conf.cpuset_server !== undefined) pinServer(conf.cpuset_server)
+      const opts = normalizeOptions(options, conf, { testMode: isTestMode(bench) })
+      if (opts.cpusetServer !== undefined) pinServer(opts.cpusetServer)
       return benchmarkers.run(opts.benchmarker, opts)
     })
     .then((result) => {
-      // Node core style: the tool becomes part of the configuration.
-      if (bench && bench.config && typeof bench.config === 'object') bench.config.benchmarker = result.benchmarker
       if (cb) cb(null, result)
-      bench.report(result.rate, toExtra(result))
+      // extra.benchmarker also becomes a configuration key (Node core style).
+      bench.report(result.rate, { time: result.duration, ...toExtra(result) })
     }, (err) => {
+      if (cb) cb(err)
       process.exitCode = 1
-      if (typeof bench.fail === 'function') {
-        bench.fail(err)
+      if (bench && typeof bench._fail === 'function') {
+        bench._fail(err)
       } else {
         console.error(isUserFacing(err) ? `${err.name}: ${err.message}` : (err && err.stack) || err)
       }
-      if (cb) cb(err)
     })
 }
 
