@@ -43,6 +43,22 @@ function detect (name) {
   return detected.get(name)
 }
 
+/**
+ * Adds a benchmarker (a tool of your own) under adapter.name, for this
+ * process. It needs the adapter shape of lib/adapters/: name, protocols,
+ * executable(opts), detect(), args(opts), parse(stdout, outputs); optional
+ * files(opts), minDuration, wholeSeconds, install.
+ * @param {object} adapter
+ */
+function register (adapter) {
+  const missing = ['executable', 'detect', 'args', 'parse'].filter((k) => typeof adapter?.[k] !== 'function')
+  if (typeof adapter?.name !== 'string' || !Array.isArray(adapter.protocols) || missing.length > 0) {
+    throw new UsageError(`register(adapter): an adapter needs a name, a protocols array and the functions executable, detect, args, parse${missing.length ? ` (missing: ${missing.join(', ')})` : ''}`)
+  }
+  ADAPTERS[adapter.name] = adapter
+  detected.delete(adapter.name)
+}
+
 /** The names of the known benchmarkers. */
 function list () {
   return Object.keys(ADAPTERS)
@@ -84,7 +100,7 @@ async function run (name, opts) {
       args = ['-c', String(opts.cpuset), command, ...args]
       command = 'taskset'
     }
-    const timeoutMs = Math.ceil(Math.max(opts.duration, adapter.minDuration || 0) * 1000) + GRACE_MS
+    const timeoutMs = Math.ceil(Math.max(opts.duration, adapter.minDuration || 0) * 1000) + (opts.graceMs ?? GRACE_MS)
     const { code, signal, stdout, stderr, timedOut } = await spawnTool(command, args, timeoutMs)
     const shown = `${command} ${args.join(' ')}`
     if (timedOut) {
@@ -153,4 +169,4 @@ function tail (text) {
   return s.length > MAX_SHOWN ? `...${s.slice(-MAX_SHOWN)}` : s
 }
 
-module.exports = { run, detect, list, getBenchmarker, ADAPTERS, DEFAULT_BENCHMARKER }
+module.exports = { run, detect, list, register, getBenchmarker, ADAPTERS, DEFAULT_BENCHMARKER }
