@@ -6,7 +6,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const benchmarkers = require('../../_http-benchmarkers.js')
 const { normalizeOptions } = require('../../lib/harness/bench-http.js')
-const { UsageError, ToolMissingError, RunError } = require('../../lib/errors.js')
+const { UsageError, RunError } = require('../../lib/errors.js')
 const { needTool } = require('../helpers/tools.js')
 
 const ROOT = path.join(__dirname, '..', '..')
