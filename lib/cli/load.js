@@ -1,0 +1,116 @@
+'use strict'
+// `benchrig load [options] <url...>`: the built-in engine as a standalone
+// load tester, with autocannon's flag names so users can switch by changing
+// the command name. With -j, stdout holds only the JSON result.
+const yargs = require('yargs')
+const { load } = require('../engine/index.js')
+const { formatResult, progressLine } = require('../engine/format.js')
+const { UsageError, RunError } = require('../errors.js')
+
+function parse (argv) {
+  const y = yargs(argv)
+    .scriptName('benchrig load')
+    .usage('Usage: benchrig load [options] <url...>\n\nLoad-test an HTTP/1.1 server (http:// or https://). Several URLs are sent round-robin.')
+    .option('connections', { alias: 'c', type: 'string', describe: 'concurrent connections', default: '10' })
+    .option('pipelining', { alias: 'p', type: 'string', describe: 'requests in flight per connection', default: '1' })
+    .option('duration', { alias: 'd', type: 'string', describe: 'seconds to run (or 500ms, 10s, 2m)', default: '10' })
+    .option('amount', { alias: 'a', type: 'string', describe: 'run until this many requests finished (overrides -d)' })
+    .option('workers', { alias: 'w', type: 'string', describe: 'worker threads (0 or 1: this thread)', default: '0' })
+    .option('timeout', { alias: 't', type: 'string', describe: 'seconds before a request times out (its connection is reset)', default: '10' })
+    .option('method', { alias: 'm', type: 'string', describe: 'HTTP method', default: 'GET' })
+    .option('headers', { alias: 'H', type: 'string', array: true, describe: 'request header "name: value" or name=value (repeatable)' })
+    .option('body', { alias: 'b', type: 'string', describe: 'request body' })
+    .option('input', { alias: 'i', type: 'string', describe: 'file whose content is the request body' })
+    .option('socketPath', { alias: 'S', type: 'string', describe: 'connect to this unix socket (the URL still gives Host and path)' })
+    .option('bailout', { alias: 'B', type: 'string', describe: 'stop after this many errors (per worker)' })
+    .option('expectBody', { alias: 'E', type: 'string', describe: 'count responses whose body differs from this' })
+    .option('json', { alias: 'j', type: 'boolean', describe: 'print the result as JSON on stdout only' })
+    .option('latency', { alias: 'l', type: 'boolean', describe: 'print all latency percentiles' })
+    .option('renderStatusCodes', { type: 'boolean', describe: 'print a table of status codes' })
+    .option('progress', { type: 'boolean', default: true, describe: 'show progress on a TTY (--no-progress hides it)' })
+    .option('n', { type: 'boolean', describe: 'hide the progress bar (same as --no-progress)' })
+    .option('rejectUnauthorized', { type: 'boolean', default: false, describe: 'check the server certificate of https URLs' })
+    .help('help').alias('help', 'h')
+    .version(false)
+    .strictOptions()
+    .wrap(null)
+    .exitProcess(false)
+    .fail((msg, err) => {
+      throw new UsageError(`${err ? err.message : msg}; see benchrig load --help`)
+    })
+  let helpText
+  const args = y.parse(argv, (_err, _parsed, output) => { if (output) helpText = output })
+  return { args, helpText }
+}
+
+const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
+
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>}
+ */
+async function main (argv) {
+  const { args, helpText } = parse(argv)
+  if (args.help) {
+    console.log(helpText)
+    return 0
+  }
+  const urls = args._.map(String)
+  if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
+  const opts = {
+    url: urls,
+    connections: last(args.connections),
+    pipelining: last(args.pipelining),
+    duration: last(args.duration),
+    amount: last(args.amount),
+    workers: last(args.workers),
+    timeout: last(args.timeout),
+    method: last(args.method),
+    headers: args.headers,
+    body: last(args.body),
+    bodyFile: last(args.input),
+    socketPath: last(args.socketPath),
+    bailout: last(args.bailout),
+    expectBody: last(args.expectBody),
+    rejectUnauthorized: args.rejectUnauthorized
+  }
+  const run = load(opts)
+  const tty = process.stderr.isTTY === true
+  const showProgress = tty && args.progress !== false && !args.n
+  const chatty = tty || !args.json
+  const target = urls.length === 1 ? urls[0] : `${urls.length} URLs`
+  if (chatty) {
+    const what = run.opts.amount > 0 ? `${run.opts.amount} requests` : `${run.opts.duration}s test`
+    process.stderr.write(`Running ${what} @ ${target}\n${run.opts.connections} connections` +
+      (run.opts.pipelining > 1 ? ` with ${run.opts.pipelining} pipelining factor` : '') +
+      (run.opts.workers > 1 ? `\n${run.opts.workers} workers` : '') + '\n\n')
+  }
+  if (showProgress) {
+    run.on('tick', (t) => {
+      process.stderr.write(`\r${progressLine(t.second, Math.round(run.opts.duration), t.requests)}\x1b[K`)
+    })
+  }
+  const onSigint = () => run.stop()
+  process.once('SIGINT', onSigint)
+  let result
+  try {
+    result = await run
+  } finally {
+    process.removeListener('SIGINT', onSigint)
+    if (showProgress) process.stderr.write('\r\x1b[K')
+  }
+  if (args.json) {
+    process.stdout.write(JSON.stringify(result) + '\n')
+  } else {
+    process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+  }
+  if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
+  if (result.requests.total === 0) {
+    const kinds = Object.entries(result.errorsByKind).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`)
+    throw new RunError(`no request completed against ${target}` + (kinds.length ? ` (errors: ${kinds.join(', ')})` : '') +
+      ': check the URL, the server, and -t/--timeout')
+  }
+  return 0
+}
+
+module.exports = { main, parse }

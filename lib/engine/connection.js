@@ -1,0 +1,220 @@
+'use strict'
+// One load connection: a socket, a ring of the requests in flight (send time
+// and request index), and the response scanner. Sending is a sliding window:
+// after each read chunk, one write() refills the window with a cached slice
+// of the prebuilt request bytes. Socket handlers are module-level functions
+// (no per-request closures); the connection is found through socket[kConn].
+const { performance } = require('node:perf_hooks')
+const { ResponseScanner } = require('./response-scanner.js')
+const C = require('./counters.js')
+
+const kConn = Symbol('benchrig.connection')
+const RETRY_MIN_MS = 10
+const RETRY_MAX_MS = 1000
+
+class Connection {
+  /**
+   * @param {import('./runner.js').Runner} runner
+   * @param {number} id
+   */
+  constructor (runner, id) {
+    this.runner = runner
+    this.id = id
+    this.source = runner.source
+    this.depth = runner.pipelining
+    this.sendTimes = new Float64Array(this.depth)
+    this.requestIds = new Int32Array(this.depth)
+    this.head = 0
+    this.inflight = 0
+    // start connections at different requests so several URLs share load
+    this.cursor = id % this.source.count
+    this.socket = null
+    this.connected = false
+    this.connectStarted = 0
+    this.answeredSinceConnect = 0
+    this.retryMs = RETRY_MIN_MS
+    this.retryTimer = null
+    this.resetting = false
+    this.socketFailed = false
+    this.unsolicited = false
+    this.scanner = new ResponseScanner(this, runner.expectBody)
+  }
+
+  open () {
+    if (this.runner.stopping) return
+    this.retryTimer = null
+    this.connected = false
+    this.answeredSinceConnect = 0
+    this.resetting = false
+    this.socketFailed = false
+    this.scanner.reset()
+    this.connectStarted = performance.now()
+    const socket = this.runner.transport.connect(onRead)
+    socket[kConn] = this
+    socket.setNoDelay(true)
+    socket.once(this.runner.transport.readyEvent, onReady)
+    socket.on('error', onError)
+    socket.on('end', onEnd)
+    socket.on('close', onClose)
+    this.socket = socket
+  }
+
+  ready () {
+    this.connected = true
+    this.retryMs = RETRY_MIN_MS
+    this.runner.connected()
+    // re-send what a previous socket left unanswered, then fill the window
+    if (this.inflight > 0) {
+      const n = this.inflight
+      const first = this.requestIds[this.head]
+      const now = performance.now()
+      for (let j = 0; j < n; j++) this.sendTimes[(this.head + j) % this.depth] = now
+      this.runner.counters[C.RESENT] += n
+      this.socket.write(this.source.slice(first, n))
+    }
+    this.refill()
+  }
+
+  /** Writes as many new requests as the window and the budget allow: one write. */
+  refill () {
+    let k = this.depth - this.inflight
+    if (k === 0) return
+    k = this.runner.take(k)
+    if (k === 0) return
+    const first = this.cursor
+    const now = performance.now()
+    let slot = (this.head + this.inflight) % this.depth
+    for (let j = 0; j < k; j++) {
+      this.sendTimes[slot] = now
+      this.requestIds[slot] = (first + j) % this.source.count
+      if (++slot === this.depth) slot = 0
+    }
+    this.inflight += k
+    this.cursor = this.source.advance(first, k)
+    this.runner.counters[C.SENT] += k
+    this.socket.write(this.source.slice(first, k))
+  }
+
+  // --- called by the scanner -------------------------------------------
+  noBodyExpected () {
+    return this.source.noBody[this.requestIds[this.head]] === 1
+  }
+
+  informational () {
+    this.runner.counters[C.INFORMATIONAL]++
+  }
+
+  complete (status, mismatch) {
+    if (this.inflight === 0) {
+      // a response nobody asked for: treat the stream as broken
+      this.scanner.halted = true
+      this.unsolicited = true
+      return
+    }
+    const sent = this.sendTimes[this.head]
+    if (++this.head === this.depth) this.head = 0
+    this.inflight--
+    this.answeredSinceConnect++
+    this.runner.response(status, performance.now() - sent, mismatch, this)
+  }
+
+  // --- socket events -----------------------------------------------------
+  read (n, buf) {
+    const runner = this.runner
+    runner.counters[C.BYTES] += n
+    if (!this.scanner.scan(buf, 0, n)) {
+      runner.error(C.ERR_PARSE, this.scanner.error)
+      this.dropHead()
+      this.restart()
+      return
+    }
+    if (this.unsolicited) {
+      this.unsolicited = false
+      runner.error(C.ERR_PARSE, 'response without a request')
+      this.restart()
+      return
+    }
+    if (runner.stopping || this.socket === null) return
+    if (this.scanner.closeAfter) {
+      // the server said it closes: reconnect now and re-send the rest
+      this.restart()
+      return
+    }
+    this.refill()
+  }
+
+  ended () {
+    // a close-delimited body ends here
+    if (this.scanner.readingUntilClose()) this.scanner.eof()
+  }
+
+  errored (err) {
+    const kind = err.syscall === 'connect' || !this.connected
+      ? C.ERR_CONNECT
+      : (err.syscall === 'write' || err.code === 'EPIPE' ? C.ERR_WRITE : C.ERR_READ)
+    this.socketFailed = true
+    this.runner.error(kind, err.code || err.message)
+  }
+
+  closed () {
+    this.socket = null
+    if (this.runner.stopping) return
+    if (!this.connected) {
+      // connect failed (counted in errored): retry with a growing delay
+      this.runner.connectFailed()
+      if (this.runner.stopping) return
+      this.retryTimer = setTimeout(reopen, this.retryMs, this)
+      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS)
+      return
+    }
+    if (this.scanner.readingUntilClose()) this.scanner.eof()
+    this.runner.counters[C.RECONNECTS]++
+    // no answer at all on this socket: drop the first request so that a
+    // server that always closes cannot keep us re-sending forever
+    if (this.inflight > 0 && this.answeredSinceConnect === 0 && !this.resetting) {
+      if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed before a response')
+      this.dropHead()
+    }
+    if (this.runner.stopping) return
+    this.open()
+  }
+
+  /** Forgets the oldest request in flight (it failed); it counts as finished. */
+  dropHead () {
+    if (this.inflight === 0) return
+    if (++this.head === this.depth) this.head = 0
+    this.inflight--
+    this.runner.dropped()
+  }
+
+  /** Resets the socket; 'close' reconnects and re-sends what is in flight. */
+  restart () {
+    this.scanner.halted = true
+    const socket = this.socket
+    if (socket === null) return
+    this.resetting = true
+    socket.destroy()
+  }
+
+  /** The oldest request was sent before `limit` (ms, performance.now clock). */
+  timedOut (limit) {
+    if (this.socket === null) return false
+    if (!this.connected) return this.connectStarted < limit
+    return this.inflight > 0 && this.sendTimes[this.head] < limit
+  }
+
+  close () {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer)
+    this.retryTimer = null
+    if (this.socket !== null) this.socket.destroy()
+  }
+}
+
+function reopen (conn) { conn.open() }
+function onRead (n, buf) { this[kConn].read(n, buf) }
+function onReady () { this[kConn].ready() }
+function onError (err) { this[kConn].errored(err) }
+function onEnd () { this[kConn].ended() }
+function onClose () { this[kConn].closed() }
+
+module.exports = { Connection }

@@ -1,0 +1,103 @@
+'use strict'
+// Text output of a load result, laid out like autocannon's tables so users
+// who switch recognise it: latency, req/s and bytes/s, optionally every
+// latency percentile (-l) and the status codes (--render-status-codes).
+const { PERCENTILES, pkey } = require('./result.js')
+
+/** Renders rows (first row = header) as a box-drawn table. */
+function table (rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)))
+  const line = (l, m, r) => l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r
+  const row = (cells) => '│' + cells.map((c, i) => ` ${String(c).padEnd(widths[i])} `).join('│') + '│'
+  return [
+    line('┌', '┬', '┐'),
+    row(rows[0]),
+    line('├', '┼', '┤'),
+    ...rows.slice(1).map(row),
+    line('└', '┴', '┘')
+  ].join('\n')
+}
+
+function ms (x) {
+  if (x >= 100) return `${Math.round(x)} ms`
+  if (x >= 10) return `${x.toFixed(1)} ms`
+  return `${x.toFixed(2)} ms`
+}
+
+function count (x) {
+  if (x >= 1e9) return `${(x / 1e9).toFixed(1)}G`
+  if (x >= 1e6) return `${(x / 1e6).toFixed(1)}M`
+  if (x >= 1e4) return `${(x / 1e3).toFixed(1)}k`
+  return String(Math.round(x))
+}
+
+function bytes (x) {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB']
+  let i = 0
+  while (x >= 1000 && i < units.length - 1) {
+    x /= 1000
+    i++
+  }
+  return `${i === 0 ? Math.round(x) : x.toFixed(i === 1 ? 0 : 1)} ${units[i]}`
+}
+
+/**
+ * @param {object} r the result of load()
+ * @param {{latency?: boolean, statusCodes?: boolean}} [opts]
+ * @returns {string}
+ */
+function formatResult (r, opts = {}) {
+  const out = []
+  const L = r.latency
+  out.push(table([
+    ['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'],
+    ['Latency', ms(L.p2_5), ms(L.p50), ms(L.p97_5), ms(L.p99), ms(L.average), ms(L.stddev), ms(L.max)]
+  ]))
+  const q = r.requests
+  const t = r.throughput
+  out.push(table([
+    ['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'],
+    ['Req/Sec', count(q.p1), count(q.p2_5), count(q.p50), count(q.p97_5), count(q.average), count(q.stddev), count(q.min)],
+    ['Bytes/Sec', bytes(t.p1), bytes(t.p2_5), bytes(t.p50), bytes(t.p97_5), bytes(t.average), bytes(t.stddev), bytes(t.min)]
+  ]))
+  out.push('')
+  out.push('Req/Bytes counts sampled once per second.')
+  out.push(`# of samples: ${r.samples}`)
+  if (opts.latency) {
+    out.push('')
+    out.push(table([
+      ['Percentile', 'Latency (ms)'],
+      ...PERCENTILES.map((p) => [`${p}%`, L[pkey(p)].toFixed(3)])
+    ]))
+  }
+  if (opts.statusCodes) {
+    out.push('')
+    const codes = Object.entries(r.statusCodeStats)
+    out.push(table([['Code', 'Count'], ...(codes.length ? codes.map(([c, v]) => [c, v.count]) : [['-', 0]])]))
+  }
+  out.push('')
+  if (r.non2xx) out.push(`${r['2xx']} 2xx responses, ${r.non2xx} non 2xx responses`)
+  out.push(`${count(r.requests.total)} requests in ${r.duration.toFixed(2)}s, ${bytes(r.throughput.total)} read`)
+  const kinds = Object.entries(r.errorsByKind).filter(([k, v]) => k !== 'status' && v > 0)
+  if (kinds.length) out.push(`${r.errors} errors (${kinds.map(([k, v]) => `${v} ${k}`).join(', ')})`)
+  if (r.mismatches) out.push(`${r.mismatches} responses did not match the expected body`)
+  if (r.reconnects) out.push(`${r.reconnects} reconnects, ${r.resent} requests re-sent`)
+  return out.join('\n')
+}
+
+/**
+ * One progress line for a TTY.
+ * @param {number} elapsed seconds
+ * @param {number} total seconds (0 when running for an amount)
+ * @param {number} rps requests in the last second
+ */
+function progressLine (elapsed, total, rps) {
+  const width = 30
+  if (total > 0) {
+    const done = Math.min(width, Math.round((elapsed / total) * width))
+    return `[${'='.repeat(done)}${' '.repeat(width - done)}] ${elapsed}s/${total}s  ${count(rps)} req/s`
+  }
+  return `${elapsed}s  ${count(rps)} req/s`
+}
+
+module.exports = { formatResult, progressLine, table }

@@ -1,0 +1,160 @@
+'use strict'
+// The public entry of the load engine: load(opts) returns a LoadRun, an
+// EventEmitter that is also awaitable (then/catch/finally), emitting
+//   'start'    ()                          once the connections are opening
+//   'tick'     ({second, requests, bytes}) each second (summed over workers)
+//   'response' (status, latencyMs, connectionId)  main-thread runs only
+//   'done'     (result)                    the autocannon-shaped result
+// With workers <= 1 the run stays in this thread; otherwise connections and
+// the amount are split over worker_threads, remainder spread, never dropped.
+const { EventEmitter } = require('node:events')
+const path = require('node:path')
+const { Worker } = require('node:worker_threads')
+const { normalizeOptions } = require('./options.js')
+const { Runner } = require('./runner.js')
+const { mergeStats, buildResult } = require('./result.js')
+const { RunError } = require('../errors.js')
+const C = require('./counters.js')
+
+/** Splits n into k near-equal integer parts (the first n % k get one more). */
+function split (n, k) {
+  const base = Math.floor(n / k)
+  const extra = n % k
+  return Array.from({ length: k }, (_, i) => base + (i < extra ? 1 : 0))
+}
+
+class LoadRun extends EventEmitter {
+  #promise
+  #runners = []
+  #workers = []
+  #stopped = false
+
+  /** @param {ReturnType<typeof normalizeOptions>} opts */
+  constructor (opts) {
+    super()
+    this.opts = opts
+    this.#promise = new Promise((resolve, reject) => {
+      process.nextTick(() => this.#run().then(resolve, reject))
+    })
+    // awaiting is optional: a run used through events must not leave an
+    // unhandled rejection behind
+    this.#promise.catch(() => {})
+  }
+
+  then (onFulfilled, onRejected) { return this.#promise.then(onFulfilled, onRejected) }
+  catch (onRejected) { return this.#promise.catch(onRejected) }
+  finally (onFinally) { return this.#promise.finally(onFinally) }
+
+  /** Ends the run early; the result covers what happened so far. */
+  stop () {
+    this.#stopped = true
+    for (const r of this.#runners) r.stop('stopped')
+    for (const w of this.#workers) w.postMessage({ type: 'stop' })
+  }
+
+  async #run () {
+    const opts = this.opts
+    const t0 = Date.now()
+    const cpu0 = process.cpuUsage()
+    const shares = opts.workers <= 1 ? 1 : opts.workers
+    const conns = split(opts.connections, shares)
+    const amounts = opts.amount > 0 ? split(opts.amount, shares) : conns.map(() => 0)
+    let idOffset = 0
+    const runnerOpts = conns.map((c, i) => {
+      const ro = {
+        requests: opts.requests,
+        target: opts.target,
+        connections: c,
+        pipelining: opts.pipelining,
+        durationMs: opts.durationMs,
+        amount: amounts[i],
+        timeoutMs: opts.timeoutMs,
+        bailout: opts.bailout,
+        expectBody: opts.expectBody,
+        t0,
+        idOffset
+      }
+      idOffset += c
+      return ro
+    })
+    let stats
+    this.emit('start')
+    if (shares === 1) stats = [await this.#runHere(runnerOpts[0])]
+    else stats = await Promise.all(runnerOpts.map((ro) => this.#runWorker(ro)))
+    const usage = process.cpuUsage(cpu0)
+    const merged = mergeStats(stats)
+    if (!merged.everConnected && merged.counters[C.COMPLETED] === 0) {
+      const where = opts.target.socketPath ?? `${opts.target.hostname}:${opts.target.port}`
+      const why = merged.errorDetails.connect ?? merged.errorDetails.read ?? 'no connection succeeded'
+      throw new RunError(`cannot connect to ${where} (${why}): is the server running and the URL right?`, 'BENCHRIG_ERR_UNREACHABLE')
+    }
+    const result = buildResult(merged, opts, { cpuUs: usage.user + usage.system, wallMs: merged.elapsedMs })
+    if (this.#stopped) result.stoppedBy = 'stopped'
+    this.emit('done', result)
+    return result
+  }
+
+  #runHere (ro) {
+    const runner = new Runner(ro)
+    this.#runners.push(runner)
+    runner.onTick = (t) => this.emit('tick', { second: t.second, requests: t.requests, bytes: t.bytes })
+    // `response` costs nothing until someone listens
+    const hook = (status, latencyMs, id) => this.emit('response', status, latencyMs, id)
+    if (this.listenerCount('response') > 0) runner.onResponse = hook
+    this.on('newListener', (name) => { if (name === 'response') runner.onResponse = hook })
+    this.on('removeListener', (name) => {
+      if (name === 'response' && this.listenerCount('response') === 0) runner.onResponse = null
+    })
+    if (this.#stopped) runner.stop('stopped')
+    return runner.start()
+  }
+
+  #runWorker (ro) {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(path.join(__dirname, 'worker-entry.js'), { workerData: ro })
+      this.#workers.push(worker)
+      let done = false
+      const pending = this.#ticks ??= new Map()
+      worker.on('message', (msg) => {
+        if (msg.type === 'done') {
+          done = true
+          resolve(msg.stats)
+        } else if (msg.type === 'tick') {
+          this.#tick(pending, msg)
+        }
+      })
+      worker.on('error', reject)
+      worker.on('exit', (code) => {
+        if (!done) reject(new RunError(`a load worker exited early (code ${code})`))
+      })
+    })
+  }
+
+  #ticks
+  /** Emits one tick per second once every worker has reported that second. */
+  #tick (pending, msg) {
+    const agg = pending.get(msg.second) ?? { n: 0, requests: 0, bytes: 0 }
+    agg.n++
+    agg.requests += msg.requests
+    agg.bytes += msg.bytes
+    pending.set(msg.second, agg)
+    if (agg.n === this.#workers.length) {
+      pending.delete(msg.second)
+      this.emit('tick', { second: msg.second, requests: agg.requests, bytes: agg.bytes })
+    }
+  }
+}
+
+/**
+ * Starts a load run. Options (see docs/load.md): url (string or array),
+ * connections, pipelining, duration (s or "10s"), amount, workers, timeout,
+ * method, headers, body, bodyFile, socketPath, bailout, expectBody,
+ * rejectUnauthorized. Invalid options throw a UsageError synchronously.
+ * @param {object} options
+ * @returns {LoadRun}
+ */
+function load (options) {
+  return new LoadRun(normalizeOptions(options))
+}
+
+module.exports = { load, LoadRun, split }

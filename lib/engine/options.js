@@ -1,0 +1,166 @@
+'use strict'
+// Validates and normalizes the options of a load run (shared by the API and
+// the CLI). Every message names the option with its CLI flag and says what a
+// valid value looks like.
+const fs = require('node:fs')
+const { UsageError } = require('../errors.js')
+
+const DEFAULTS = {
+  connections: 10,
+  pipelining: 1,
+  duration: 10,
+  amount: 0,
+  workers: 0,
+  timeout: 10,
+  method: 'GET',
+  bailout: 0
+}
+
+/**
+ * Parses a duration: a number of seconds, or a string like "10", "0.5",
+ * "500ms", "10s", "2m", "1h".
+ * @param {unknown} value
+ * @param {string} flag for the message
+ * @returns {number} seconds
+ */
+function parseDuration (value, flag) {
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value
+  const m = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?\s*$/.exec(String(value))
+  const scale = { ms: 0.001, s: 1, m: 60, h: 3600 }
+  const seconds = m ? Number(m[1]) * scale[m[2] ?? 's'] : NaN
+  if (!(seconds > 0)) {
+    throw new UsageError(`invalid ${flag} "${value}": give a positive number of seconds or a value like 500ms, 10s, 2m`)
+  }
+  return seconds
+}
+
+function integer (value, flag, min, max = Number.MAX_SAFE_INTEGER) {
+  const n = typeof value === 'number' ? value : Number(String(value).trim() || NaN)
+  if (!Number.isInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`
+    throw new UsageError(`invalid ${flag} "${value}": expected an integer ${range}`)
+  }
+  return n
+}
+
+/**
+ * Headers from an object, or from strings "k: v" / "k=v".
+ * @param {unknown} headers
+ * @returns {Record<string,string>}
+ */
+function parseHeaders (headers) {
+  const out = {}
+  if (headers === undefined || headers === null) return out
+  const list = Array.isArray(headers) ? headers : (typeof headers === 'string' ? [headers] : null)
+  if (list === null) {
+    if (typeof headers !== 'object') throw new UsageError('invalid -H/--headers: give "name: value" or name=value')
+    for (const [k, v] of Object.entries(headers)) out[checkName(k, `${k}`)] = checkValue(String(v), k)
+    return out
+  }
+  for (const h of list) {
+    const s = String(h)
+    const colon = s.indexOf(':')
+    const eq = s.indexOf('=')
+    // "k: v" unless an "=" comes first (k=v, whose value may hold colons)
+    const at = colon >= 0 && (eq < 0 || colon < eq) ? colon : eq
+    if (at <= 0) throw new UsageError(`invalid -H/--headers "${s}": give "name: value" or name=value`)
+    const name = s.slice(0, at).trim()
+    out[checkName(name, s)] = checkValue(s.slice(at + 1).trim(), s)
+  }
+  return out
+}
+
+function checkName (name, shown) {
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    throw new UsageError(`invalid -H/--headers "${shown}": "${name}" is not a valid header name`)
+  }
+  return name
+}
+
+function checkValue (value, shown) {
+  if (/[\r\n\0]/.test(value)) throw new UsageError(`invalid -H/--headers "${shown}": the value must not contain CR, LF or NUL`)
+  return value
+}
+
+function parseTarget (u, socketPath, rejectUnauthorized) {
+  let url
+  try {
+    url = new URL(u)
+  } catch {
+    throw new UsageError(`invalid URL "${u}": give a full URL like http://127.0.0.1:3000/path`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`invalid URL "${u}": only http:// and https:// are supported`)
+  }
+  const port = url.port ? Number(url.port) : (url.protocol === 'https:' ? 443 : 80)
+  return {
+    protocol: url.protocol,
+    hostname: url.hostname.replace(/^\[|\]$/g, ''),
+    port,
+    host: url.host,
+    path: (url.pathname || '/') + url.search,
+    socketPath,
+    rejectUnauthorized
+  }
+}
+
+/**
+ * @param {object} o user options (see docs/load.md)
+ * @returns {object} normalized options
+ */
+function normalizeOptions (o) {
+  if (!o || typeof o !== 'object') throw new UsageError('load(options): options must be an object with at least a url')
+  const urls = Array.isArray(o.url) ? o.url : (o.url === undefined ? [] : [o.url])
+  if (urls.length === 0) throw new UsageError('no URL given: pass the target URL, e.g. benchrig load http://127.0.0.1:3000/')
+  const socketPath = o.socketPath === undefined ? undefined : String(o.socketPath)
+  const targets = urls.map((u) => parseTarget(String(u), socketPath, o.rejectUnauthorized === true))
+  const first = targets[0]
+  for (const t of targets) {
+    if (t.protocol !== first.protocol || t.hostname !== first.hostname || t.port !== first.port) {
+      throw new UsageError(`URLs must share one origin (scheme, host, port): "${first.host}" and "${t.host}" differ`)
+    }
+  }
+  const connections = integer(o.connections ?? DEFAULTS.connections, '-c/--connections', 1, 100000)
+  const pipelining = integer(o.pipelining ?? DEFAULTS.pipelining, '-p/--pipelining', 1, 1024)
+  const workers = integer(o.workers ?? DEFAULTS.workers, '-w/--workers', 0, 256)
+  const amount = o.amount === undefined ? 0 : integer(o.amount, '-a/--amount', 1)
+  const duration = amount > 0 ? 0 : parseDuration(o.duration ?? DEFAULTS.duration, '-d/--duration')
+  const timeout = parseDuration(o.timeout ?? DEFAULTS.timeout, '-t/--timeout')
+  const bailout = o.bailout === undefined ? 0 : integer(o.bailout, '-B/--bailout', 1)
+  const method = String(o.method ?? DEFAULTS.method).toUpperCase()
+  if (!/^[A-Z][A-Z0-9_-]*$/.test(method)) throw new UsageError(`invalid -m/--method "${o.method}": give an HTTP method like GET or POST`)
+  if (workers > connections) {
+    throw new UsageError(`-w/--workers ${workers} is more than -c/--connections ${connections}: every worker needs a connection`)
+  }
+  let body
+  if (o.body !== undefined && o.bodyFile !== undefined) throw new UsageError('give either -b/--body or -i/--input, not both')
+  if (o.body !== undefined) body = Buffer.isBuffer(o.body) ? o.body : Buffer.from(String(o.body))
+  if (o.bodyFile !== undefined) {
+    try {
+      body = fs.readFileSync(o.bodyFile)
+    } catch (err) {
+      throw new UsageError(`cannot read -i/--input "${o.bodyFile}": ${err.code || err.message}`)
+    }
+  }
+  const expectBody = o.expectBody === undefined ? undefined : Buffer.from(String(o.expectBody))
+  const headers = parseHeaders(o.headers)
+  const requests = targets.map((t) => ({ method, path: t.path, host: t.host, headers, body }))
+  return {
+    urls: urls.map(String),
+    target: { protocol: first.protocol, hostname: first.hostname, port: first.port, socketPath, rejectUnauthorized: first.rejectUnauthorized },
+    requests,
+    connections,
+    pipelining,
+    workers,
+    amount,
+    duration,
+    durationMs: Math.round(duration * 1000),
+    timeout,
+    timeoutMs: Math.round(timeout * 1000),
+    bailout,
+    method,
+    expectBody
+  }
+}
+
+module.exports = { normalizeOptions, parseDuration, parseHeaders, DEFAULTS }

@@ -1,0 +1,388 @@
+'use strict'
+// A byte-level HTTP/1.x response scanner. It keeps its whole state in a few
+// number fields, so scanning allocates nothing per response, and it handles
+// input cut anywhere (even byte by byte) and many responses in one chunk.
+// It understands exactly what framing needs: the status code, Content-Length,
+// Transfer-Encoding: chunked (with trailers), Connection close/keep-alive,
+// HTTP/1.0, 1xx interim responses, no-body responses (HEAD, 204, 304) and
+// close-delimited bodies. Everything else is skipped, never copied.
+//
+// The owner (a connection) provides:
+//   owner.noBodyExpected() -> bool   the current request was HEAD
+//   owner.complete(status, mismatch) one final response finished
+//   owner.informational()            one 1xx interim response was skipped
+
+const S_START = 0
+const S_REASON = 1
+const S_HEADER_START = 2
+const S_HEADER_NAME = 3
+const S_HEADER_VALUE = 4
+const S_HEADERS_LF = 5
+const S_BODY = 6
+const S_BODY_EOF = 7
+const S_CHUNK_SIZE = 8
+const S_CHUNK_EXT = 9
+const S_CHUNK_DATA = 10
+const S_CHUNK_DATA_END = 11
+const S_TRAILER_START = 12
+const S_TRAILER_LINE = 13
+const S_TRAILER_LF = 14
+
+const CR = 13
+const LF = 10
+const PREFIX = Buffer.from('HTTP/1.', 'latin1')
+const NAME_MAX = 32
+const VALUE_MAX = 64
+
+// Header kinds we care about, by their lowercase names.
+const H_OTHER = 0
+const H_CONTENT_LENGTH = 1
+const H_TRANSFER_ENCODING = 2
+const H_CONNECTION = 3
+const KNOWN = [
+  [H_CONTENT_LENGTH, Buffer.from('content-length')],
+  [H_TRANSFER_ENCODING, Buffer.from('transfer-encoding')],
+  [H_CONNECTION, Buffer.from('connection')]
+]
+const CHUNKED = Buffer.from('chunked')
+const CLOSE = Buffer.from('close')
+const KEEP_ALIVE = Buffer.from('keep-alive')
+
+class ResponseScanner {
+  /**
+   * @param {object} owner see the file header
+   * @param {Buffer|undefined} expectBody when set, bodies are compared with it
+   */
+  constructor (owner, expectBody) {
+    this.owner = owner
+    this.expect = expectBody
+    this.name = new Uint8Array(NAME_MAX)
+    this.value = new Uint8Array(VALUE_MAX)
+    /** set by the owner to stop the current scan (connection reset) */
+    this.halted = false
+    /** true after a response that ends the connection (Connection: close, HTTP/1.0) */
+    this.closeAfter = false
+    this.error = ''
+    this.reset()
+  }
+
+  /** Back to the start of a response, e.g. on a fresh connection. */
+  reset () {
+    this.state = S_START
+    this.lp = 0
+    this.status = 0
+    this.minor = 1
+    this.nameLen = 0
+    this.valueLen = 0
+    this.kind = H_OTHER
+    this.contentLength = -1
+    this.chunked = false
+    this.connClose = false
+    this.connKeepAlive = false
+    this.remaining = 0
+    this.chunkDigits = 0
+    this.bodyPos = 0
+    this.mismatch = false
+    this.halted = false
+    this.closeAfter = false
+  }
+
+  /** True while between responses (nothing partially read). */
+  idle () {
+    return this.state === S_START && this.lp === 0
+  }
+
+  /** True while reading a body that ends when the server closes. */
+  readingUntilClose () {
+    return this.state === S_BODY_EOF
+  }
+
+  /**
+   * Scans buf[start, end). Returns false on a malformed response (this.error
+   * says why), true otherwise (also when the owner halted the scan).
+   * @param {Uint8Array} buf
+   * @param {number} start
+   * @param {number} end
+   */
+  scan (buf, start, end) {
+    let i = start
+    while (i < end) {
+      if (this.halted) return true
+      const s = this.state
+      if (s === S_BODY || s === S_CHUNK_DATA) {
+        let n = end - i
+        if (n > this.remaining) n = this.remaining
+        if (this.expect !== undefined) this.compare(buf, i, n)
+        i += n
+        this.remaining -= n
+        if (this.remaining === 0) {
+          if (s === S_BODY) this.finish()
+          else this.state = S_CHUNK_DATA_END
+        }
+        continue
+      }
+      if (s === S_BODY_EOF) {
+        if (this.expect !== undefined) this.compare(buf, i, end - i)
+        return true
+      }
+      const c = buf[i++]
+      switch (s) {
+        case S_START:
+          if (this.lp < 7) {
+            if (c !== PREFIX[this.lp]) {
+              // tolerate empty lines between responses
+              if (this.lp === 0 && (c === CR || c === LF)) break
+              return this.fail('bad status line')
+            }
+          } else if (this.lp === 7) {
+            if (c !== 48 && c !== 49) return this.fail('unsupported HTTP version')
+            this.minor = c - 48
+          } else if (this.lp === 8) {
+            if (c !== 32) return this.fail('bad status line')
+          } else {
+            if (c < 48 || c > 57) return this.fail('bad status code')
+            this.status = this.status * 10 + c - 48
+            if (this.lp === 11) {
+              if (this.status < 100 || this.status > 599) return this.fail('bad status code')
+              this.state = S_REASON
+            }
+          }
+          this.lp++
+          break
+        case S_REASON:
+          if (c === LF) this.state = S_HEADER_START
+          break
+        case S_HEADER_START:
+          if (c === CR) {
+            this.state = S_HEADERS_LF
+          } else if (c === LF) {
+            if (!this.headersDone()) return false
+          } else if (c === 32 || c === 9) {
+            return this.fail('obsolete header folding')
+          } else {
+            this.name[0] = c | 0x20
+            this.nameLen = 1
+            this.state = S_HEADER_NAME
+          }
+          break
+        case S_HEADERS_LF:
+          if (c !== LF) return this.fail('bad end of headers')
+          if (!this.headersDone()) return false
+          break
+        case S_HEADER_NAME:
+          if (c === 58) { // ':'
+            this.kind = this.headerKind()
+            this.valueLen = 0
+            this.state = S_HEADER_VALUE
+          } else if (c === LF || c === CR) {
+            return this.fail('header line without a colon')
+          } else {
+            if (this.nameLen < NAME_MAX) this.name[this.nameLen] = c | 0x20
+            this.nameLen++
+          }
+          break
+        case S_HEADER_VALUE:
+          if (c === LF) {
+            if (!this.headerValueDone()) return false
+            this.state = S_HEADER_START
+          } else if (this.kind !== H_OTHER && c !== CR) {
+            if (this.valueLen < VALUE_MAX) this.value[this.valueLen] = c >= 65 && c <= 90 ? c | 0x20 : c
+            this.valueLen++
+          }
+          break
+        case S_CHUNK_SIZE: {
+          const d = hexDigit(c)
+          if (d >= 0) {
+            if (this.chunkDigits >= 12) return this.fail('chunk size too large')
+            this.remaining = this.remaining * 16 + d
+            this.chunkDigits++
+          } else if (c === LF) {
+            if (!this.chunkSizeDone()) return false
+          } else if (c === 59) { // ';'
+            this.state = S_CHUNK_EXT
+          } else if (c !== CR && c !== 32 && c !== 9) {
+            return this.fail('bad chunk size')
+          }
+          break
+        }
+        case S_CHUNK_EXT:
+          if (c === LF && !this.chunkSizeDone()) return false
+          break
+        case S_CHUNK_DATA_END:
+          if (c === LF) {
+            this.state = S_CHUNK_SIZE
+            this.chunkDigits = 0
+          } else if (c !== CR) {
+            return this.fail('chunk data longer than its size')
+          }
+          break
+        case S_TRAILER_START:
+          if (c === LF) this.finish()
+          else if (c === CR) this.state = S_TRAILER_LF
+          else this.state = S_TRAILER_LINE
+          break
+        case S_TRAILER_LF:
+          if (c !== LF) return this.fail('bad end of trailers')
+          this.finish()
+          break
+        case S_TRAILER_LINE:
+          if (c === LF) this.state = S_TRAILER_START
+          break
+      }
+    }
+    return true
+  }
+
+  /** The server closed the connection: ends a close-delimited body. */
+  eof () {
+    if (this.state === S_BODY_EOF) {
+      this.closeAfter = true
+      this.finish()
+    }
+  }
+
+  headerKind () {
+    const n = this.nameLen
+    for (let k = 0; k < KNOWN.length; k++) {
+      const name = KNOWN[k][1]
+      if (name.length !== n) continue
+      let j = 0
+      while (j < n && this.name[j] === name[j]) j++
+      if (j === n) return KNOWN[k][0]
+    }
+    return H_OTHER
+  }
+
+  headerValueDone () {
+    const kind = this.kind
+    if (kind === H_OTHER) return true
+    // trim OWS
+    let a = 0
+    let b = Math.min(this.valueLen, VALUE_MAX)
+    const v = this.value
+    while (a < b && (v[a] === 32 || v[a] === 9)) a++
+    while (b > a && (v[b - 1] === 32 || v[b - 1] === 9)) b--
+    if (kind === H_CONTENT_LENGTH) {
+      if (a === b || this.valueLen > VALUE_MAX) return this.fail('bad Content-Length')
+      let n = 0
+      for (let j = a; j < b; j++) {
+        const d = v[j] - 48
+        if (d < 0 || d > 9) return this.fail('bad Content-Length')
+        n = n * 10 + d
+      }
+      if (this.contentLength !== -1 && this.contentLength !== n) return this.fail('conflicting Content-Length')
+      this.contentLength = n
+    } else if (kind === H_TRANSFER_ENCODING) {
+      // chunked must be the last coding
+      this.chunked = endsWith(v, a, b, CHUNKED)
+    } else if (kind === H_CONNECTION) {
+      if (hasToken(v, a, b, CLOSE)) this.connClose = true
+      if (hasToken(v, a, b, KEEP_ALIVE)) this.connKeepAlive = true
+    }
+    return true
+  }
+
+  headersDone () {
+    const status = this.status
+    if (status < 200) {
+      if (status === 101) return this.fail('101 Switching Protocols is not supported')
+      this.owner.informational()
+      const keepMinor = this.minor
+      this.reset()
+      this.minor = keepMinor
+      return true
+    }
+    this.closeAfter = this.connClose || (this.minor === 0 && !this.connKeepAlive)
+    if (status === 204 || status === 304 || this.owner.noBodyExpected()) {
+      this.finish()
+    } else if (this.chunked) {
+      this.state = S_CHUNK_SIZE
+      this.remaining = 0
+      this.chunkDigits = 0
+    } else if (this.contentLength >= 0) {
+      this.remaining = this.contentLength
+      if (this.remaining === 0) this.finish()
+      else this.state = S_BODY
+    } else {
+      // no length: the body ends when the server closes
+      this.state = S_BODY_EOF
+    }
+    return true
+  }
+
+  chunkSizeDone () {
+    if (this.chunkDigits === 0) return this.fail('empty chunk size')
+    if (this.remaining === 0) {
+      this.state = S_TRAILER_START
+    } else {
+      this.state = S_CHUNK_DATA
+    }
+    return true
+  }
+
+  compare (buf, at, n) {
+    const exp = this.expect
+    const pos = this.bodyPos
+    if (pos + n > exp.length) {
+      this.mismatch = true
+    } else if (!this.mismatch) {
+      for (let j = 0; j < n; j++) {
+        if (buf[at + j] !== exp[pos + j]) {
+          this.mismatch = true
+          break
+        }
+      }
+    }
+    this.bodyPos = pos + n
+  }
+
+  finish () {
+    const mismatch = this.expect !== undefined && (this.mismatch || this.bodyPos !== this.expect.length)
+    const status = this.status
+    const closeAfter = this.closeAfter
+    this.reset()
+    this.closeAfter = closeAfter
+    this.owner.complete(status, mismatch)
+    // a response that closes the connection ends what this connection reads
+    if (closeAfter) this.halted = true
+  }
+
+  fail (why) {
+    this.error = why
+    return false
+  }
+}
+
+function hexDigit (c) {
+  if (c >= 48 && c <= 57) return c - 48
+  const l = c | 0x20
+  if (l >= 97 && l <= 102) return l - 87
+  return -1
+}
+
+function endsWith (v, a, b, word) {
+  if (b - a < word.length) return false
+  for (let j = 0; j < word.length; j++) if (v[b - word.length + j] !== word[j]) return false
+  return true
+}
+
+/** True when word appears in v[a,b) as a comma-separated token. */
+function hasToken (v, a, b, word) {
+  let j = a
+  while (j < b) {
+    while (j < b && (v[j] === 32 || v[j] === 9 || v[j] === 44)) j++
+    let k = j
+    while (k < b && v[k] !== 44) k++
+    let e = k
+    while (e > j && (v[e - 1] === 32 || v[e - 1] === 9)) e--
+    if (e - j === word.length) {
+      let m = 0
+      while (m < word.length && v[j + m] === word[m]) m++
+      if (m === word.length) return true
+    }
+    j = k + 1
+  }
+  return false
+}
+
+module.exports = { ResponseScanner }

@@ -1,0 +1,169 @@
+'use strict'
+// Merges the stats of every runner exactly (sums of counters, of histogram
+// counts and of per-second samples) and builds the result object, with
+// autocannon's keys so users can switch, plus ours (µs latency, errors by
+// kind, the HdrHistogram, generator saturation).
+const { Histogram } = require('./histogram.js')
+const { encode } = require('./hdr-codec.js')
+const C = require('./counters.js')
+
+const PERCENTILES = [0.001, 0.01, 0.1, 1, 2.5, 10, 25, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999]
+const pkey = (p) => 'p' + String(p).replace('.', '_')
+const SATURATED_ELU = 0.9
+
+/**
+ * @param {object[]} list stats posted by runners
+ * @returns {object} merged stats
+ */
+function mergeStats (list) {
+  const counters = new Float64Array(C.SIZE)
+  const statusCodes = new Float64Array(600)
+  const histogram = new Histogram()
+  const samplesReq = []
+  const samplesBytes = []
+  const errorDetails = {}
+  let elapsedMs = 0
+  let start = Infinity
+  for (const s of list) {
+    for (let i = 0; i < C.SIZE; i++) counters[i] += s.counters[i]
+    for (let i = 0; i < 600; i++) statusCodes[i] += s.statusCodes[i]
+    histogram.add(Histogram.fromTransfer(s.histogram))
+    // seconds are counted from one t0 by every runner: add index-wise
+    for (let i = 0; i < s.samplesReq.length; i++) {
+      samplesReq[i] = (samplesReq[i] ?? 0) + s.samplesReq[i]
+      samplesBytes[i] = (samplesBytes[i] ?? 0) + s.samplesBytes[i]
+    }
+    for (const [k, v] of Object.entries(s.errorDetails)) errorDetails[k] ??= v
+    elapsedMs = Math.max(elapsedMs, s.elapsedMs)
+    start = Math.min(start, s.start)
+  }
+  // a run shorter than a second still gets one (scaled) sample
+  if (samplesReq.length === 0 && elapsedMs > 0) {
+    samplesReq.push(counters[C.COMPLETED] * 1000 / elapsedMs)
+    samplesBytes.push(counters[C.BYTES] * 1000 / elapsedMs)
+  }
+  return {
+    counters,
+    statusCodes,
+    histogram,
+    samplesReq,
+    samplesBytes,
+    errorDetails,
+    elapsedMs,
+    start,
+    everConnected: list.some((s) => s.everConnected),
+    reasons: list.map((s) => s.reason),
+    runners: list.map((s) => s.saturation)
+  }
+}
+
+function sampleStats (samples) {
+  const sorted = samples.slice().sort((a, b) => a - b)
+  const n = sorted.length
+  const total = sorted.reduce((a, b) => a + b, 0)
+  const mean = n ? total / n : 0
+  const variance = n ? sorted.reduce((a, x) => a + (x - mean) * (x - mean), 0) / n : 0
+  const out = {
+    average: round2(mean),
+    mean: round2(mean),
+    stddev: round2(Math.sqrt(variance)),
+    min: n ? sorted[0] : 0,
+    max: n ? sorted[n - 1] : 0
+  }
+  for (const p of PERCENTILES) {
+    out[pkey(p)] = n ? sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))] : 0
+  }
+  return out
+}
+
+function latencyStats (h, scale) {
+  const v = (x) => round3(x / scale)
+  const out = {
+    average: v(h.mean()),
+    mean: v(h.mean()),
+    stddev: v(h.stddev()),
+    min: v(h.totalCount ? h.minValue : 0),
+    max: v(h.maxValue)
+  }
+  for (const p of PERCENTILES) out[pkey(p)] = v(h.percentile(p))
+  out.p90 = v(h.percentile(90))
+  out.totalCount = h.totalCount
+  return out
+}
+
+function round2 (x) { return Math.round(x * 100) / 100 }
+function round3 (x) { return Math.round(x * 1000) / 1000 }
+
+/**
+ * @param {object} m merged stats
+ * @param {object} opts normalized options
+ * @param {{cpuUs: number, wallMs: number}} usage CPU of the whole process over the run
+ */
+function buildResult (m, opts, usage) {
+  const c = m.counters
+  const statusCodeStats = {}
+  for (let code = 100; code < 600; code++) {
+    if (m.statusCodes[code] > 0) statusCodeStats[code] = { count: m.statusCodes[code] }
+  }
+  const non2xx = c[C.S1XX] + c[C.S3XX] + c[C.S4XX] + c[C.S5XX]
+  const errorsByKind = {}
+  C.ERROR_KINDS.forEach((k, i) => { errorsByKind[k] = c[C.ERR_CONNECT + i] })
+  errorsByKind.status = non2xx
+  const errors = C.ERROR_KINDS.reduce((a, k) => a + errorsByKind[k], 0)
+  const requests = sampleStats(m.samplesReq)
+  requests.total = c[C.COMPLETED]
+  requests.sent = c[C.SENT]
+  const throughput = sampleStats(m.samplesBytes)
+  throughput.total = c[C.BYTES]
+  const duration = m.elapsedMs / 1000
+  const start = new Date(m.start)
+  const cpuCores = usage.wallMs > 0 ? usage.cpuUs / 1000 / usage.wallMs : 0
+  const saturation = {
+    cpuCores: round3(cpuCores),
+    workers: m.runners.map((r) => ({ eventLoopUtilization: round3(r.elu) })),
+    warning: undefined
+  }
+  const busiest = Math.max(0, ...m.runners.map((r) => r.elu))
+  if (busiest >= SATURATED_ELU) {
+    saturation.warning = `the generator's event loop was busy ${Math.round(busiest * 100)}% of the time: ` +
+      'the numbers may show the client\'s limit rather than the server\'s; add -w/--workers or use fewer connections'
+  }
+  return {
+    url: opts.urls.length === 1 ? opts.urls[0] : opts.urls,
+    socketPath: opts.target.socketPath,
+    connections: opts.connections,
+    sampleInt: 1000,
+    pipelining: opts.pipelining,
+    workers: opts.workers,
+    duration: round3(duration),
+    samples: m.samplesReq.length,
+    start,
+    finish: new Date(m.start + m.elapsedMs),
+    errors,
+    timeouts: c[C.ERR_TIMEOUT],
+    mismatches: c[C.MISMATCHES],
+    non2xx,
+    resets: c[C.RECONNECTS],
+    '1xx': c[C.S1XX],
+    '2xx': c[C.S2XX],
+    '3xx': c[C.S3XX],
+    '4xx': c[C.S4XX],
+    '5xx': c[C.S5XX],
+    statusCodeStats,
+    latency: latencyStats(m.histogram, 1000),
+    requests,
+    throughput,
+    // ours
+    latencyUs: latencyStats(m.histogram, 1),
+    errorsByKind,
+    errorDetails: m.errorDetails,
+    informational: c[C.INFORMATIONAL],
+    reconnects: c[C.RECONNECTS],
+    resent: c[C.RESENT],
+    stoppedBy: m.reasons[0],
+    histogram: encode(m.histogram),
+    saturation
+  }
+}
+
+module.exports = { mergeStats, buildResult, sampleStats, PERCENTILES, pkey }
