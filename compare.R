@@ -1,0 +1,98 @@
+#!/usr/bin/env Rscript
+# benchrig compare.R: reads a compare CSV on stdin (columns "binary",
+# "filename", "configuration", "rate"; any other columns are ignored) and
+# prints, per configuration, Welch's t-test of new vs old: improvement in %
+# of the old mean, stars from p, accuracy (the CI half-width in % of the old
+# mean at 95/99/99.9%) and p. The JS analysis prints the same columns.
+#
+#   Rscript compare.R [--plot FILE] [--format table|csv] < compare.csv
+suppressPackageStartupMessages({
+  library(ggplot2)
+  library(plyr)
+})
+
+usage <- "usage: Rscript compare.R [--plot FILE] [--format table|csv] < compare.csv
+  --plot FILE    also save a box plot of the rates (png, pdf, svg by extension)
+  --format csv   print the table as CSV (full precision) instead of text"
+
+args <- commandArgs(trailingOnly = TRUE)
+opts <- list(format = "table")
+i <- 1
+while (i <= length(args)) {
+  a <- args[i]
+  if (a == "--help" || a == "-h") { cat(usage, "\n"); quit(status = 0) }
+  if (a %in% c("--plot", "--format")) {
+    if (i == length(args)) { message(sprintf("compare.R: %s needs a value\n%s", a, usage)); quit(status = 2) }
+    opts[[sub("^--", "", a)]] <- args[i + 1]
+    i <- i + 2
+  } else {
+    message(sprintf("compare.R: unknown argument %s\n%s", a, usage)); quit(status = 2)
+  }
+}
+
+dat <- read.csv(file("stdin"), colClasses = "character", check.names = FALSE)
+needed <- c("binary", "filename", "configuration", "rate")
+missing <- setdiff(needed, names(dat))
+if (length(missing) > 0) {
+  message(sprintf("compare.R: the CSV on stdin lacks the column(s) %s; pipe a file made by compare.js",
+                  paste(missing, collapse = ", ")))
+  quit(status = 2)
+}
+dat <- dat[, needed]
+dat$rate <- as.numeric(dat$rate)
+dat <- dat[!is.na(dat$rate), ]
+dat$name <- ifelse(dat$configuration == "", dat$filename, paste(dat$filename, dat$configuration))
+
+if (!is.null(opts$plot)) {
+  dat$nameTwoLines <- paste0(dat$filename, "\n", dat$configuration)
+  p <- ggplot(dat, aes(x = nameTwoLines, y = rate, fill = binary)) +
+    geom_boxplot() +
+    ylab("rate of operations (higher is better)") +
+    xlab("benchmark") +
+    theme(axis.text.x = element_text(angle = 90, hjust = 1, vjust = 0.5))
+  ggsave(opts$plot, p, width = 8, height = 5)
+}
+
+# Half-width of the Welch CI at 1 - risk, in % of the old mean.
+accuracy <- function(se, df, old.mu, risk) {
+  qt(1 - risk / 2, df) * se / old.mu * 100
+}
+
+stats <- ddply(dat, "name", function(sub) {
+  old.rate <- sub$rate[sub$binary == "old"]
+  new.rate <- sub$rate[sub$binary == "new"]
+  old.mu <- mean(old.rate)
+  res <- data.frame(improvement = (mean(new.rate) - old.mu) / old.mu * 100,
+                    confidence = "", p.value = NA, a95 = NA, a99 = NA, a999 = NA,
+                    stringsAsFactors = FALSE)
+  if (length(old.rate) > 1 && length(new.rate) > 1 && (var(old.rate) > 0 || var(new.rate) > 0)) {
+    w <- t.test(new.rate, old.rate)
+    se <- sqrt(var(old.rate) / length(old.rate) + var(new.rate) / length(new.rate))
+    res$p.value <- w$p.value
+    res$confidence <- if (w$p.value < 0.001) "***" else if (w$p.value < 0.01) "**" else if (w$p.value < 0.05) "*" else ""
+    res$a95 <- accuracy(se, w$parameter, old.mu, 0.05)
+    res$a99 <- accuracy(se, w$parameter, old.mu, 0.01)
+    res$a999 <- accuracy(se, w$parameter, old.mu, 0.001)
+  }
+  res
+})
+
+if (opts$format == "csv") {
+  write.csv(stats, stdout(), row.names = FALSE)
+  quit(status = 0)
+}
+
+fmt <- function(x) ifelse(is.na(x), "NA", sprintf("\u00b1%.2f%%", x))
+table <- data.frame(confidence = stats$confidence,
+                    improvement = sprintf("%.2f %%", stats$improvement),
+                    "accuracy (*)" = fmt(stats$a95),
+                    "(**)" = fmt(stats$a99),
+                    "(***)" = fmt(stats$a999),
+                    p = ifelse(is.na(stats$p.value), "NA", formatC(stats$p.value, format = "g", digits = 3)),
+                    check.names = FALSE, stringsAsFactors = FALSE)
+row.names(table) <- stats$name
+options(width = 250)
+print(table)
+n <- nrow(stats)
+cat(sprintf("\nWith %d comparisons, expect about %.2f false positives at * (5%%), %.2f at ** (1%%), %.2f at *** (0.1%%)
+when nothing changed; benchrig analyze adjusts for this (q values).\n", n, n * 0.05, n * 0.01, n * 0.001))

@@ -1,0 +1,57 @@
+'use strict'
+// Warnings about one configuration's data, as data with a hint (not thrown):
+// too few runs, high variance, drift over run order, bimodality.
+const { mean, sd, spearman, bimodalityCoefficient } = require('./descriptive.js')
+const { tTail } = require('./distributions.js')
+
+const FEW_RUNS = 10
+const HIGH_CV = 0.10
+const DRIFT_P = 0.01
+const BIMODAL_BC = 5 / 9
+
+/**
+ * @param {object} g
+ * @param {string} g.filename
+ * @param {string} g.configuration
+ * @param {number[]} g.oldRates
+ * @param {number[]} g.newRates
+ * @param {number[]} [g.logRatios] per pair, in run order (paired data only)
+ * @param {number} [g.droppedRows] rows left out because their pair was incomplete
+ * @returns {{filename: string, configuration: string, kind: string, message: string}[]}
+ */
+function warningsFor (g) {
+  const out = []
+  const add = (kind, message) => out.push({ filename: g.filename, configuration: g.configuration, kind, message })
+  const n = g.logRatios ? g.logRatios.length : Math.min(g.oldRates.length, g.newRates.length)
+  const unit = g.logRatios ? 'pairs' : 'runs per binary'
+  if (n < 6) {
+    add('too-few-runs', `only ${n} ${unit}: a rank test cannot reach p < .05 below 6; run --runs 30 (the default) or more`)
+  } else if (n < FEW_RUNS) {
+    add('too-few-runs', `only ${n} ${unit}: confidence intervals are wide; run --runs 30 (the default) or more`)
+  }
+  for (const [label, rates] of [['old', g.oldRates], ['new', g.newRates]]) {
+    if (rates.length < 3) continue
+    const cv = sd(rates) / mean(rates)
+    if (cv > HIGH_CV) {
+      add('high-variance', `the ${label} rates vary by ${(cv * 100).toFixed(1)}% (coefficient of variation): close other programs, pin with --cpuset, or raise the work per run (n=...)`)
+    }
+    if (rates.length >= 10) {
+      const bc = bimodalityCoefficient(rates.map(Math.log))
+      if (bc > BIMODAL_BC) {
+        add('bimodal', `the ${label} rates look bimodal (bimodality coefficient ${bc.toFixed(2)} > 0.56): a fast and a slow mode, often CPU frequency, another process, or a JIT tier; the median and rank methods are robust to it, but check the cause`)
+      }
+    }
+  }
+  if (g.logRatios && g.logRatios.length >= 8) {
+    const { rho, p } = spearman(g.logRatios.map((_, i) => i), g.logRatios, tTail)
+    if (p < DRIFT_P) {
+      add('drift', `the new/old ratio drifts over the run (rank correlation with pair order ${rho.toFixed(2)}, p=${p.toPrecision(2)}): the machine changed during the run (thermal, load); rerun on a quiet machine`)
+    }
+  }
+  if (g.droppedRows > 0) {
+    add('incomplete-pairs', `${g.droppedRows} rows had no partner run and were left out of the paired analysis (failed or interrupted runs); --resume completes them`)
+  }
+  return out
+}
+
+module.exports = { warningsFor }
