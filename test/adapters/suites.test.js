@@ -1,0 +1,80 @@
+'use strict'
+// The acceptance runs: `node run.js --test --set benchmarker=NAME http`
+// for builtin, wrk and autocannon, and h2load on http2; every result names
+// its tool, in the configuration and in the NDJSON extra fields.
+const { test } = require('tap')
+const path = require('node:path')
+const fs = require('node:fs')
+const { spawn } = require('node:child_process')
+const benchmarkers = require('../../_http-benchmarkers.js')
+const { needTool } = require('../helpers/tools.js')
+
+const ROOT = path.join(__dirname, '..', '..')
+const RUN = path.join(ROOT, 'run.js')
+const filesOf = (dir) => fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.js') && !f.startsWith('_')).map((f) => `${dir}/${f}`).sort()
+
+function runJs (args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [RUN, ...args], { cwd: ROOT })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c) => { stdout += c })
+    child.stderr.on('data', (c) => { stderr += c })
+    child.on('close', (code) => {
+      const records = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l))
+      resolve({ code, stderr, records })
+    })
+  })
+}
+
+async function suite (t, name, category) {
+  const { code, stderr, records } = await runJs(['--test', '--set', `benchmarker=${name}`, '--format', 'ndjson', category])
+  t.equal(code, 0, `exit 0 (stderr: ${stderr.trim()})`)
+  const results = records.filter((r) => r.type === 'result')
+  t.same(results.map((r) => r.filename).sort(), filesOf(category), 'one result per benchmark file')
+  for (const r of results) {
+    t.match(r.configuration, `benchmarker="${name}"`, `${r.filename} names its tool in the configuration`)
+    t.equal(r.conf.benchmarker, name)
+    t.equal(r.benchmarker, name)
+    t.type(r.benchmarker_version, 'string')
+    t.ok(r.rate > 0, `${r.filename} has a rate`)
+    t.ok(Number.isFinite(r.latency_max), 'latency_max')
+    t.equal(r.errors, 0, `${r.filename} without errors`)
+    t.equal(r.non2xx, 0, `${r.filename} without non-2xx`)
+  }
+}
+
+test('http with wrk', async (t) => {
+  if (!needTool(t, 'wrk')) return
+  await suite(t, 'wrk', 'http')
+})
+
+test('http with autocannon', async (t) => {
+  await suite(t, 'autocannon', 'http')
+})
+
+test('http with builtin', async (t) => {
+  if (!benchmarkers.detect('builtin').present) {
+    const reason = 'the built-in engine (lib/engine, lib/cli/load.js) is not in this tree yet'
+    if (process.env.BENCHRIG_REQUIRE_TOOLS === '1') t.fail(reason)
+    else t.skip(reason)
+    return
+  }
+  await suite(t, 'builtin', 'http')
+})
+
+test('http2 with h2load', async (t) => {
+  if (!needTool(t, 'h2load')) return
+  await suite(t, 'h2load', 'http2')
+})
+
+test('http2 with builtin is refused, naming h2load; an unknown name is named', async (t) => {
+  const refused = await runJs(['--test', '--set', 'benchmarker=builtin', '--format', 'ndjson', '--filter', 'simple', 'http2'])
+  t.equal(refused.code, 1)
+  const err = refused.records.find((r) => r.type === 'error')
+  t.match(err.message, /benchmarker "builtin" cannot send HTTP\/2 requests.*--set benchmarker=h2load/)
+
+  const unknown = await runJs(['--test', '--set', 'benchmarker=nope', '--format', 'ndjson', '--filter', 'simple', 'http'])
+  t.equal(unknown.code, 1)
+  t.match(unknown.records.find((r) => r.type === 'error').message, /unknown benchmarker "nope": use one of builtin, wrk, autocannon, h2load/)
+})
