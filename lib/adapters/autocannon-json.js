@@ -13,8 +13,14 @@ function parseAutocannonJson (stdout) {
   const total = finite(j.requests.total)
   const seconds = finite(j.duration)
   if (total === undefined) return undefined
-  const lat = j.latency
-  const ms = (x) => roundMs(finite(x))
+  // benchrig's engine adds latencyUs (µs precision; autocannon's latency is
+  // in whole ms), so prefer it when present.
+  const us = j.latencyUs && typeof j.latencyUs === 'object'
+  const lat = us ? j.latencyUs : j.latency
+  const ms = (x) => {
+    const v = finite(x)
+    return v === undefined ? undefined : roundMs(us ? v / 1000 : v)
+  }
   return {
     requests: total,
     duration: seconds,

@@ -41,6 +41,7 @@ const autocannon = {
     // default), so short runs would last a whole second without -L.
     if (opts.duration < 2) args.push('-L', '100')
     if (opts.timeout) args.push('-t', String(opts.timeout))
+    if (opts.workers) args.push('-w', String(opts.workers))
     // autocannon splits a header at its first ':' or '=', so header names
     // stay intact and values may hold either.
     for (const [k, v] of Object.entries(opts.headers)) args.push('-H', `${k}=${v}`)

@@ -34,6 +34,7 @@ const builtin = {
       '-m', opts.method
     ]
     if (opts.timeout) args.push('-t', String(opts.timeout))
+    if (opts.workers) args.push('-w', String(opts.workers))
     for (const [k, v] of Object.entries(opts.headers)) args.push('-H', `${k}=${v}`)
     if (opts.body !== undefined) args.push('-b', opts.body)
     args.push('-j', opts.url)

@@ -88,6 +88,7 @@ function normalizeOptions (options = {}, conf = {}, ctx = {}) {
     headers,
     body,
     timeout: options.timeout === undefined ? undefined : positive(options.timeout, 'timeout'),
+    workers: options.workers === undefined ? undefined : Math.round(positive(options.workers, 'workers')),
     threads: options.threads === undefined ? undefined : Math.round(positive(options.threads, 'threads')),
     clients: options.clients === undefined ? undefined : Math.round(positive(options.clients, 'clients')),
     streams: (options.maxConcurrentStreams ?? options.streams) === undefined
@@ -132,7 +133,7 @@ function pinServer (cpus) {
  * @param {object} bench the benchmark object (report(rate, extra), config)
  * @param {object} options path, connections, duration, pipelining, method,
  *   headers, body, scheme, host, port, benchmarker, protocol ('h2'),
- *   clients, threads, maxConcurrentStreams, timeout
+ *   clients, threads, maxConcurrentStreams, timeout, workers (builtin/autocannon)
  * @param {(err: Error|null, result?: object) => void} [cb]
  */
 function http (bench, options, cb) {

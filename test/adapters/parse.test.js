@@ -116,6 +116,17 @@ test('autocannon: -j JSON', async (t) => {
   t.equal(builtin.parse, autocannon.parse, 'builtin prints the same JSON shape')
 })
 
+test('builtin: benchrig load -j, with µs latencies', async (t) => {
+  const text = read('builtin-0.1.0-non2xx.json')
+  const j = JSON.parse(text)
+  const r = builtin.parse(text)
+  shape(t, r)
+  t.equal(r.requests, j.requests.total)
+  t.equal(r.non2xx, j.requests.total, 'every 404 is non-2xx')
+  t.equal(r.latency.p99, j.latencyUs.p99 / 1000, 'latencyUs preferred over whole-ms latency')
+  t.equal(r.latency.max, j.latencyUs.max / 1000)
+})
+
 test('autocannon and builtin: args', async (t) => {
   const opts = { connections: 3, duration: 0.3, pipelining: 2, method: 'POST', headers: { 'content-type': 'a=b' }, body: '{}', url: 'http://127.0.0.1:9/', driverNode: '/x/node' }
   const a = autocannon.args(opts)
