@@ -7,6 +7,7 @@
 // work on Node >= 18. The generator itself runs in its own process on the
 // driver's node (BENCHRIG_DRIVER_NODE), never on the binary under test.
 const { spawnSync } = require('node:child_process')
+const os = require('node:os')
 const benchmarkers = require('../../_http-benchmarkers.js')
 const { UsageError, isUserFacing } = require('../errors.js')
 
@@ -120,8 +121,11 @@ function toExtra (result) {
  */
 function pinServer (cpus) {
   const r = spawnSync('taskset', ['-a', '-p', '-c', String(cpus), String(process.pid)], { encoding: 'utf8' })
-  if (r.error || r.status !== 0) {
-    throw new UsageError(`cpuset_server=${cpus}: taskset could not pin the server (${r.error ? r.error.message : r.stderr.trim()}); install "util-linux" or drop --set cpuset_server`)
+  if (r.error) {
+    throw new UsageError(`cpuset_server=${cpus}: taskset is not available (${r.error.code || r.error.message}); install the Debian package "util-linux" or drop --set cpuset_server`)
+  }
+  if (r.status !== 0) {
+    throw new UsageError(`cpuset_server=${cpus}: taskset could not pin the server (${r.stderr.trim()}); give a CPU list of this machine (CPUs 0-${os.cpus().length - 1}), e.g. --set cpuset_server=0`)
   }
 }
 

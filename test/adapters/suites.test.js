@@ -78,3 +78,13 @@ test('http2 with builtin is refused, naming h2load; an unknown name is named', a
   t.equal(unknown.code, 1)
   t.match(unknown.records.find((r) => r.type === 'error').message, /unknown benchmarker "nope": use one of builtin, wrk, autocannon, h2load/)
 })
+
+test('cpuset_server and cpuset_client pin the server and the generator apart', async (t) => {
+  if (!needTool(t, 'taskset')) return
+  const ok = await runJs(['--test', '--set', 'benchmarker=autocannon', '--set', 'cpuset_server=1', '--set', 'cpuset_client=0', '--format', 'ndjson', '--filter', 'simple', 'http'])
+  t.equal(ok.code, 0, ok.stderr)
+  t.equal(ok.records.filter((r) => r.type === 'result').length, 1)
+  const bad = await runJs(['--test', '--set', 'benchmarker=autocannon', '--set', 'cpuset_server=4096', '--format', 'ndjson', '--filter', 'simple', 'http'])
+  t.equal(bad.code, 1)
+  t.match(bad.records.find((r) => r.type === 'error').message, /^cpuset_server=4096: taskset could not pin the server .*give a CPU list of this machine/)
+})
