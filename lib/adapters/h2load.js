@@ -93,7 +93,9 @@ function parseText (stdout) {
     // "done" includes errored requests; only the rest got a response.
     requests: done - errored,
     duration: toMs(fin[1]) / 1000,
-    rate: finite(fin[2]),
+    // h2load's req/s counts errored requests too; scale it to responses
+    // (its own rate keeps the exact duration that "finished in" rounds).
+    rate: done > 0 ? finite(fin[2]) * (done - errored) / done : 0,
     latency: {
       p50: reqRow.median,
       p90: reqRow.p90,
