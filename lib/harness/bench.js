@@ -91,7 +91,7 @@ class BenchmarkCore {
     if (!this._started) throw new UsageError('bench.end() was called without bench.start(): call bench.start() before the measured loop', BENCH_ERR)
     if (this._ended) throw new UsageError('bench.end() was called more than once: a benchmark reports one result per process', BENCH_ERR)
     if (typeof operations !== 'number' || Number.isNaN(operations)) {
-      throw new UsageError(`bench.end(n) needs the number of operations, got ${operations === null ? 'null' : typeof operations}`, BENCH_ERR)
+      throw new UsageError(`bench.end(n) needs the number of operations, got ${Number.isNaN(operations) ? 'NaN' : operations === null ? 'null' : typeof operations}`, BENCH_ERR)
     }
     const zeroOk = zeroAllowed()
     if (!(operations > 0) && !(zeroOk && operations === 0)) {
