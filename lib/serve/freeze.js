@@ -1,0 +1,28 @@
+'use strict'
+// `--freeze S/T`: block this process's event loop for S ms every T s, the
+// stall a load generator must not hide (coordinated omission). Atomics.wait
+// blocks the thread synchronously, like a long GC pause or a sync crypto call,
+// but without burning a CPU that the load generator may share.
+
+/**
+ * Starts the periodic freeze; the timer is unref'd so it never keeps the
+ * process alive on its own.
+ * @param {{ms: number, everyMs: number}} freeze
+ * @returns {{stop: () => void, count: () => number}}
+ */
+function startFreeze ({ ms, everyMs }) {
+  const cell = new Int32Array(new SharedArrayBuffer(4))
+  let count = 0
+  const timer = setInterval(() => {
+    count++
+    // the value never changes, so this always waits the full time
+    Atomics.wait(cell, 0, 0, ms)
+  }, everyMs)
+  timer.unref()
+  return {
+    stop: () => clearInterval(timer),
+    count: () => count
+  }
+}
+
+module.exports = { startFreeze }
