@@ -104,7 +104,10 @@ function parseText (stdout) {
       mean: reqRow.mean
     },
     errors: errored,
-    non2xx: codes ? Number(codes[2]) + Number(codes[3]) + Number(codes[4]) : Number(req[5]) - errored,
+    // From the requests line, which counts finished requests only (the status
+    // line also counts streams still in flight when a timed run stops):
+    // failed - errored are the 4xx/5xx; 3xx count as "succeeded" in h2load.
+    non2xx: Number(req[5]) - errored + (codes ? Math.min(Number(codes[2]), Number(req[4])) : 0),
     source: table.generation
   }
 }
