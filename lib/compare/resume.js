@@ -1,0 +1,67 @@
+'use strict'
+// --resume FILE: keeps the finished runs of an interrupted compare, drops
+// the rows of runs that did not finish (fewer rows than the file's
+// configurations), and tells the scheduler which runs are left.
+const fs = require('node:fs')
+const { parseCsvRecords, csvRow } = require('../report/csv.js')
+const { UsageError } = require('../errors.js')
+const { COLUMNS } = require('./output.js')
+const { runKey } = require('./schedule.js')
+
+/**
+ * Reads a compare CSV for resuming and rewrites it with complete runs only.
+ * @param {string} file
+ * @returns {{seed: number|undefined, done: Set<string>, rows: object[], maxPair: number, dropped: number}}
+ */
+function loadForResume (file) {
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new UsageError(`--resume ${file}: cannot read it (${err.code || err.message}); give the --output file of the interrupted run`)
+  }
+  const { header, records } = parseCsvRecords(text)
+  if (header.length === 0) return { seed: undefined, done: new Set(), rows: [], maxPair: 0, dropped: 0 }
+  for (const col of ['binary', 'filename', 'configuration', 'rate', 'pair', 'seed', 'configs']) {
+    if (!header.includes(col)) {
+      throw new UsageError(`--resume ${file}: the CSV has no "${col}" column; only files written by compare --output can be resumed`)
+    }
+  }
+  const groups = new Map()
+  let seed
+  for (const r of records) {
+    if (seed === undefined && r.seed !== '') seed = Number(r.seed)
+    const key = runKey(r.filename, r.binary, Number(r.pair))
+    const g = groups.get(key) ?? []
+    g.push(r)
+    groups.set(key, g)
+  }
+  const done = new Set()
+  const rows = []
+  let maxPair = 0
+  for (const [key, g] of groups) {
+    const configs = Number(g[0].configs)
+    const unique = new Set(g.map((r) => r.configuration))
+    if (Number.isFinite(configs) && unique.size >= configs) {
+      done.add(key)
+      const seen = new Set()
+      for (const r of g) {
+        if (seen.has(r.configuration)) continue
+        seen.add(r.configuration)
+        rows.push(r)
+        maxPair = Math.max(maxPair, Number(r.pair))
+      }
+    }
+  }
+  const dropped = records.length - rows.length
+  if (dropped > 0) fs.writeFileSync(file, csvRow(COLUMNS) + rows.map((r) => csvRow(COLUMNS.map((c) => typed(c, r[c])))).join(''))
+  return { seed, done, rows, maxPair, dropped }
+}
+
+// Numeric columns go back to the file bare, text columns quoted.
+function typed (column, value) {
+  if (['rate', 'time', 'pair', 'order', 'run', 'seed', 'configs'].includes(column)) return value === '' ? undefined : Number(value)
+  return value
+}
+
+module.exports = { loadForResume }

@@ -1,0 +1,154 @@
+'use strict'
+// Runs a compare schedule: each planned run forks one benchmark file with
+// the binary under test (runBenchmarkFile), streams every report to the
+// sinks as a row, retries a failed run once, records what still fails, and
+// stops cleanly between runs when asked to.
+const { runBenchmarkFile } = require('../harness/run-file.js')
+const { formatConfiguration } = require('../report/text.js')
+const { confToArgs } = require('../harness/args.js')
+const { runKey } = require('./schedule.js')
+
+/**
+ * @typedef {object} CompareContext
+ * @property {{old: string, new: string}} binaries absolute paths
+ * @property {string[]} args key=value narrowings (from --set)
+ * @property {string} [cpuset]
+ * @property {number} seed
+ * @property {NodeJS.ProcessEnv} [env]
+ * @property {(row: object, extra?: object) => void} onRow
+ * @property {(failure: object) => void} [onFailure]
+ * @property {(event: object) => void} [onProgress]
+ * @property {{stopped: boolean}} [stop] set stopped to end after the current run
+ * @property {Set<string>} [done] runKey()s already on disk (resume)
+ * @property {typeof runBenchmarkFile} [runFile] for tests of the retry logic
+ * @property {{value: number}} [runCounter] shared run numbering
+ */
+
+/**
+ * Runs one scheduled run, with one retry of what failed.
+ * @param {import('./schedule.js').ScheduledRun} run
+ * @param {CompareContext} ctx
+ * @returns {Promise<{rows: object[], failures: object[]}>}
+ */
+async function runOne (run, ctx) {
+  const runFile = ctx.runFile ?? runBenchmarkFile
+  const execPath = ctx.binaries[run.binary]
+  const start = new Date().toISOString()
+  const seq = ctx.runCounter ? ++ctx.runCounter.value : undefined
+  const rows = []
+  const recorded = new Set()
+  let configs
+  const attempt = async (extraArgs) => {
+    const errors = []
+    const res = await runFile({
+      file: run.file,
+      execPath,
+      args: [...ctx.args, ...extraArgs],
+      cpuset: ctx.cpuset,
+      env: ctx.env,
+      onConfig: (c) => { if (configs === undefined && extraArgs.length === 0) configs = c.queueLength },
+      onReport: (r) => {
+        const configuration = formatConfiguration(r.conf)
+        if (recorded.has(configuration)) return // already measured in this run (whole-file retry)
+        recorded.add(configuration)
+        const row = {
+          binary: run.binary,
+          filename: r.name || run.name,
+          configuration,
+          rate: r.rate,
+          time: r.time,
+          pair: run.pair,
+          order: run.order,
+          run: seq,
+          seed: ctx.seed,
+          start,
+          configs
+        }
+        rows.push(row)
+        ctx.onRow(row, r.extra)
+      },
+      onError: (e) => errors.push(e)
+    })
+    return { res, errors }
+  }
+  const first = await attempt([])
+  const failures = []
+  if (first.res.failures === 0) return { rows, failures }
+  if (ctx.stop && ctx.stop.stopped) {
+    for (const e of first.errors) failures.push(describe(run, e, false))
+    return { rows, failures }
+  }
+  // Retry once: each failed configuration alone when the error names it,
+  // the whole file when the process died without saying which.
+  const named = first.errors.filter((e) => e.conf && typeof e.conf === 'object')
+  const anonymous = first.errors.length > named.length
+  const retries = named.map((e) => ({ args: confToArgs(e.conf), error: e }))
+  if (anonymous) retries.push({ args: [], error: first.errors.find((e) => !e.conf) })
+  for (const r of retries) {
+    const second = await attempt(r.args)
+    if (second.res.failures > 0) {
+      for (const e of second.errors) failures.push(describe(run, e, true))
+    }
+  }
+  return { rows, failures }
+}
+
+function describe (run, e, retried) {
+  return {
+    filename: e.name || run.name,
+    configuration: e.conf ? formatConfiguration(e.conf) : null,
+    binary: run.binary,
+    pair: run.pair,
+    message: e.message,
+    retried
+  }
+}
+
+/**
+ * Runs a schedule in order, skipping runs already done.
+ * @param {import('./schedule.js').ScheduledRun[]} schedule
+ * @param {CompareContext} ctx
+ * @returns {Promise<{rows: object[], failures: object[], stopped: boolean, ran: number}>}
+ */
+async function runSchedule (schedule, ctx) {
+  const todo = schedule.filter((r) => !(ctx.done && ctx.done.has(runKey(r.name, r.binary, r.pair))))
+  const rows = []
+  const failures = []
+  let ran = 0
+  const t0 = Date.now()
+  for (const run of todo) {
+    if (ctx.stop && ctx.stop.stopped) break
+    if (ctx.onProgress) ctx.onProgress({ phase: 'start', run, index: ran, total: todo.length, elapsedMs: Date.now() - t0 })
+    const out = await runOne(run, ctx)
+    ran++
+    rows.push(...out.rows)
+    for (const f of out.failures) {
+      failures.push(f)
+      if (ctx.onFailure) ctx.onFailure(f)
+    }
+    if (ctx.done) ctx.done.add(runKey(run.name, run.binary, run.pair))
+    if (ctx.onProgress) ctx.onProgress({ phase: 'end', run, index: ran, total: todo.length, elapsedMs: Date.now() - t0 })
+  }
+  return { rows, failures, stopped: Boolean(ctx.stop && ctx.stop.stopped), ran }
+}
+
+/**
+ * Unmeasured runs of every file with both binaries before the schedule
+ * (warms the page cache, the CPU frequency and the binaries' code caches).
+ * @param {{file: string, name: string}[]} files
+ * @param {number} count
+ * @param {CompareContext} ctx
+ */
+async function warmUp (files, count, ctx) {
+  const runFile = ctx.runFile ?? runBenchmarkFile
+  for (let i = 0; i < count; i++) {
+    for (const f of files) {
+      for (const binary of ['old', 'new']) {
+        if (ctx.stop && ctx.stop.stopped) return
+        await runFile({ file: f.file, execPath: ctx.binaries[binary], args: ctx.args, cpuset: ctx.cpuset, env: ctx.env })
+      }
+    }
+  }
+}
+
+module.exports = { runOne, runSchedule, warmUp }
