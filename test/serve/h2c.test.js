@@ -1,0 +1,113 @@
+'use strict'
+// --h2c: HTTP/2 with prior knowledge and HTTP/1.1 on the same port.
+const t = require('tap')
+const net = require('node:net')
+const { serve } = require('../../lib/serve/index.js')
+const { DEFAULT_BODY } = require('../../lib/serve/options.js')
+const { request, h2request, h2connect } = require('./_client.js')
+
+t.test('h2c server', async (t) => {
+  const s = await serve({ h2c: true })
+  t.teardown(() => s.close())
+  t.equal(s.h2c, true)
+  const session = h2connect(t, s.url)
+
+  t.test('/ over HTTP/2', async (t) => {
+    const r = await h2request(session, '/')
+    t.equal(r.status, 200)
+    t.same(r.body, DEFAULT_BODY)
+    t.equal(r.headers['content-length'], String(DEFAULT_BODY.length))
+    t.equal(r.headers['x-benchrig-pid'], String(process.pid))
+  })
+
+  t.test('many concurrent streams on one session', async (t) => {
+    const all = await Promise.all(Array.from({ length: 50 }, (_, i) => h2request(session, `/bytes/${i * 100}`)))
+    t.same(all.map((r) => r.body.length), Array.from({ length: 50 }, (_, i) => i * 100))
+  })
+
+  t.test('/bytes/SIZE, chunked (no content-length), HEAD, status', async (t) => {
+    const big = await h2request(session, '/bytes/300000')
+    t.equal(big.body.length, 300000)
+    t.equal(big.headers['content-length'], '300000')
+    const chunked = await h2request(session, '/bytes/70000?chunked=1&chunk=1000')
+    t.equal(chunked.body.length, 70000)
+    t.equal(chunked.headers['content-length'], undefined)
+    t.equal(chunked.headers['transfer-encoding'], undefined, 'no connection-specific headers in HTTP/2')
+    const head = await h2request(session, '/bytes/5', { method: 'HEAD' })
+    t.equal(head.status, 200)
+    t.equal(head.body.length, 0)
+    const s503 = await h2request(session, '/?status=503')
+    t.equal(s503.status, 503)
+    const s204 = await h2request(session, '/?status=204')
+    t.equal(s204.status, 204)
+    t.equal(s204.body.length, 0)
+  })
+
+  t.test('delay and echo', async (t) => {
+    const d = await h2request(session, '/pid?delay=80')
+    t.equal(d.headers['x-benchrig-delay-ms'], '80')
+    t.ok(d.ms >= 70, `took ${d.ms.toFixed(1)} ms`)
+    const e = JSON.parse((await h2request(session, '/echo', { method: 'POST', headers: { 'x-test': 'h2' }, body: 'payload' })).body)
+    t.equal(e.method, 'POST')
+    t.equal(e.httpVersion, '2.0')
+    t.equal(e.headers['x-test'], 'h2')
+    t.equal(e.body, 'payload')
+  })
+
+  t.test('bad query: 400; unknown route: 404', async (t) => {
+    t.equal((await h2request(session, '/?delay=soon')).status, 400)
+    t.equal((await h2request(session, '/missing')).status, 404)
+  })
+
+  t.test('HTTP/1.1 on the same port', async (t) => {
+    const r = await request(s.url + '/bytes/1234?chunked=1')
+    t.equal(r.status, 200)
+    t.equal(r.body.length, 1234)
+    t.equal(r.headers['transfer-encoding'], 'chunked')
+    const e = JSON.parse((await request(s.url + '/echo', { method: 'POST', body: 'h1' })).body)
+    t.equal(e.httpVersion, '1.1')
+    t.equal(e.body, 'h1')
+  })
+
+  t.test('an HTTP/1.1 request arriving one byte at a time still goes to HTTP/1.1', async (t) => {
+    const text = 'GET /pid HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
+    const out = await new Promise((resolve, reject) => {
+      const socket = net.connect(s.port, '127.0.0.1')
+      let buf = ''
+      let i = 0
+      const step = () => {
+        if (i < 6) setTimeout(() => { socket.write(text[i++]); step() }, 5)
+        else socket.write(text.slice(i))
+      }
+      socket.on('connect', step)
+      socket.setEncoding('latin1')
+      socket.on('data', (d) => { buf += d })
+      socket.on('end', () => resolve(buf))
+      socket.on('error', reject)
+    })
+    t.match(out, /^HTTP\/1\.1 200/)
+    t.match(out, new RegExp(`\\r\\n\\r\\n${process.pid}\\n$`))
+  })
+})
+
+t.test('?close=1 over HTTP/2 ends the session with GOAWAY after the response', async (t) => {
+  const s = await serve({ h2c: true })
+  t.teardown(() => s.close())
+  const session = h2connect(t, s.url)
+  const goaway = new Promise((resolve) => session.once('goaway', (code) => resolve(code)))
+  const r = await h2request(session, '/bytes/10?close=1')
+  t.equal(r.status, 200)
+  t.equal(r.body.length, 10)
+  t.equal(await goaway, 0, 'GOAWAY with NO_ERROR')
+})
+
+t.test('close() sends GOAWAY to open sessions and stops listening', async (t) => {
+  const s = await serve({ h2c: true })
+  const session = h2connect(t, s.url)
+  t.equal((await h2request(session, '/')).status, 200)
+  const gone = new Promise((resolve) => session.once('close', resolve))
+  await s.close()
+  await gone
+  t.pass('the session closed')
+  await t.rejects(request(s.url + '/'), { code: 'ECONNREFUSED' })
+})
