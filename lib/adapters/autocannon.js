@@ -15,7 +15,7 @@ function cliPath () {
 const autocannon = {
   name: 'autocannon',
   install: 'run "npm install" in the benchrig package (autocannon is a dependency)',
-  minDuration: 0.1,
+  minDuration: 0.25,
   wholeSeconds: false,
   protocols: ['http/1.1'],
 

@@ -12,7 +12,7 @@ const BIN = path.join(ROOT, 'bin', 'benchrig.js')
 const builtin = {
   name: 'builtin',
   install: 'the built-in engine ships with benchrig (lib/engine and lib/cli/load.js); reinstall benchrig',
-  minDuration: 0.1,
+  minDuration: 0.25,
   wholeSeconds: false,
   protocols: ['http/1.1'],
   protocolNote: 'the built-in engine speaks HTTP/1.1 only so far',

@@ -14,7 +14,7 @@ const LOG_FILE = 'h2load-requests.log'
 const h2load = {
   name: 'h2load',
   install: 'install the Debian package "nghttp2-client" (scripts/install-tools.sh does it)',
-  minDuration: 0.1,
+  minDuration: 0.25,
   wholeSeconds: false,
   protocols: ['h2', 'http/1.1'],
 

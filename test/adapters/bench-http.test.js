@@ -35,7 +35,7 @@ test('durations: test mode, wrk\'s whole seconds, floors', async (t) => {
   t.equal(normalizeOptions({ duration: 5 }, { benchmarker: 'h2load' }, { testMode: true }).duration, TEST_DURATION)
   t.equal(normalizeOptions({ duration: 5 }, { benchmarker: 'wrk' }, { testMode: true }).duration, 1, 'wrk needs a whole second')
   t.equal(normalizeOptions({ duration: 2.5 }, { benchmarker: 'wrk' }).duration, 3, 'wrk rounds up')
-  t.equal(normalizeOptions({ duration: 0.05 }, { benchmarker: 'builtin' }).duration, 0.1, 'a floor for the harness\'s 0.05 s test durations')
+  t.equal(normalizeOptions({ duration: 0.05 }, { benchmarker: 'builtin' }).duration, 0.25, 'a floor for the harness\'s 0.05 s test durations')
   t.equal(normalizeOptions({ duration: 2.5 }, { benchmarker: 'autocannon' }).duration, 2.5)
   const saved = process.env.BENCHRIG_TEST_MODE
   t.teardown(() => { if (saved === undefined) delete process.env.BENCHRIG_TEST_MODE; else process.env.BENCHRIG_TEST_MODE = saved })
