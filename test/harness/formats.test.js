@@ -1,0 +1,105 @@
+'use strict'
+// Golden files keep the three output formats stable. Regenerate them only on
+// purpose: BENCHRIG_UPDATE_GOLDEN=1 npx tap test/harness/formats.test.js
+const { test } = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { createTextWriter, formatRate, formatConfiguration, formatResultLine, formatErrorLine } = require('../../lib/report/text.js')
+const { createRunCsvWriter, parseCsvRecords } = require('../../lib/report/csv.js')
+const { createNdjsonWriter, SCHEMA } = require('../../lib/report/ndjson.js')
+const { collectMeta } = require('../../lib/report/meta.js')
+const { nodeBinary } = require('../helpers/tools.js')
+
+const GOLDEN = path.join(__dirname, '..', 'fixtures', 'harness', 'golden')
+
+const REPORTS = [
+  { name: 'buffers/buffer-tostring.js', conf: { encoding: 'utf8', len: 64 }, rate: 9178624.589123, time: 0.871 },
+  { name: 'buffers/buffer-tostring.js', conf: { encoding: 'hex', len: 1024 }, rate: 646901.2, time: 1.5 },
+  { name: 'buffers/odd "name".js', conf: { s: 'a "quoted", comma', flag: false, n: 1e-7 }, rate: 12.5, time: 2 },
+  { name: 'http/simple.js', conf: { type: 'bytes', c: 50, benchmarker: 'wrk' }, rate: 31000.333, time: 5.01, extra: { benchmarker: 'wrk', benchmarker_version: '4.1.0', p99: 2.5, rate: 'never overrides' } }
+]
+const META = {
+  benchrig: '0.1.0',
+  node: { version: 'v20.20.2', path: '/usr/bin/node' },
+  driverNode: { version: 'v20.20.2', path: '/usr/bin/node' },
+  cpu: { model: 'Test CPU', count: 2 },
+  os: { platform: 'linux', release: '6.0', arch: 'x64' },
+  loadavg: [0.5, 0.25, 0.1],
+  date: '2026-01-02T03:04:05.000Z',
+  hostname: 'golden'
+}
+
+function render (make) {
+  let out = ''
+  const w = make({ write: (s) => { out += s } })
+  w.start()
+  let last
+  for (const r of REPORTS) {
+    if (r.name !== last) w.file(r.name)
+    last = r.name
+    w.result(r)
+  }
+  if (w.error) w.error({ name: 'buffers/broken.js', conf: { n: 1 }, message: 'boom' })
+  w.end({ files: 3, runs: 1, results: 4, failures: 1 })
+  return out
+}
+
+function golden (t, file, actual) {
+  const p = path.join(GOLDEN, file)
+  if (process.env.BENCHRIG_UPDATE_GOLDEN === '1') fs.writeFileSync(p, actual)
+  t.equal(actual, fs.readFileSync(p, 'utf8'), `${file} matches the golden file`)
+}
+
+test('text format: a header per file, thousands separators, JSON-quoted strings', async (t) => {
+  const text = render(createTextWriter)
+  golden(t, 'run.txt', text)
+  t.match(text, /^buffers\/buffer-tostring\.js\nbuffers\/buffer-tostring\.js encoding="utf8" len=64: 9,178,624\.59\n/)
+  t.equal(formatRate(1234567.891), '1,234,567.89')
+  t.equal(formatRate(999), '999.00')
+  t.equal(formatRate(0), '0.00')
+  t.equal(formatRate(-1234.5), '-1,234.50')
+  t.equal(formatConfiguration({}), '')
+  t.equal(formatResultLine({ name: 'a/b.js', conf: {}, rate: 1 }), 'a/b.js: 1.00')
+  t.equal(formatErrorLine({ name: 'a/b.js', conf: null, message: 'x' }), 'a/b.js: failed: x')
+})
+
+test('CSV format: exactly the Node header, RFC 4180 quoting, bare numbers', async (t) => {
+  const csv = render(createRunCsvWriter)
+  golden(t, 'run.csv', csv)
+  t.equal(csv.split('\n')[0], '"filename","configuration","rate","time"')
+  const { header, records } = parseCsvRecords(csv)
+  t.same(header, ['filename', 'configuration', 'rate', 'time'])
+  t.equal(records.length, REPORTS.length)
+  t.equal(records[2].filename, 'buffers/odd "name".js')
+  t.equal(records[2].configuration, 's="a \\"quoted\\", comma" flag=false n=1e-7')
+  t.equal(Number(records[0].rate), REPORTS[0].rate, 'the rate keeps full precision')
+  for (const i of [0, 1, 2, 4]) t.notMatch(csv.split('\n')[i], /, /, 'no space after a separator')
+})
+
+test('NDJSON format: schema, metadata and extra fields on every record', async (t) => {
+  const nd = render((out) => createNdjsonWriter(out, META))
+  golden(t, 'run.ndjson', nd)
+  const lines = nd.trim().split('\n').map((l) => JSON.parse(l))
+  t.same(lines.map((l) => l.type), ['result', 'result', 'result', 'result', 'error', 'summary'])
+  for (const l of lines) t.equal(l.schema, SCHEMA)
+  const http = lines[3]
+  t.equal(http.configuration, 'type="bytes" c=50 benchmarker="wrk"')
+  t.equal(http.benchmarker_version, '4.1.0')
+  t.equal(http.p99, 2.5)
+  t.equal(http.rate, 31000.333, 'extra fields never replace the core ones')
+  t.same(http.meta, META)
+  t.same(lines[5], { schema: SCHEMA, type: 'summary', files: 3, runs: 1, results: 4, failures: 1 })
+})
+
+test('collectMeta: benchrig, node version and path, CPU, OS, date, load', async (t) => {
+  const m = collectMeta({ date: new Date(0) })
+  t.equal(m.benchrig, require('../../package.json').version)
+  t.same(m.node, { version: process.version, path: process.execPath })
+  t.type(m.cpu.model, 'string')
+  t.ok(m.cpu.count >= 1)
+  t.same(Object.keys(m.os), ['platform', 'release', 'arch'])
+  t.equal(m.date, '1970-01-01T00:00:00.000Z')
+  t.equal(m.loadavg.length, 3)
+  const node18 = nodeBinary(18)
+  if (node18) t.match(collectMeta({ execPath: node18 }).node.version, /^v18\./, 'asks the binary under test for its version')
+})
