@@ -1,0 +1,150 @@
+'use strict'
+// `benchrig scatter` and `node scatter.js`: runs one benchmark file --runs
+// times and writes CSV with one column per variable ("filename", the
+// variables, "rate", "time"), or with --analyze prints mean and median with
+// CIs per x value and the change between successive x values.
+const fs = require('node:fs')
+const path = require('node:path')
+const { parseArgs } = require('node:util')
+const { UsageError } = require('../errors.js')
+const { runBenchmarkFile } = require('../harness/run-file.js')
+const { cpusetPrefix } = require('../harness/cpuset.js')
+const { csvRow } = require('../report/csv.js')
+const { analyzeScatter } = require('../stats/scatter-analysis.js')
+const { formatScatterText } = require('../report/scatter-text.js')
+const { resolveBinary } = require('../compare/binaries.js')
+
+const USAGE = `Usage: scatter.js [options] FILE.js
+
+Runs one benchmark file --runs times (every configuration each time) and
+writes CSV: "filename", one column per variable, "rate", "time". Plot it
+with "Rscript scatter.R --xaxis V --category V --plot out.png < FILE.csv".
+
+Options:
+  --runs N           how many times to run the file (default 30)
+  --set key=value    narrow a configuration key (repeatable)
+  --binary BIN       the node binary to run it with (default: this node)
+  --cpuset LIST      pin the benchmark processes with taskset -c LIST
+  --output FILE      write the CSV to FILE (flushed per row) instead of stdout
+  --analyze          print mean and median with 95% CIs per --xaxis value instead of CSV
+  --xaxis V          the variable on the x axis (needed by --analyze)
+  --category V       one series per value of V
+  --format FORMAT    text | json (with --analyze; default text)
+  --no-progress      no progress line on stderr
+  -h, --help         this text`
+
+const OPTIONS = {
+  runs: { type: 'string' },
+  set: { type: 'string', multiple: true },
+  binary: { type: 'string' },
+  cpuset: { type: 'string' },
+  output: { type: 'string' },
+  analyze: { type: 'boolean' },
+  xaxis: { type: 'string' },
+  category: { type: 'string' },
+  format: { type: 'string' },
+  'no-progress': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' }
+}
+
+function parseScatterArgs (argv) {
+  let parsed
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (err) {
+    throw new UsageError(`${err.message.replace(/\. To specify a positional.*$/s, '')}; see --help`)
+  }
+  const v = parsed.values
+  if (v.help) return { help: true }
+  if (parsed.positionals.length !== 1) throw new UsageError('give exactly one benchmark file, e.g. scatter.js buffers/buffer-concat.js; see --help')
+  const file = path.resolve(parsed.positionals[0])
+  if (!fs.existsSync(file)) throw new UsageError(`${parsed.positionals[0]}: no such benchmark file`)
+  if (v.runs !== undefined && (!/^\d+$/.test(v.runs) || Number(v.runs) < 1)) throw new UsageError(`--runs ${v.runs}: give a whole number >= 1`)
+  for (const s of v.set ?? []) {
+    if (!/^[^=\s]+=/.test(s)) throw new UsageError(`--set ${s}: expected key=value, e.g. --set n=1000`)
+  }
+  if (v.analyze && !v.xaxis) throw new UsageError('--analyze needs --xaxis V: the variable whose values go on the x axis')
+  if (!v.analyze && (v.xaxis || v.category || v.format)) throw new UsageError('--xaxis, --category and --format go with --analyze')
+  if (v.format !== undefined && !['text', 'json'].includes(v.format)) throw new UsageError(`--format ${v.format}: use text or json`)
+  if (v.cpuset !== undefined) cpusetPrefix(v.cpuset)
+  return {
+    file,
+    runs: v.runs === undefined ? 30 : Number(v.runs),
+    args: v.set ?? [],
+    binary: v.binary === undefined ? process.execPath : resolveBinary(v.binary, '--binary'),
+    cpuset: v.cpuset,
+    output: v.output,
+    analyze: Boolean(v.analyze),
+    xaxis: v.xaxis,
+    category: v.category,
+    format: v.format ?? 'text',
+    progress: !v['no-progress']
+  }
+}
+
+/**
+ * @param {string[]} argv
+ * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WriteStream}} [ctx]
+ */
+async function main (argv, ctx = {}) {
+  const stdout = ctx.stdout ?? process.stdout
+  const stderr = ctx.stderr ?? process.stderr
+  const opts = parseScatterArgs(argv)
+  if (opts.help) {
+    stdout.write(USAGE + '\n')
+    return 0
+  }
+  const fd = opts.output ? fs.openSync(opts.output, 'w') : undefined
+  const emit = (line) => {
+    if (fd !== undefined) fs.writeSync(fd, line)
+    else if (!opts.analyze) stdout.write(line)
+  }
+  const tty = opts.progress && stderr.isTTY
+  let variables
+  const rows = []
+  let failures = 0
+  let stopped = false
+  const onSigint = () => { stopped = true }
+  process.on('SIGINT', onSigint)
+  try {
+    for (let i = 1; i <= opts.runs && !stopped; i++) {
+      if (tty) stderr.write(`\rscatter: run ${i}/${opts.runs}\x1b[K`)
+      const res = await runBenchmarkFile({
+        file: opts.file,
+        execPath: opts.binary,
+        args: opts.args,
+        cpuset: opts.cpuset,
+        onReport: (r) => {
+          if (!variables) {
+            variables = Object.keys(r.conf)
+            emit(csvRow(['filename', ...variables, 'rate', 'time']))
+          }
+          const row = { filename: r.name, ...r.conf, rate: r.rate, time: r.time }
+          rows.push(row)
+          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time]))
+        },
+        onError: (e) => {
+          if (tty) stderr.write('\r\x1b[K')
+          stderr.write(`scatter: FAILED ${e.name}${e.conf ? ' ' + JSON.stringify(e.conf) : ''} (run ${i}): ${e.message}\n`)
+        }
+      })
+      failures += res.failures
+    }
+  } finally {
+    process.removeListener('SIGINT', onSigint)
+    if (tty) stderr.write('\r\x1b[K')
+    if (fd !== undefined) fs.closeSync(fd)
+  }
+  if (opts.analyze) {
+    if (!variables) throw new UsageError(`${opts.file}: no run produced a result, so there is nothing to analyse`)
+    for (const [flag, v] of [['--xaxis', opts.xaxis], ['--category', opts.category]]) {
+      if (v !== undefined && !variables.includes(v)) throw new UsageError(`${flag} ${v}: not a variable of this benchmark; it has ${variables.join(', ')}`)
+    }
+    const a = analyzeScatter(rows, { xaxis: opts.xaxis, category: opts.category, variables })
+    stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : formatScatterText(a))
+  }
+  if (stopped) return 130
+  return failures > 0 ? 1 : 0
+}
+
+module.exports = { main, parseScatterArgs, USAGE }

@@ -1,0 +1,28 @@
+'use strict'
+// Renders a scatter analysis as text tables.
+const { renderTable, pct, pval } = require('./analysis-text.js')
+
+const num = (v) => (Number.isFinite(v) ? v.toPrecision(6) : 'NA')
+
+/** @param {ReturnType<import('../stats/scatter-analysis.js').analyzeScatter>} a */
+function formatScatterText (a) {
+  const head = a.category ? [a.category] : []
+  const rows = [[...head, a.xaxis, 'n', 'mean', '95% CI', 'median', '95% CI'].map(String)]
+  for (const g of a.groups) {
+    rows.push([...(a.category ? [g.category] : []), g.x, String(g.n), num(g.mean), `[${num(g.mean_ci[0])}, ${num(g.mean_ci[1])}]`, num(g.median), `[${num(g.median_ci[0])}, ${num(g.median_ci[1])}]`])
+  }
+  // renderTable left-aligns the first column only; that is fine for labels.
+  const out = [renderTable(rows), '']
+  out.push(a.averagedOver.length > 0
+    ? `Averaged over: ${a.averagedOver.join(', ')} (each group mixes their values; --set them to fix one).`
+    : 'Averaged over: nothing (every other variable has one value).')
+  if (a.steps.length > 0) {
+    out.push('', `Successive ${a.xaxis} values (Hodges-Lehmann on log rates, Mann-Whitney p, BH q):`)
+    const s = [[...head, 'from', 'to', 'change', '95% CI', 'p', 'q']]
+    for (const x of a.steps) s.push([...(a.category ? [x.category] : []), x.from, x.to, pct(x.change), `[${pct(x.ci[0])}, ${pct(x.ci[1])}]`, pval(x.p), pval(x.q)])
+    out.push(renderTable(s))
+  }
+  return out.join('\n') + '\n'
+}
+
+module.exports = { formatScatterText }
