@@ -70,6 +70,7 @@ class BenchmarkCore {
     this._ended = false
     this._reported = false
     this._failed = false
+    this.testMode = false // true in the children of --test / --test-all
     this._time = 0n
     this._mainStart = process.hrtime.bigint()
   }

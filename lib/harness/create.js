@@ -41,16 +41,21 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
     const conf = JSON.parse(process.env.BENCHRIG_CONF || '{}')
     const extra = JSON.parse(process.env.BENCHRIG_EXTRA || '{}')
     const bench = new BenchmarkClass({ name, conf, extra })
+    // --test / --test-all: bench.http shortens fixed load durations when it sees this.
+    bench.testMode = process.env.BENCHRIG_MODE === 'test' || process.env.BENCHRIG_MODE === 'test-all'
+    delete process.env.BENCHRIG_MODE
     process.nextTick(() => bench._runMain(main))
     return bench
   }
 
   const bench = new BenchmarkClass({ name, conf: {}, extra: {} })
   let plan
+  let args
   try {
     if (typeof main !== 'function') throw new UsageError('createBenchmark(main, configs): main must be a function', 'BENCHRIG_ERR_BENCHMARK')
     if (options === null || typeof options !== 'object') throw new UsageError('createBenchmark(main, configs, options): options must be an object', 'BENCHRIG_ERR_BENCHMARK')
-    plan = buildQueue({ configs, options, args: parseBenchArgs(process.argv.slice(2)) })
+    args = parseBenchArgs(process.argv.slice(2))
+    plan = buildQueue({ configs, options, args })
     if (plan.queue.length === 0) {
       throw new UsageError('no configuration left to run: the key=value arguments and options.combinationFilter exclude every combination', 'BENCHRIG_ERR_BENCHMARK')
     }
@@ -65,7 +70,7 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
   }
   bench.queue = plan.queue
   process.nextTick(() => {
-    runRoot({ file, name, queue: plan.queue, extra: plan.extra, flags: options.flags, setup: options.setup })
+    runRoot({ file, name, queue: plan.queue, extra: plan.extra, flags: options.flags, setup: options.setup, mode: args.mode })
       .then((failures) => { if (failures > 0) process.exitCode = 1 })
   })
   return bench

@@ -27,9 +27,10 @@ function sendAsync (msg) {
  * Runs one child for one combination.
  * @returns {Promise<boolean>} true when the child reported a result
  */
-function runChild ({ file, name, conf, extra, execArgv }) {
+function runChild ({ file, name, conf, extra, execArgv, mode }) {
   return new Promise((resolve) => {
     const env = { ...process.env, BENCHRIG_CHILD: '1', BENCHRIG_CONF: JSON.stringify(conf), BENCHRIG_EXTRA: JSON.stringify(extra) }
+    if (mode) env.BENCHRIG_MODE = mode
     let child
     try {
       child = fork(file, confToArgs(conf, extra), { env, execArgv, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] })
@@ -69,10 +70,10 @@ function runChild ({ file, name, conf, extra, execArgv }) {
 /**
  * Runs the queue of one benchmark file.
  * @param {{file: string, name: string, queue: object[], extra: Record<string,string>,
- *   flags?: string[]|string, setup?: (queue: object[]) => unknown}} opts
+ *   flags?: string[]|string, setup?: (queue: object[]) => unknown, mode?: 'test'|'test-all'}} opts
  * @returns {Promise<number>} how many combinations failed
  */
-async function runRoot ({ file, name, queue, extra, flags, setup }) {
+async function runRoot ({ file, name, queue, extra, flags, setup, mode }) {
   if (typeof process.send === 'function') {
     await sendAsync({ type: 'config', name, queueLength: queue.length })
   }
@@ -87,7 +88,7 @@ async function runRoot ({ file, name, queue, extra, flags, setup }) {
   const execArgv = childFlags(flags)
   let failures = 0
   for (const conf of queue) {
-    const ok = await runChild({ file, name, conf, extra, execArgv })
+    const ok = await runChild({ file, name, conf, extra, execArgv, mode })
     if (!ok) failures++
   }
   return failures

@@ -87,6 +87,10 @@ test('flags, driver node and pass-through options reach the child; report(rate, 
   t.equal(rep.rate, 1000)
   t.same(rep.conf, { n: 1, benchmarker: 'fake' }, 'extra.benchmarker becomes a conf key')
   t.equal(rep.extra.benchmarker, 'fake', 'and stays in extra, as the protocol says')
+  t.equal(rep.extra.testMode, false)
+  const tm = await collect('alpha/env.js', { args: ['--test'] })
+  t.equal(tm.reports[0].extra.testMode, true, 'bench.testMode tells bench.http to keep loads short')
+  t.equal(tm.reports[0].extra.modeEnvLeft, null)
   t.same(childFlags(['--a'], { BENCHRIG_FLAGS: ' --b  --c ', NODE_BENCHMARK_FLAGS: '' }, ['--d']), ['--a', '--b', '--c', '--d'])
 })
 

@@ -1,0 +1,52 @@
+'use strict'
+// Every benchmark of every category of this repository runs in --test mode,
+// so that none can rot. Categories are discovered, so suites added later are
+// covered without touching this file. HTTP suites use their default load
+// generator; one that is an external tool (h2load for http2/) must be
+// installed, or the file is skipped (a failure under BENCHRIG_REQUIRE_TOOLS=1).
+const { test } = require('tap')
+const path = require('node:path')
+const { PassThrough } = require('node:stream')
+const { listCategories, findBenchmarks } = require('../../lib/harness/discover.js')
+const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
+const { needTool } = require('../helpers/tools.js')
+
+const REPO = path.join(__dirname, '..', '..')
+// Categories whose default generator is an external tool.
+const NEEDS = { http2: 'h2load' }
+
+const categories = listCategories(REPO)
+
+test('the repository has benchmark categories, buffers among them', async (t) => {
+  t.ok(categories.includes('buffers'), `categories: ${categories.join(', ')}`)
+  t.ok(findBenchmarks({ root: REPO, categories: ['buffers'] }).length >= 6, 'buffers has at least 6 benchmarks')
+})
+
+for (const bench of findBenchmarks({ root: REPO, categories })) {
+  test(`${bench.name} runs in --test mode`, async (t) => {
+    const tool = NEEDS[bench.category]
+    if (tool && !needTool(t, tool)) return
+    const errors = []
+    const reports = []
+    let output = ''
+    const sink = new PassThrough()
+    sink.on('data', (d) => { output += d })
+    const r = await runBenchmarkFile({
+      file: bench.file,
+      args: ['--test'],
+      output: sink,
+      onReport: (rep) => reports.push(rep),
+      onError: (e) => errors.push(e)
+    })
+    if (errors.length === 1 && /not supported/i.test(errors[0].message) && bench.category === 'http2') {
+      t.skip(`${bench.name}: the default benchmarker refuses HTTP/2 cleanly: ${errors[0].message}`)
+      return
+    }
+    t.same(errors, [], 'no configuration failed')
+    t.equal(r.exitCode, 0, `exit code 0${output ? `; output:\n${output}` : ''}`)
+    t.equal(reports.length, 1, 'exactly one configuration in --test mode')
+    const rep = reports[0]
+    t.equal(rep.name, bench.name)
+    t.ok(typeof rep.rate === 'number' && Number.isFinite(rep.rate) && rep.rate >= 0, 'a numeric rate')
+  })
+}
