@@ -103,11 +103,11 @@ async function main (argv, ctx = {}) {
   let variables
   const rows = []
   let failures = 0
-  let stopped = false
-  const onSigint = () => { stopped = true }
+  const stop = { stopped: false }
+  const onSigint = () => { stop.stopped = true }
   process.on('SIGINT', onSigint)
   try {
-    for (let i = 1; i <= opts.runs && !stopped; i++) {
+    for (let i = 1; i <= opts.runs && !stop.stopped; i++) {
       if (tty) stderr.write(`\rscatter: run ${i}/${opts.runs}\x1b[K`)
       const res = await runBenchmarkFile({
         file: opts.file,
@@ -143,7 +143,7 @@ async function main (argv, ctx = {}) {
     const a = analyzeScatter(rows, { xaxis: opts.xaxis, category: opts.category, variables })
     stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : formatScatterText(a))
   }
-  if (stopped) return 130
+  if (stop.stopped) return 130
   return failures > 0 ? 1 : 0
 }
 
