@@ -13,12 +13,15 @@ function parse (argv) {
     .usage('Usage: benchrig load [options] <url...>\n\nLoad-test an HTTP/1.1 server (http:// or https://). Several URLs are sent round-robin.')
     .option('connections', { alias: 'c', type: 'string', describe: 'concurrent connections', default: '10' })
     .option('pipelining', { alias: 'p', type: 'string', describe: 'requests in flight per connection', default: '1' })
+    .option('refill', { type: 'string', describe: 'pipelining: window (refill after each read, always -p in flight) or batch (refill when all answered, like wrk)', default: 'window' })
     .option('duration', { alias: 'd', type: 'string', describe: 'seconds to run (or 500ms, 10s, 2m)', default: '10' })
     .option('amount', { alias: 'a', type: 'string', describe: 'run until this many requests finished (overrides -d)' })
     .option('workers', { alias: 'w', type: 'string', describe: 'worker threads (0 or 1: this thread)', default: '0' })
     .option('timeout', { alias: 't', type: 'string', describe: 'seconds before a request times out (its connection is reset)', default: '10' })
     .option('method', { alias: 'm', type: 'string', describe: 'HTTP method', default: 'GET' })
-    .option('headers', { alias: 'H', type: 'string', array: true, describe: 'request header "name: value" or name=value (repeatable)' })
+    // not `array: true`, which would swallow the URL after -H; repeated
+    // flags still collect into an array
+    .option('headers', { alias: 'H', type: 'string', describe: 'request header "name: value" or name=value (repeatable)' })
     .option('body', { alias: 'b', type: 'string', describe: 'request body' })
     .option('input', { alias: 'i', type: 'string', describe: 'file whose content is the request body' })
     .option('socketPath', { alias: 'S', type: 'string', describe: 'connect to this unix socket (the URL still gives Host and path)' })
@@ -61,12 +64,13 @@ async function main (argv) {
     url: urls,
     connections: last(args.connections),
     pipelining: last(args.pipelining),
+    refill: last(args.refill),
     duration: last(args.duration),
     amount: last(args.amount),
     workers: last(args.workers),
     timeout: last(args.timeout),
     method: last(args.method),
-    headers: args.headers,
+    headers: args.headers === undefined ? undefined : [].concat(args.headers),
     body: last(args.body),
     bodyFile: last(args.input),
     socketPath: last(args.socketPath),

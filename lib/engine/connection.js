@@ -22,6 +22,9 @@ class Connection {
     this.id = id
     this.source = runner.source
     this.depth = runner.pipelining
+    // window: refill after every read chunk (always `depth` in flight);
+    // batch: refill once the whole window is answered, like wrk's pipelining
+    this.lowWater = runner.refill === 'batch' ? 0 : this.depth - 1
     this.sendTimes = new Float64Array(this.depth)
     this.requestIds = new Int32Array(this.depth)
     this.head = 0
@@ -75,10 +78,13 @@ class Connection {
     this.refill()
   }
 
-  /** Writes as many new requests as the window and the budget allow: one write. */
+  /**
+   * Writes as many new requests as the window and the budget allow, in one
+   * write() of a cached slice.
+   */
   refill () {
+    if (this.inflight > this.lowWater) return
     let k = this.depth - this.inflight
-    if (k === 0) return
     k = this.runner.take(k)
     if (k === 0) return
     const first = this.cursor
@@ -135,7 +141,7 @@ class Connection {
       return
     }
     if (runner.stopping || this.socket === null) return
-    if (this.scanner.closeAfter) {
+    if (this.scanner.closeAfter && !this.scanner.readingUntilClose()) {
       // the server said it closes: reconnect now and re-send the rest
       this.restart()
       return

@@ -66,6 +66,7 @@ class LoadRun extends EventEmitter {
         target: opts.target,
         connections: c,
         pipelining: opts.pipelining,
+        refill: opts.refill,
         durationMs: opts.durationMs,
         amount: amounts[i],
         timeoutMs: opts.timeoutMs,
@@ -79,8 +80,12 @@ class LoadRun extends EventEmitter {
     })
     let stats
     this.emit('start')
-    if (shares === 1) stats = [await this.#runHere(runnerOpts[0])]
-    else stats = await Promise.all(runnerOpts.map((ro) => this.#runWorker(ro)))
+    if (shares === 1) {
+      runnerOpts[0].t0 = Date.now()
+      stats = [await this.#runHere(runnerOpts[0])]
+    } else {
+      stats = await this.#runWorkers(runnerOpts)
+    }
     const usage = process.cpuUsage(cpu0)
     const merged = mergeStats(stats)
     if (!merged.everConnected && merged.counters[C.COMPLETED] === 0) {
@@ -109,9 +114,15 @@ class LoadRun extends EventEmitter {
     return runner.start()
   }
 
-  #runWorker (ro) {
-    return new Promise((resolve, reject) => {
-      const worker = new Worker(path.join(__dirname, 'worker-entry.js'), { workerData: ro })
+  /** Starts every worker, then all of them at once with one t0. */
+  async #runWorkers (list) {
+    let readyCount = 0
+    let release
+    const allReady = new Promise((resolve) => { release = resolve })
+    const runs = list.map((ro) => new Promise((resolve, reject) => {
+      // execArgv: []: workers need none of the parent's flags or loaders (a test
+      // runner's loaders made each worker take seconds to start)
+      const worker = new Worker(path.join(__dirname, 'worker-entry.js'), { workerData: ro, execArgv: [] })
       this.#workers.push(worker)
       let done = false
       const pending = this.#ticks ??= new Map()
@@ -121,13 +132,21 @@ class LoadRun extends EventEmitter {
           resolve(msg.stats)
         } else if (msg.type === 'tick') {
           this.#tick(pending, msg)
+        } else if (msg.type === 'ready' && ++readyCount === list.length) {
+          release()
         }
       })
       worker.on('error', reject)
       worker.on('exit', (code) => {
         if (!done) reject(new RunError(`a load worker exited early (code ${code})`))
       })
-    })
+    }))
+    const failed = Promise.all(runs) // rejects early if a worker dies before 'ready'
+    await Promise.race([allReady, failed])
+    const t0 = Date.now()
+    for (const w of this.#workers) w.postMessage({ type: 'start', t0 })
+    if (this.#stopped) for (const w of this.#workers) w.postMessage({ type: 'stop' })
+    return failed
   }
 
   #ticks
@@ -147,7 +166,7 @@ class LoadRun extends EventEmitter {
 
 /**
  * Starts a load run. Options (see docs/load.md): url (string or array),
- * connections, pipelining, duration (s or "10s"), amount, workers, timeout,
+ * connections, pipelining, refill ('window' | 'batch'), duration (s or "10s"), amount, workers, timeout,
  * method, headers, body, bodyFile, socketPath, bailout, expectBody,
  * rejectUnauthorized. Invalid options throw a UsageError synchronously.
  * @param {object} options

@@ -122,6 +122,8 @@ function normalizeOptions (o) {
   }
   const connections = integer(o.connections ?? DEFAULTS.connections, '-c/--connections', 1, 100000)
   const pipelining = integer(o.pipelining ?? DEFAULTS.pipelining, '-p/--pipelining', 1, 1024)
+  const refill = o.refill ?? 'window'
+  if (refill !== 'window' && refill !== 'batch') throw new UsageError(`invalid --refill "${refill}": give window or batch`)
   const workers = integer(o.workers ?? DEFAULTS.workers, '-w/--workers', 0, 256)
   const amount = o.amount === undefined ? 0 : integer(o.amount, '-a/--amount', 1)
   const duration = amount > 0 ? 0 : parseDuration(o.duration ?? DEFAULTS.duration, '-d/--duration')
@@ -151,6 +153,7 @@ function normalizeOptions (o) {
     requests,
     connections,
     pipelining,
+    refill,
     workers,
     amount,
     duration,

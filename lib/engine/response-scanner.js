@@ -27,6 +27,7 @@ const S_CHUNK_DATA_END = 11
 const S_TRAILER_START = 12
 const S_TRAILER_LINE = 13
 const S_TRAILER_LF = 14
+const S_SKIP_LINE = 15
 
 const CR = 13
 const LF = 10
@@ -150,7 +151,14 @@ class ResponseScanner {
           this.lp++
           break
         case S_REASON:
-          if (c === LF) this.state = S_HEADER_START
+        case S_SKIP_LINE:
+          // a tight loop to the end of a line we do not need
+          if (c !== LF) {
+            while (i < end && buf[i] !== LF) i++
+            if (i === end) break
+            i++
+          }
+          this.state = S_HEADER_START
           break
         case S_HEADER_START:
           if (c === CR) {
@@ -159,10 +167,14 @@ class ResponseScanner {
             if (!this.headersDone()) return false
           } else if (c === 32 || c === 9) {
             return this.fail('obsolete header folding')
-          } else {
+          } else if ((c | 0x20) === 99 || (c | 0x20) === 116) {
+            // only names starting with c or t (Content-Length, Connection,
+            // Transfer-Encoding) are read; other header lines are skipped
             this.name[0] = c | 0x20
             this.nameLen = 1
             this.state = S_HEADER_NAME
+          } else {
+            this.state = S_SKIP_LINE
           }
           break
         case S_HEADERS_LF:
@@ -182,6 +194,13 @@ class ResponseScanner {
           }
           break
         case S_HEADER_VALUE:
+          if (this.kind === H_OTHER && c !== LF) {
+            while (i < end && buf[i] !== LF) i++
+            if (i === end) break
+            i++
+            this.state = S_HEADER_START
+            break
+          }
           if (c === LF) {
             if (!this.headerValueDone()) return false
             this.state = S_HEADER_START

@@ -71,7 +71,7 @@ function sampleStats (samples) {
     max: n ? sorted[n - 1] : 0
   }
   for (const p of PERCENTILES) {
-    out[pkey(p)] = n ? sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))] : 0
+    out[pkey(p)] = n ? sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n - 1e-9) - 1))] : 0
   }
   return out
 }

@@ -20,6 +20,7 @@ const C = require('./counters.js')
  * @property {import('./transport.js').Target} target
  * @property {number} connections
  * @property {number} pipelining
+ * @property {'window'|'batch'} refill
  * @property {number} durationMs   0 when running for an amount
  * @property {number} amount       0 when running for a duration
  * @property {number} timeoutMs
@@ -34,6 +35,7 @@ class Runner {
   constructor (opts) {
     this.opts = opts
     this.pipelining = opts.pipelining
+    this.refill = opts.refill
     this.source = new RequestSource(opts.requests, opts.pipelining)
     this.transport = chooseTransport(opts.target)
     this.expectBody = opts.expectBody

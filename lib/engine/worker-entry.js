@@ -1,15 +1,23 @@
 'use strict'
-// A worker thread running one Runner; it posts a tick each second and its
-// stats (typed arrays, transferred, not copied) at the end.
+// A worker thread running one Runner. It says 'ready' once built and starts
+// on the main thread's 'start' (with the shared t0), so every worker counts
+// the same seconds; it posts a tick each second and its stats (typed
+// arrays, transferred, not copied) at the end.
 const { parentPort, workerData } = require('node:worker_threads')
 const { Runner } = require('./runner.js')
 
 const runner = new Runner(workerData)
 runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes })
 parentPort.on('message', (msg) => {
-  if (msg && msg.type === 'stop') runner.stop('stopped')
+  if (msg.type === 'start') {
+    runner.opts.t0 = msg.t0
+    runner.start().then((stats) => {
+      parentPort.postMessage({ type: 'done', stats }, [stats.counters.buffer, stats.statusCodes.buffer, stats.histogram.counts.buffer])
+      parentPort.close()
+    })
+  } else if (msg.type === 'stop') {
+    if (runner.startWall === undefined) runner.opts.durationMs = 1 // not started yet: end at once
+    else runner.stop('stopped')
+  }
 })
-runner.start().then((stats) => {
-  parentPort.postMessage({ type: 'done', stats }, [stats.counters.buffer, stats.statusCodes.buffer, stats.histogram.counts.buffer])
-  parentPort.close()
-})
+parentPort.postMessage({ type: 'ready' })

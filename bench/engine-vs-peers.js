@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+'use strict'
+// The built-in engine against wrk, autocannon and h2load, per generator
+// CPU-second. nginx (our config: 1 worker, `return 200`) runs pinned to CPU 1,
+// every generator pinned to CPU 0; peers alternate (the starting peer rotates
+// each round) and each round repeats every peer, so machine noise spreads
+// over all of them. The CPU of a generator is its rusage as a child of a
+// bash wrapper (`times`), so it includes every thread of the tool.
+//
+//   node bench/engine-vs-peers.js [--rounds 3] [--duration 5] [--connections 50] [--only p1|p10] [--peers NAME]
+//   node bench/engine-vs-peers.js --long    60 s, 1000 connections: RSS over time
+const { spawn, spawnSync } = require('node:child_process')
+const path = require('node:path')
+const { startNginx } = require('./lib/nginx.js')
+
+const ROOT = path.join(__dirname, '..')
+const BIN = path.join(ROOT, 'bin', 'benchrig.js')
+const AUTOCANNON = path.join(ROOT, 'node_modules', 'autocannon', 'autocannon.js')
+const LUA = path.join(__dirname, 'wrk-pipeline.lua')
+const NODE = process.execPath
+
+function arg (name, def) {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 ? process.argv[i + 1] : def
+}
+
+const PEERS = (c, d) => ({
+  p1: [
+    { name: 'benchrig', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-j'], parse: json },
+    { name: 'wrk', cmd: ['wrk', '-t1', `-c${c}`, `-d${d}s`], parse: wrkCount },
+    { name: 'autocannon', cmd: [NODE, AUTOCANNON, '-c', c, '-d', d, '-j'], parse: json },
+    { name: 'h2load --h1', cmd: ['h2load', '--h1', '-c', c, '-D', d], parse: h2loadCount }
+  ],
+  p10: [
+    { name: 'benchrig -p 10', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '-j'], parse: json },
+    { name: 'benchrig -p 10 --refill batch', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '--refill', 'batch', '-j'], parse: json },
+    { name: 'wrk lua pipeline 10', cmd: ['wrk', '-t1', `-c${c}`, `-d${d}s`, '-s', LUA], tail: ['--', '10'], parse: wrkCount },
+    { name: 'autocannon -p 10', cmd: [NODE, AUTOCANNON, '-c', c, '-d', d, '-p', '10', '-j'], parse: json }
+  ]
+})
+
+function json (out) {
+  const line = out.split('\n').find((l) => l.startsWith('{'))
+  return line ? JSON.parse(line).requests.total : NaN
+}
+function wrkCount (out) {
+  const m = /(\d+) requests in/.exec(out)
+  return m ? Number(m[1]) : NaN
+}
+function h2loadCount (out) {
+  const m = /requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded/.exec(out)
+  return m ? Number(m[1]) : NaN
+}
+
+/** Runs argv pinned to CPU 0 under bash; returns its output and children's CPU seconds. */
+function measure (argv) {
+  const script = 'taskset -c 0 "$@" 2>/dev/null; times'
+  const r = spawnSync('bash', ['-c', script, 'bench', ...argv], { encoding: 'utf8', maxBuffer: 64 << 20 })
+  const lines = r.stdout.trimEnd().split('\n')
+  const times = lines.pop()
+  lines.pop() // the shell's own times
+  const secs = times.trim().split(/\s+/).map((t) => {
+    const m = /(\d+)m([\d.]+)s/.exec(t)
+    return Number(m[1]) * 60 + Number(m[2])
+  })
+  return { out: lines.join('\n'), cpu: secs[0] + secs[1] }
+}
+
+function summary (xs) {
+  const s = xs.slice().sort((a, b) => a - b)
+  return { min: s[0], median: s[Math.floor((s.length - 1) / 2)] * (s.length % 2 ? 1 : 0.5) + (s.length % 2 ? 0 : s[s.length / 2] * 0.5), max: s[s.length - 1] }
+}
+
+const k = (x) => `${(x / 1000).toFixed(1)}k`
+
+async function compare () {
+  const rounds = Number(arg('rounds', '3'))
+  const d = arg('duration', '5')
+  const c = arg('connections', '50')
+  const only = arg('only')
+  const nginx = await startNginx({ cpus: '1' })
+  const groups = PEERS(c, d)
+  const pick = arg('peers') // a substring: run only the peers whose name holds it
+  if (pick) for (const g of Object.keys(groups)) groups[g] = groups[g].filter((p) => p.name.includes(pick))
+  const results = {}
+  try {
+    for (const [group, peers] of Object.entries(groups)) {
+      if (only && only !== group) continue
+      for (let r = 0; r < rounds; r++) {
+        for (let j = 0; j < peers.length; j++) {
+          const peer = peers[(j + r) % peers.length]
+          const { out, cpu } = measure([...peer.cmd, nginx.url, ...(peer.tail ?? [])])
+          const n = peer.parse(out)
+          ;(results[peer.name] ??= []).push({ perCpu: n / cpu, n, cpu })
+          process.stderr.write(`${group} round ${r + 1} ${peer.name}: ${n} requests, ${cpu.toFixed(2)} CPU-s, ${k(n / cpu)}/CPU-s\n`)
+        }
+      }
+    }
+  } finally {
+    await nginx.stop()
+  }
+  console.log(`\nc=${c}, ${d}s per run, ${rounds} rounds; requests completed per generator CPU-second (min / median / max)`)
+  const med = {}
+  for (const [name, rs] of Object.entries(results)) {
+    const s = summary(rs.map((x) => x.perCpu))
+    med[name] = s.median
+    console.log(`  ${name.padEnd(30)} ${k(s.min).padStart(8)} ${k(s.median).padStart(8)} ${k(s.max).padStart(8)}`)
+  }
+  const ratio = (a, b) => (med[a] && med[b] ? (med[a] / med[b]).toFixed(2) : 'n/a')
+  console.log('\nratios of medians')
+  console.log(`  benchrig / wrk (p=1)                    ${ratio('benchrig', 'wrk')}`)
+  console.log(`  benchrig / autocannon (p=1)             ${ratio('benchrig', 'autocannon')}`)
+  console.log(`  benchrig / h2load --h1 (p=1)            ${ratio('benchrig', 'h2load --h1')}`)
+  console.log(`  benchrig -p 10 / wrk lua pipeline 10    ${ratio('benchrig -p 10', 'wrk lua pipeline 10')}`)
+  console.log(`  benchrig -p 10 --refill batch / wrk lua pipeline 10  ${ratio('benchrig -p 10 --refill batch', 'wrk lua pipeline 10')}`)
+  console.log(`  benchrig -p 10 / autocannon -p 10       ${ratio('benchrig -p 10', 'autocannon -p 10')}`)
+}
+
+function rssKb (pid) {
+  const r = spawnSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' })
+  const m = /VmRSS:\s+(\d+)/.exec(r.stdout || '')
+  return m ? Number(m[1]) : NaN
+}
+
+async function long () {
+  const d = Number(arg('duration', '60'))
+  const c = arg('connections', '1000')
+  const nginx = await startNginx({ cpus: '1' })
+  try {
+    const child = spawn('taskset', ['-c', '0', NODE, BIN, 'load', '-c', c, '-d', String(d), '-j', nginx.url], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout.on('data', (b) => { out += b })
+    const samples = []
+    const timer = setInterval(() => {
+      const kb = rssKb(child.pid)
+      samples.push(kb)
+      process.stderr.write(`t=${samples.length * 5}s RSS ${(kb / 1024).toFixed(1)} MB\n`)
+    }, 5000)
+    await new Promise((resolve) => child.on('exit', resolve))
+    clearInterval(timer)
+    const res = JSON.parse(out)
+    const mb = samples.filter(Number.isFinite).map((x) => x / 1024)
+    console.log(`${c} connections, ${d}s: ${res.requests.total} requests, ${res.errors} errors`)
+    console.log(`RSS every 5 s (MB): ${mb.map((x) => x.toFixed(1)).join(' ')}`)
+    if (mb.length >= 4) console.log(`RSS at 10 s ${mb[1].toFixed(1)} MB, at the end ${mb[mb.length - 1].toFixed(1)} MB, max ${Math.max(...mb).toFixed(1)} MB`)
+  } finally {
+    await nginx.stop()
+  }
+}
+
+(process.argv.includes('--long') ? long() : compare()).catch((err) => {
+  console.error(err)
+  process.exitCode = 1
+})

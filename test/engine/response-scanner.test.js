@@ -1,0 +1,154 @@
+'use strict'
+// The scanner on exact bytes, cut at every possible point: framing must not
+// depend on how the kernel splits the stream.
+const t = require('tap')
+const { ResponseScanner } = require('../../lib/engine/response-scanner.js')
+
+function recorder (opts = {}) {
+  const owner = {
+    done: [],
+    infos: 0,
+    heads: opts.heads ?? [],
+    noBodyExpected () { return owner.heads[owner.done.length] === true },
+    complete (status, mismatch) { owner.done.push(mismatch ? `${status}!` : status) },
+    informational () { owner.infos++ }
+  }
+  return owner
+}
+
+/** Feeds bytes in the given pieces; returns the owner and scanner. */
+function feed (text, cuts, opts = {}) {
+  const owner = recorder(opts)
+  const sc = new ResponseScanner(owner, opts.expect && Buffer.from(opts.expect))
+  const buf = Buffer.from(text, 'latin1')
+  let at = 0
+  let ok = true
+  for (const cut of [...cuts, buf.length]) {
+    // feed the piece through a bigger buffer at an offset, like a read buffer
+    const piece = Buffer.alloc(cut - at + 7)
+    buf.copy(piece, 3, at, cut)
+    if (!sc.scan(piece, 3, 3 + cut - at)) {
+      ok = false
+      break
+    }
+    at = cut
+  }
+  if (opts.eof) sc.eof()
+  return { owner, sc, ok }
+}
+
+/** Every single cut point, and byte by byte. */
+function everySplit (t, text, expected, opts = {}) {
+  const n = Buffer.byteLength(text, 'latin1')
+  const whole = feed(text, [], opts)
+  t.same(whole.owner.done, expected, 'whole')
+  t.ok(whole.ok)
+  for (let cut = 1; cut < n; cut++) {
+    const r = feed(text, [cut], opts)
+    if (JSON.stringify(r.owner.done) !== JSON.stringify(expected) || !r.ok) {
+      t.fail(`split at ${cut}: got ${JSON.stringify(r.owner.done)}`)
+      return
+    }
+  }
+  const bytes = feed(text, Array.from({ length: n - 1 }, (_, i) => i + 1), opts)
+  t.same(bytes.owner.done, expected, 'byte by byte')
+  t.ok(bytes.sc.idle(), 'idle after the last response')
+}
+
+const CL = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello'
+
+t.test('Content-Length, at every split point and byte by byte', async (t) => {
+  everySplit(t, CL, [200])
+})
+
+t.test('several responses in one chunk', async (t) => {
+  const three = CL + 'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n' + CL.replace('200 OK', '503 Busy')
+  everySplit(t, three, [200, 404, 503])
+})
+
+t.test('chunked with extensions and trailers', async (t) => {
+  const text = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n' +
+    '5;ext=1\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-Trailer: yes\r\nOther: 1\r\n\r\n' + CL
+  everySplit(t, text, [200, 200])
+  // the second response (Content-Length, "hello") differs from the expected body
+  everySplit(t, text, [200, '200!'], { expect: 'hello0123456789' })
+  const r = feed(text, [], { expect: 'hello' })
+  t.same(r.owner.done, ['200!', 200], 'the chunked body is compared as a whole')
+})
+
+t.test('chunked without trailers', async (t) => {
+  everySplit(t, 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n', [200])
+})
+
+t.test('HEAD: headers announce a body that is not sent', async (t) => {
+  const text = 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n' + CL
+  everySplit(t, text, [200, 200], { heads: [true, false] })
+})
+
+t.test('1xx interim responses are skipped, then the final one counts', async (t) => {
+  const text = 'HTTP/1.1 100 Continue\r\n\r\n' +
+    'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n' + CL
+  everySplit(t, text, [200])
+  t.equal(feed(text, []).owner.infos, 2)
+})
+
+t.test('204 and 304 have no body whatever their headers say', async (t) => {
+  const text = 'HTTP/1.1 204 No Content\r\n\r\n' +
+    'HTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\nETag: "x"\r\n\r\n' + CL
+  everySplit(t, text, [204, 304, 200])
+})
+
+t.test('a body without length ends when the server closes', async (t) => {
+  const text = 'HTTP/1.0 200 OK\r\nServer: x\r\n\r\nthe body runs to the end'
+  const r = feed(text, [40], { eof: true, expect: 'the body runs to the end' })
+  t.same(r.owner.done, [200])
+  t.ok(r.sc.closeAfter)
+  const open = feed(text, [40])
+  t.same(open.owner.done, [], 'nothing completes before the close')
+  t.ok(open.sc.readingUntilClose())
+})
+
+t.test('Connection: close and HTTP/1.0 end the connection; keep-alive keeps it', async (t) => {
+  const close = feed('HTTP/1.1 200 OK\r\nConnection: Close\r\nContent-Length: 0\r\n\r\n' + CL, [])
+  t.same(close.owner.done, [200], 'scanning stops after a closing response')
+  t.ok(close.sc.closeAfter)
+  const ka = feed('HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n' + CL, [])
+  t.same(ka.owner.done, [200, 200])
+  t.notOk(ka.sc.closeAfter)
+  const h10 = feed('HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n', [])
+  t.ok(h10.sc.closeAfter)
+})
+
+t.test('expect body: equal, different, longer, shorter', async (t) => {
+  t.same(feed(CL, [], { expect: 'hello' }).owner.done, [200])
+  t.same(feed(CL, [], { expect: 'help!' }).owner.done, ['200!'])
+  t.same(feed(CL, [], { expect: 'hell' }).owner.done, ['200!'])
+  t.same(feed(CL, [], { expect: 'hello!' }).owner.done, ['200!'])
+})
+
+t.test('malformed responses fail with a reason', async (t) => {
+  const bad = [
+    'HTTP/2.0 200 OK\r\n\r\n',
+    'HTXP/1.1 200 OK\r\n\r\n',
+    'HTTP/1.1 2x0 OK\r\n\r\n',
+    'HTTP/1.1 099 Low\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nContent-Length: 12a\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+    'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcd\r\n',
+    'HTTP/1.1 200 OK\r\ncontent length 5\r\n\r\n',
+    'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n',
+    'garbage\r\n\r\n'
+  ]
+  for (const text of bad) {
+    const whole = feed(text, [])
+    t.notOk(whole.ok, JSON.stringify(text))
+    t.ok(whole.sc.error.length > 0, `reason: ${whole.sc.error}`)
+    const bytes = feed(text, Array.from({ length: text.length - 1 }, (_, i) => i + 1))
+    t.notOk(bytes.ok, `byte by byte: ${JSON.stringify(text)}`)
+  }
+})
+
+t.test('empty lines between responses are tolerated', async (t) => {
+  everySplit(t, CL + '\r\n' + CL, [200, 200])
+})
