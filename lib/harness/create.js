@@ -5,11 +5,10 @@
 // are reported like a failed child: file and message, no stack, exit 1.
 // Runs inside the binary under test: Node 18 APIs only.
 const path = require('node:path')
-const { parseBenchArgs } = require('./args.js')
-const { buildQueue } = require('./matrix.js')
-const { runRoot } = require('./root.js')
 const { sendResult, markChild, isHarnessError } = require('./bench.js')
 const { UsageError } = require('../errors.js')
+// The root's modules (argv, matrix, forking) load only in the root: every
+// child pays for what it requires, once per configuration.
 
 /**
  * The name a benchmark file reports: its path inside the benchmark
@@ -54,8 +53,8 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
   try {
     if (typeof main !== 'function') throw new UsageError('createBenchmark(main, configs): main must be a function', 'BENCHRIG_ERR_BENCHMARK')
     if (options === null || typeof options !== 'object') throw new UsageError('createBenchmark(main, configs, options): options must be an object', 'BENCHRIG_ERR_BENCHMARK')
-    args = parseBenchArgs(process.argv.slice(2))
-    plan = buildQueue({ configs, options, args })
+    args = require('./args.js').parseBenchArgs(process.argv.slice(2))
+    plan = require('./matrix.js').buildQueue({ configs, options, args })
     if (plan.queue.length === 0) {
       throw new UsageError('no configuration left to run: the key=value arguments and options.combinationFilter exclude every combination', 'BENCHRIG_ERR_BENCHMARK')
     }
@@ -70,7 +69,7 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
   }
   bench.queue = plan.queue
   process.nextTick(() => {
-    runRoot({ file, name, queue: plan.queue, extra: plan.extra, flags: options.flags, setup: options.setup, mode: args.mode })
+    require('./root.js').runRoot({ file, name, queue: plan.queue, extra: plan.extra, flags: options.flags, setup: options.setup, mode: args.mode })
       .then((failures) => { if (failures > 0) process.exitCode = 1 })
   })
   return bench
