@@ -4,7 +4,7 @@ const t = require('tap')
 const net = require('node:net')
 const { serve } = require('../../lib/serve/index.js')
 const { DEFAULT_BODY } = require('../../lib/serve/options.js')
-const { request, h2request, h2connect } = require('./_client.js')
+const { startServe, request, h2request, h2connect } = require('../helpers/serve.js')
 
 t.test('h2c server', async (t) => {
   const s = await serve({ h2c: true })
@@ -91,8 +91,7 @@ t.test('h2c server', async (t) => {
 })
 
 t.test('?close=1 over HTTP/2 ends the session with GOAWAY after the response', async (t) => {
-  const s = await serve({ h2c: true })
-  t.teardown(() => s.close())
+  const s = await startServe(t, { h2c: true }) // the helper other tests use
   const session = h2connect(t, s.url)
   const goaway = new Promise((resolve) => session.once('goaway', (code) => resolve(code)))
   const r = await h2request(session, '/bytes/10?close=1')

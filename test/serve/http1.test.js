@@ -5,7 +5,7 @@ const net = require('node:net')
 const http = require('node:http')
 const { serve } = require('../../lib/serve/index.js')
 const { DEFAULT_BODY } = require('../../lib/serve/options.js')
-const { request } = require('./_client.js')
+const { request } = require('../helpers/serve.js')
 
 t.test('default server', async (t) => {
   const s = await serve()

@@ -1,13 +1,29 @@
 'use strict'
-// Small real clients for the serve tests: node:http and node:http2 requests
-// that return status, headers, body and elapsed ms, and a runner for the
+// `benchrig serve` in tests: startServe(t, opts) starts the built-in target
+// server in-process and closes it in teardown (for any test that needs a real
+// HTTP/1.1 or h2c server), plus small real clients (node:http, node:http2)
+// that return status, headers, body and elapsed ms, and runners for the
 // `benchrig serve` CLI as a real process.
 const http = require('node:http')
 const http2 = require('node:http2')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 
+const { serve } = require('../../lib/serve/index.js')
+
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
+
+/**
+ * Starts serve(opts) in this process (or a --cluster) and closes it in teardown.
+ * @param {import('tap').Test} t
+ * @param {import('../../lib/serve/index.js').ServeOptions} [opts] e.g. {h2c: true, delay: '1-5'}
+ * @returns {ReturnType<typeof serve>} {url, port, host, h2c, pids, close}
+ */
+async function startServe (t, opts = {}) {
+  const target = await serve(opts)
+  t.teardown(() => target.close())
+  return target
+}
 
 /**
  * One HTTP/1.1 request with node:http.
@@ -112,4 +128,4 @@ function alive (pid) {
   }
 }
 
-module.exports = { request, h2request, h2connect, startCli, runCli, alive, BIN }
+module.exports = { startServe, request, h2request, h2connect, startCli, runCli, alive, BIN }
