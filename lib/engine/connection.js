@@ -40,6 +40,7 @@ class Connection {
     this.resetting = false
     this.socketFailed = false
     this.unsolicited = false
+    this.readAt = 0
     this.scanner = new ResponseScanner(this, runner.expectBody)
   }
 
@@ -121,12 +122,14 @@ class Connection {
     if (++this.head === this.depth) this.head = 0
     this.inflight--
     this.answeredSinceConnect++
-    this.runner.response(status, performance.now() - sent, mismatch, this)
+    this.runner.response(status, this.readAt - sent, mismatch, this)
   }
 
   // --- socket events -----------------------------------------------------
   read (n, buf) {
     const runner = this.runner
+    // one clock read per chunk: every response in it arrived at this time
+    this.readAt = performance.now()
     runner.counters[C.BYTES] += n
     if (!this.scanner.scan(buf, 0, n)) {
       runner.error(C.ERR_PARSE, this.scanner.error)
@@ -150,6 +153,7 @@ class Connection {
   }
 
   ended () {
+    this.readAt = performance.now()
     // a close-delimited body ends here
     if (this.scanner.readingUntilClose()) this.scanner.eof()
   }
@@ -164,6 +168,7 @@ class Connection {
 
   closed () {
     this.socket = null
+    this.readAt = performance.now()
     if (this.runner.stopping) return
     if (!this.connected) {
       // connect failed (counted in errored): retry with a growing delay
