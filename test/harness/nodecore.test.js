@@ -6,7 +6,7 @@ const { test } = require('tap')
 const net = require('node:net')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { collect, plainNode } = require('./helpers.js')
+const { collect, plainNode } = require('./fixtures/helpers.js')
 const { needNode } = require('../helpers/tools.js')
 
 const NODECORE = path.join(__dirname, '..', 'fixtures', 'nodecore')

@@ -2,7 +2,7 @@
 const { test } = require('tap')
 const { spawnSync } = require('node:child_process')
 const path = require('node:path')
-const { ROOT, collect, plainNode } = require('./helpers.js')
+const { ROOT, collect, plainNode } = require('./fixtures/helpers.js')
 const { needNode } = require('../helpers/tools.js')
 const { childFlags } = require('../../lib/harness/root.js')
 

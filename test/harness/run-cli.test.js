@@ -11,7 +11,7 @@ const { parseCsvRecords } = require('../../lib/report/csv.js')
 const { parseCpuList, cpusetPrefix } = require('../../lib/harness/cpuset.js')
 const { createProgress, formatProgress } = require('../../lib/harness/progress.js')
 const { needTool } = require('../helpers/tools.js')
-const { ROOT, REPO } = require('./helpers.js')
+const { ROOT, REPO } = require('./fixtures/helpers.js')
 
 function sink () {
   const s = new PassThrough()
