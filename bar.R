@@ -8,10 +8,7 @@
 # interval. Prints the plotted table.
 #
 #   Rscript bar.R --plot FILE [--title TEXT] < compare.csv
-suppressPackageStartupMessages({
-  library(ggplot2)
-  library(plyr)
-})
+suppressPackageStartupMessages(library(plyr))
 
 usage <- "usage: Rscript bar.R --plot FILE [--title TEXT] < compare.csv"
 args <- commandArgs(trailingOnly = TRUE)
@@ -64,6 +61,7 @@ stats <- ddply(dat, "name", function(sub) {
 options(width = 200)
 print(stats, row.names = FALSE)
 
+suppressPackageStartupMessages(library(ggplot2)) # slow to load: after the checks
 stats$direction <- ifelse(stats$lower > 0, "faster", ifelse(stats$upper < 0, "slower", "unclear"))
 p <- ggplot(stats, aes(x = name, y = change, fill = direction)) +
   geom_col() +

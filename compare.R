@@ -6,10 +6,8 @@
 # mean at 95/99/99.9%) and p. The JS analysis prints the same columns.
 #
 #   Rscript compare.R [--plot FILE] [--format table|csv] < compare.csv
-suppressPackageStartupMessages({
-  library(ggplot2)
-  library(plyr)
-})
+# ggplot2 takes seconds to load: only when a plot is asked for.
+suppressPackageStartupMessages(library(plyr))
 
 usage <- "usage: Rscript compare.R [--plot FILE] [--format table|csv] < compare.csv
   --plot FILE    also save a box plot of the rates (png, pdf, svg by extension)
@@ -44,6 +42,7 @@ dat <- dat[!is.na(dat$rate), ]
 dat$name <- ifelse(dat$configuration == "", dat$filename, paste(dat$filename, dat$configuration))
 
 if (!is.null(opts$plot)) {
+  suppressPackageStartupMessages(library(ggplot2))
   dat$nameTwoLines <- paste0(dat$filename, "\n", dat$configuration)
   p <- ggplot(dat, aes(x = nameTwoLines, y = rate, fill = binary)) +
     geom_boxplot() +

@@ -5,10 +5,8 @@
 # variables are averaged over and named. --plot draws lines with error bars.
 #
 #   Rscript scatter.R --xaxis V [--category V] [--log] [--plot FILE] < scatter.csv
-suppressPackageStartupMessages({
-  library(ggplot2)
-  library(plyr)
-})
+# ggplot2 takes seconds to load: only when a plot is asked for.
+suppressPackageStartupMessages(library(plyr))
 
 usage <- "usage: Rscript scatter.R --xaxis V [--category V] [--log] [--plot FILE] < scatter.csv
   --xaxis V      the variable on the x axis
@@ -61,6 +59,7 @@ if (length(averaged) > 0) {
 }
 
 if (!is.null(opts$plot)) {
+  suppressPackageStartupMessages(library(ggplot2))
   stats$x <- stats[[opts$xaxis]]
   if (is.null(opts$category)) {
     p <- ggplot(stats, aes(x = x, y = mean, ymin = lower, ymax = upper, group = 1))

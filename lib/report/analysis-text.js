@@ -6,10 +6,16 @@
 const pct = (v, digits = 2) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}%` : 'NA')
 const pval = (p) => (Number.isFinite(p) ? (p < 0.0001 ? p.toExponential(1) : p.toFixed(4)) : 'NA')
 
-/** Pads a table of strings: first column left-aligned, the rest right-aligned. */
-function renderTable (rows) {
+/**
+ * Pads a table of strings: the first column (and those in `left`)
+ * left-aligned, the rest right-aligned.
+ * @param {string[][]} rows
+ * @param {number[]} [left] indexes of other left-aligned columns
+ */
+function renderTable (rows, left = []) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
-  return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n')
+  const pad = (c, i) => (i === 0 || left.includes(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))
+  return rows.map((r) => r.map(pad).join('  ').trimEnd()).join('\n')
 }
 
 function nameOf (r) {
@@ -42,7 +48,7 @@ function formatAnalysisText (a) {
     const g = a.geomean
     rows.push([`geomean of ${g.configurations} configurations`, '', pct(g.change), `[${pct(g.ci[0])}, ${pct(g.ci[1])}]`, '', '', '', ''])
   }
-  const out = [renderTable(rows), '']
+  const out = [renderTable(rows, [6, 7]), '']
   out.push(`change: median ratio new/old (Hodges-Lehmann on log rates; positive = new is faster); n: ${'"'}Np${'"'} = N pairs (Wilcoxon signed-rank), otherwise runs old/new (Mann-Whitney);`)
   out.push(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%.`)
   out.push('')

@@ -47,7 +47,7 @@ t.test('usage errors name the flag', async (t) => {
   let r = await scatter(['--analyze', SPIN])
   t.equal(r.code, 2)
   t.match(r.stderr, /--analyze needs --xaxis V/)
-  r = await scatter(['--runs', '1', '--analyze', '--xaxis', 'nope', SPIN])
+  r = await scatter(['--runs', '1', '--set', 'kind=mix', '--analyze', '--xaxis', 'nope', SPIN])
   t.match(r.stderr, /--xaxis nope: not a variable of this benchmark; it has n, kind/)
   r = await scatter([path.join(BENCH, 'missing.js')])
   t.match(r.stderr, /missing\.js: no such benchmark file/)
