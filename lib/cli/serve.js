@@ -16,14 +16,17 @@ Routes:
   /bytes/SIZE    a body of SIZE bytes (k and m suffixes: /bytes/64k)
   /echo          JSON of the request's method, url, headers and body
   /pid           the serving process id (every response also carries x-benchrig-pid)
+  /stats         JSON {pid, requests, freezes, uptimeMs} of the process that answers
 
 Query keys (override the flags for one request):
   size=BYTES  status=CODE  delay=MS|MIN-MAX  chunked=1  chunk=BYTES  close=1
+  reset=1 (no response: RST_STREAM with h2c, a TCP reset with HTTP/1.1)
 
 Options:
   --host HOST          address to listen on (default 127.0.0.1)
   -p, --port PORT      port (default 0: a free port, printed)
   --h2c                HTTP/2 over cleartext (prior knowledge) and HTTP/1.1 on the same port
+  --max-streams N      h2c: at most N concurrent streams per connection (SETTINGS)
   --cluster N          N worker processes sharing the port (default 1: this process)
   --size BYTES         body size of / (default: a 26-byte text)
   --status CODE        status of every route (default 200)
@@ -36,7 +39,7 @@ Options:
   -h, --help           this text
 `
 
-const STRING_FLAGS = ['host', 'port', 'cluster', 'size', 'status', 'delay', 'chunk-size', 'freeze']
+const STRING_FLAGS = ['host', 'port', 'cluster', 'size', 'status', 'delay', 'chunk-size', 'freeze', 'max-streams']
 const BOOLEAN_FLAGS = ['h2c', 'chunked', 'close', 'help']
 
 /**
@@ -88,7 +91,8 @@ function parseServeArgs (argv) {
       chunked: args.chunked || undefined,
       chunkSize: args['chunk-size'],
       close: args.close || undefined,
-      freeze: args.freeze
+      freeze: args.freeze,
+      maxStreams: args['max-streams']
     }
   }
 }

@@ -1,29 +1,35 @@
 'use strict'
 // The request handler of `benchrig serve`, shared by HTTP/1.1 and h2c (the
 // node:http2 compatibility API gives both the same req/res shape).
-// Routes: `/` (fast fixed body), `/bytes/SIZE`, `/echo`, `/pid`; the query
-// keys size, status, delay, chunked, chunk and close override the defaults
-// set by the flags for one request.
+// Routes: `/` (fast fixed body), `/bytes/SIZE`, `/echo`, `/pid`, `/stats`;
+// the query keys size, status, delay, chunked, chunk and close override the
+// defaults set by the flags for one request, and reset=1 resets it instead.
+const { constants: { NGHTTP2_INTERNAL_ERROR } } = require('node:http2')
 const { applyQuery, parseSize, DEFAULT_BODY, MAX_PIECE } = require('./options.js')
 const { writeBody, FILL } = require('./body.js')
 
 /** Largest request body `/echo` reads (16 MiB); larger gets 413. */
 const ECHO_LIMIT = 16 * 1024 * 1024
-const ROUTES_HINT = 'use /, /bytes/SIZE, /echo or /pid (query: size, status, delay, chunked, chunk, close)'
+const ROUTES_HINT = 'use /, /bytes/SIZE, /echo, /pid or /stats (query: size, status, delay, chunked, chunk, close, reset)'
 
 /**
  * @param {ReturnType<import('./options.js').normalizeOptions>} options
+ * @param {{freezes?: () => number}} [hooks] where /stats reads the freeze count
  * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
  */
-function createHandler (options) {
+function createHandler (options, hooks = {}) {
   const pid = String(process.pid)
+  const freezes = hooks.freezes ?? (() => 0)
+  const started = Date.now()
+  let requests = 0
   const defaults = {
     size: options.size,
     status: options.status,
     delay: options.delay,
     chunked: options.chunked,
     chunkSize: options.chunkSize,
-    close: options.close
+    close: options.close,
+    reset: false
   }
   const pidBody = Buffer.from(`${pid}\n`)
 
@@ -40,6 +46,12 @@ function createHandler (options) {
 
   function send (req, res, plan, source, length, type) {
     const h2 = req.httpVersionMajor === 2
+    if (plan.reset) {
+      // no response at all: RST_STREAM for HTTP/2, a TCP reset for HTTP/1.1
+      if (h2) req.stream.close(NGHTTP2_INTERNAL_ERROR)
+      else req.socket.resetAndDestroy()
+      return
+    }
     const status = plan.status
     const noBody = status === 204 || status === 304
     const headers = { 'content-type': type, 'x-benchrig-pid': pid }
@@ -107,15 +119,25 @@ function createHandler (options) {
     })
   }
 
+  function stats (req, res) {
+    const body = Buffer.from(JSON.stringify({ pid: process.pid, requests, freezes: freezes(), uptimeMs: Date.now() - started }) + '\n')
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length), 'x-benchrig-pid': pid })
+    res.end(req.method === 'HEAD' ? undefined : body)
+  }
+
   return function handleRequest (req, res) {
     const url = req.url
     const q = url.indexOf('?')
     if (q === -1 && fastRoot && url === '/') {
+      requests++
       res.writeHead(200, rootHeaders)
       res.end(req.method === 'HEAD' ? undefined : rootBody)
       return
     }
     const path = q === -1 ? url : url.slice(0, q)
+    // /stats is not counted, so polling it does not change what it reports
+    if (path === '/stats') return stats(req, res)
+    requests++
     let plan = defaults
     if (q !== -1) {
       try {

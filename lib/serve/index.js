@@ -19,6 +19,7 @@ const { startCluster } = require('./cluster.js')
  * @property {number|string} [chunkSize] piece size of chunked bodies (16384)
  * @property {boolean} [close] Connection: close (HTTP/1.1) / GOAWAY after the response (h2)
  * @property {string|{ms: number, everyMs: number}} [freeze] 'S/T': block the event loop S ms every T s
+ * @property {number} [maxStreams] h2c only: SETTINGS_MAX_CONCURRENT_STREAMS (default: node's, unlimited)
  */
 
 /**

@@ -28,7 +28,8 @@ const DEFAULTS = Object.freeze({
   chunked: false,
   chunkSize: DEFAULT_CHUNK_SIZE,
   close: false,
-  freeze: undefined // or { ms, everyMs }
+  freeze: undefined, // or { ms, everyMs }
+  maxStreams: undefined // h2c SETTINGS_MAX_CONCURRENT_STREAMS; undefined: node's default (unlimited)
 })
 
 const UNITS = { '': 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2 }
@@ -118,7 +119,8 @@ const OPTION_PARSERS = {
   chunked: ['--chunked', parseSwitch],
   chunkSize: ['--chunk-size', parseChunkSize],
   close: ['--close', parseSwitch],
-  freeze: ['--freeze', (v) => (typeof v === 'object' && v !== null ? parseFreeze(`${v.ms}/${v.everyMs / 1000}`) : parseFreeze(v))]
+  freeze: ['--freeze', (v) => (typeof v === 'object' && v !== null ? parseFreeze(`${v.ms}/${v.everyMs / 1000}`) : parseFreeze(v))],
+  maxStreams: ['--max-streams', (v) => parseWhole(v, 1, 2 ** 31 - 1)]
 }
 
 /**
@@ -141,6 +143,9 @@ function normalizeOptions (opts = {}) {
       throw new UsageError(`${flag} ${typeof value === 'object' ? JSON.stringify(value) : value}: ${err.message}`)
     }
   }
+  if (out.maxStreams !== undefined && !out.h2c) {
+    throw new UsageError(`--max-streams ${out.maxStreams}: it limits HTTP/2 streams per connection; add --h2c or drop it`)
+  }
   return Object.freeze(out)
 }
 
@@ -151,7 +156,8 @@ const QUERY_PARSERS = {
   delay: ['delay', parseDelay],
   chunked: ['chunked', parseSwitch],
   chunk: ['chunkSize', parseChunkSize],
-  close: ['close', parseSwitch]
+  close: ['close', parseSwitch],
+  reset: ['reset', parseSwitch]
 }
 
 /**

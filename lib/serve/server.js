@@ -34,7 +34,8 @@ function listenError (err, { host, port }) {
  * @returns {Promise<{server: import('node:net').Server, port: number, close: () => Promise<void>, freezes: () => number}>}
  */
 async function startServer (options) {
-  const handler = createHandler(options)
+  let freeze
+  const handler = createHandler(options, { freezes: () => (freeze ? freeze.count() : 0) })
   // custom load tools often omit Host; a target should not 400 them
   const h1 = http.createServer({ requireHostHeader: false }, handler)
   let h2
@@ -42,7 +43,8 @@ async function startServer (options) {
   if (options.h2c) {
     // a load generator may open many streams per session: allow more
     // buffered session memory than the 10 MB default before ENHANCE_YOUR_CALM
-    h2 = http2.createServer({ maxSessionMemory: 64 }, handler)
+    const settings = options.maxStreams === undefined ? {} : { maxConcurrentStreams: options.maxStreams }
+    h2 = http2.createServer({ maxSessionMemory: 64, settings }, handler)
     server = net.createServer({ noDelay: true }, (socket) => dispatchConnection(socket, h1, h2))
     h2.on('session', (session) => {
       sessions.add(session)
@@ -75,7 +77,7 @@ async function startServer (options) {
   // starts node's connection tracking (idle-connection closing, header and
   // request timeouts), so give it that event.
   if (h1 !== server) h1.emit('listening')
-  const freeze = options.freeze ? startFreeze(options.freeze) : undefined
+  if (options.freeze) freeze = startFreeze(options.freeze)
 
   let closing
   function close () {

@@ -50,7 +50,7 @@ t.test('--help prints the usage and exits 0', async (t) => {
   const r = await runCli(['--help'])
   t.equal(r.code, 0)
   t.match(r.stdout, /^Usage: benchrig serve \[options\]/)
-  for (const flag of ['--host', '--port', '--h2c', '--cluster', '--size', '--status', '--delay', '--chunked', '--close', '--freeze']) {
+  for (const flag of ['--host', '--port', '--h2c', '--cluster', '--size', '--status', '--delay', '--chunked', '--close', '--freeze', '--max-streams', '/stats', 'reset=1']) {
     t.match(r.stdout, flag)
   }
 })

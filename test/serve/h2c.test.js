@@ -54,6 +54,12 @@ t.test('h2c server', async (t) => {
     t.equal(e.body, 'payload')
   })
 
+  t.test('?reset=1 resets the stream (RST_STREAM) and the session goes on', async (t) => {
+    await t.rejects(h2request(session, '/?reset=1'), { code: 'ERR_HTTP2_STREAM_ERROR', message: /NGHTTP2_INTERNAL_ERROR/ })
+    await t.rejects(h2request(session, '/bytes/10?reset=1&delay=20'), { code: 'ERR_HTTP2_STREAM_ERROR' })
+    t.equal((await h2request(session, '/')).status, 200)
+  })
+
   t.test('bad query: 400; unknown route: 404', async (t) => {
     t.equal((await h2request(session, '/?delay=soon')).status, 400)
     t.equal((await h2request(session, '/missing')).status, 404)
@@ -98,6 +104,16 @@ t.test('?close=1 over HTTP/2 ends the session with GOAWAY after the response', a
   t.equal(r.status, 200)
   t.equal(r.body.length, 10)
   t.equal(await goaway, 0, 'GOAWAY with NO_ERROR')
+})
+
+t.test('--max-streams sets SETTINGS_MAX_CONCURRENT_STREAMS', async (t) => {
+  const s = await startServe(t, { h2c: true, maxStreams: 4 })
+  const session = h2connect(t, s.url)
+  await new Promise((resolve) => session.once('remoteSettings', resolve))
+  t.equal(session.remoteSettings.maxConcurrentStreams, 4)
+  // more requests than streams allowed: the client queues them, all are answered
+  const all = await Promise.all(Array.from({ length: 10 }, () => h2request(session, '/?delay=5')))
+  t.same(all.map((r) => r.status), Array(10).fill(200))
 })
 
 t.test('close() sends GOAWAY to open sessions and stops listening', async (t) => {

@@ -136,6 +136,22 @@ t.test('default server', async (t) => {
     t.equal(JSON.parse(get.body).bodyLength, 0)
   })
 
+  t.test('?reset=1 resets the connection without a response', async (t) => {
+    await t.rejects(request(s.url + '/?reset=1'), { code: 'ECONNRESET' })
+    await t.rejects(request(s.url + '/echo?reset=1&delay=20', { method: 'POST', body: 'x' }), { code: 'ECONNRESET' })
+    t.equal((await request(s.url + '/')).status, 200, 'the server goes on')
+  })
+
+  t.test('/stats counts the requests this process answered, not itself', async (t) => {
+    const before = JSON.parse((await request(s.url + '/stats')).body)
+    t.equal(before.pid, process.pid)
+    t.equal(before.freezes, 0)
+    t.type(before.uptimeMs, 'number')
+    for (let i = 0; i < 5; i++) await request(s.url + (i % 2 ? '/' : '/bytes/1?status=500'))
+    const after = JSON.parse((await request(s.url + '/stats')).body)
+    t.equal(after.requests - before.requests, 5)
+  })
+
   t.test('/pid returns the serving process id', async (t) => {
     const r = await request(s.url + '/pid')
     t.equal(r.body.toString(), `${process.pid}\n`)
@@ -144,7 +160,7 @@ t.test('default server', async (t) => {
   t.test('unknown route: 404 listing the routes; bad query or size: 400 naming it', async (t) => {
     const r = await request(s.url + '/nope')
     t.equal(r.status, 404)
-    t.match(r.body.toString(), /no route for \/nope: use \/, \/bytes\/SIZE, \/echo or \/pid/)
+    t.match(r.body.toString(), /no route for \/nope: use \/, \/bytes\/SIZE, \/echo, \/pid or \/stats/)
     const q = await request(s.url + '/?status=42')
     t.equal(q.status, 400)
     t.match(q.body.toString(), /\?status=42: give a status code from 200 to 599/)
@@ -203,6 +219,15 @@ t.test('a port in use is a UsageError naming --port', async (t) => {
   const a = await serve()
   t.teardown(() => a.close())
   await t.rejects(serve({ port: a.port }), { name: 'UsageError', message: new RegExp(`^--port ${a.port}: 127\\.0\\.0\\.1:${a.port} is already in use`) })
+})
+
+t.test('the freeze in-process: /stats counts the freezes, close() stops them', async (t) => {
+  const s = await serve({ freeze: '5/0.05' })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const stats = JSON.parse((await request(s.url + '/stats')).body)
+  t.ok(stats.freezes >= 2, `${stats.freezes} freezes in 300 ms with one every 50 ms`)
+  await s.close()
+  t.pass('closed; the unref\'d freeze timer is cleared and lets this process end')
 })
 
 t.test('IPv6 loopback, where available', async (t) => {

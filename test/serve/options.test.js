@@ -59,7 +59,9 @@ t.test('normalizeOptions throws UsageError naming the flag', async (t) => {
     [{ chunkSize: 0 }, /^--chunk-size 0: /],
     [{ chunkSize: '128k' }, /^--chunk-size 128k: /],
     [{ host: '' }, /^--host : /],
-    [{ bogus: 1 }, /unknown serve option "bogus"/]
+    [{ bogus: 1 }, /unknown serve option "bogus"/],
+    [{ maxStreams: 10 }, /^--max-streams 10: it limits HTTP\/2 streams per connection; add --h2c/],
+    [{ maxStreams: 0, h2c: true }, /^--max-streams 0: give a whole number from 1/]
   ]
   for (const [opts, re] of cases) {
     const err = t.throws(() => normalizeOptions(opts), re, JSON.stringify(opts))
@@ -82,7 +84,8 @@ t.test('normalizeOptions takes API forms (objects, numbers) and skips undefined'
 
 t.test('applyQuery overrides the defaults for one request and ignores unknown keys', async (t) => {
   const defaults = { ...DEFAULTS, size: undefined }
-  const plan = applyQuery(defaults, 'status=503&delay=1-2&chunked=1&chunk=100&close=1&size=1k&nocache=123')
+  const plan = applyQuery(defaults, 'status=503&delay=1-2&chunked=1&chunk=100&close=1&size=1k&nocache=123&reset=1')
+  t.equal(plan.reset, true)
   t.equal(plan.status, 503)
   t.same(plan.delay, { min: 1, max: 2 })
   t.equal(plan.chunked, true)
@@ -96,10 +99,10 @@ t.test('applyQuery overrides the defaults for one request and ignores unknown ke
 
 t.test('parseServeArgs maps flags to serve options', async (t) => {
   const r = parseServeArgs(['--host', '::1', '-p', '8080', '--h2c', '--cluster', '2', '--size', '1k', '--status', '201',
-    '--delay', '1-5', '--chunked', '--chunk-size', '100', '--close', '--freeze', '100/1'])
+    '--delay', '1-5', '--chunked', '--chunk-size', '100', '--close', '--freeze', '100/1', '--max-streams', '8'])
   t.same(r, {
     help: false,
-    options: { host: '::1', port: '8080', h2c: true, cluster: '2', size: '1k', status: '201', delay: '1-5', chunked: true, chunkSize: '100', close: true, freeze: '100/1' }
+    options: { host: '::1', port: '8080', h2c: true, cluster: '2', size: '1k', status: '201', delay: '1-5', chunked: true, chunkSize: '100', close: true, freeze: '100/1', maxStreams: '8' }
   })
   const d = parseServeArgs([])
   t.same(Object.values(d.options).filter((v) => v !== undefined), [], 'no flags: every option takes its default')
