@@ -190,9 +190,14 @@ async function main (argv, ctx = {}) {
   const progress = createCompareProgress({ stream: stderr, enabled: opts.progress })
   const stop = ctx.stop ?? { stopped: false }
   const onSigint = () => {
-    if (stop.stopped) return
-    stop.stopped = true
     progress.clear()
+    if (stop.stopped) {
+      // A second Ctrl-C: give the signal its default meaning back.
+      process.removeListener('SIGINT', onSigint)
+      stderr.write('compare: press Ctrl-C once more to abort at once\n')
+      return
+    }
+    stop.stopped = true
     stderr.write('compare: interrupted; stopping after the current run (every finished row is on disk)\n')
   }
   if (ctx.handleSigint !== false) process.on('SIGINT', onSigint)

@@ -74,10 +74,9 @@ async function runOne (run, ctx) {
   const first = await attempt([])
   const failures = []
   if (first.res.failures === 0) return { rows, failures }
-  if (ctx.stop && ctx.stop.stopped) {
-    for (const e of first.errors) failures.push(describe(run, e, false))
-    return { rows, failures }
-  }
+  // Interrupted (Ctrl-C reaches the benchmark processes too): not a failure
+  // of the benchmark; --resume runs it again.
+  if (ctx.stop && ctx.stop.stopped) return { rows, failures }
   // Retry once: each failed configuration alone when the error names it,
   // the whole file when the process died without saying which.
   const named = first.errors.filter((e) => e.conf && typeof e.conf === 'object')
