@@ -19,7 +19,7 @@ function formatAnalysisMarkdown (a) {
     const acc = Number.isFinite(r.welch.accuracy[0]) ? `±${r.welch.accuracy[0].toFixed(2)}%` : 'NA'
     const imp = Number.isFinite(r.welch.improvement) ? `${r.welch.improvement.toFixed(2)}%` : 'NA'
     const verdict = r.verdict === 'faster' || r.verdict === 'slower' ? `**${verdictText(r)}**` : verdictText(r)
-    out.push(`| ${cell(r.filename)} | ${cell(r.configuration)} | ${n} | ${pct(r.change)} | [${pct(r.ci[0])}, ${pct(r.ci[1])}] | ${pval(r.q)} ${r.stars} | ${verdict} | ${imp} | ${acc} |`)
+    out.push(`| ${cell(r.filename)} | ${cell(r.configuration)} | ${n} | ${pct(r.change)} | [${pct(r.ci[0])}, ${pct(r.ci[1])}] | ${`${pval(r.q)} ${r.stars}`.trim()} | ${verdict} | ${imp} | ${acc} |`)
   }
   if (a.geomean) {
     const g = a.geomean

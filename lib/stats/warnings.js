@@ -6,6 +6,7 @@ const { tTail } = require('./distributions.js')
 
 const FEW_RUNS = 10
 const HIGH_CV = 0.10
+const HIGH_RATIO_SD = 0.05
 const DRIFT_P = 0.01
 const BIMODAL_BC = 5 / 9
 
@@ -29,10 +30,18 @@ function warningsFor (g) {
   } else if (n < FEW_RUNS) {
     add('too-few-runs', `only ${n} ${unit}: confidence intervals are wide; run --runs 30 (the default) or more`)
   }
+  // With pairs, what matters is the noise of the ratio (the machine's drift
+  // cancels in it); without, the spread of each binary's rates.
+  if (g.logRatios && g.logRatios.length >= 3) {
+    const s = sd(g.logRatios)
+    if (s > HIGH_RATIO_SD) {
+      add('high-variance', `the new/old ratio varies by ${(s * 100).toFixed(1)}% between pairs (SD of log ratios): close other programs, pin with --cpuset, raise the work per run (n=...), or run more pairs`)
+    }
+  }
   for (const [label, rates] of [['old', g.oldRates], ['new', g.newRates]]) {
     if (rates.length < 3) continue
     const cv = sd(rates) / mean(rates)
-    if (cv > HIGH_CV) {
+    if (!g.logRatios && cv > HIGH_CV) {
       add('high-variance', `the ${label} rates vary by ${(cv * 100).toFixed(1)}% (coefficient of variation): close other programs, pin with --cpuset, or raise the work per run (n=...)`)
     }
     if (rates.length >= 10) {

@@ -1,0 +1,38 @@
+'use strict'
+const t = require('tap')
+const { decide, starsFor, morePairsNeeded } = require('../../lib/stats/verdict.js')
+const { warningsFor } = require('../../lib/stats/warnings.js')
+const { createRng } = require('../../lib/stats/prng.js')
+
+t.test('verdicts', (t) => {
+  t.same(decide({ change: 0.2, ci: [-0.5, 0.8], q: 0.6, n: 30 }), { verdict: 'no change' })
+  t.same(decide({ change: 0.3, ci: [0.1, 0.5], q: 0.01, n: 30 }), { verdict: 'no change' }, 'inside ±1% wins over a tiny significant change')
+  t.same(decide({ change: 3, ci: [2, 4], q: 0.001, n: 30 }), { verdict: 'faster' })
+  t.same(decide({ change: -3, ci: [-4, -2], q: 0.001, n: 30 }), { verdict: 'slower' })
+  t.equal(decide({ change: 3, ci: [2, 4], q: 0.2, n: 30 }).verdict, 'inconclusive', 'not significant after adjustment')
+  const inc = decide({ change: 1.5, ci: [-0.5, 3.5], q: 0.2, n: 10 })
+  t.equal(inc.verdict, 'inconclusive')
+  t.equal(inc.morePairs, morePairsNeeded({ change: 1.5, ci: [-0.5, 3.5], n: 10, threshold: 1 }))
+  // half-width 2, target 0.9 * 1.5: n' = 10 * (2 / 1.35)^2 = 21.9 -> 12 more
+  t.equal(inc.morePairs, 12)
+  t.equal(decide({ change: 0.2, ci: [-0.5, 0.8], q: 0.6, n: 30, threshold: 0.5 }).verdict, 'inconclusive', '--threshold narrows "no change"')
+  t.same([0.0004, 0.004, 0.04, 0.4, NaN].map(starsFor), ['***', '**', '*', '', ''])
+  t.end()
+})
+
+t.test('warnings', (t) => {
+  const rng = createRng(8)
+  const quiet = Array.from({ length: 30 }, () => 1e6 * Math.exp(0.01 * rng.normal()))
+  const kinds = (g) => warningsFor({ filename: 'f.js', configuration: 'c', ...g }).map((w) => w.kind)
+  t.same(kinds({ oldRates: quiet, newRates: quiet, logRatios: quiet.map(() => 0.01 * rng.normal()) }), [], 'quiet paired data: no warning')
+  t.same(kinds({ oldRates: quiet.slice(0, 4), newRates: quiet.slice(0, 4), logRatios: [0.01, 0, -0.01, 0.02] }), ['too-few-runs'])
+  t.match(warningsFor({ filename: 'f', configuration: '', oldRates: quiet.slice(0, 5), newRates: quiet.slice(0, 5), logRatios: [0, 0, 0, 0, 0.1] })[0].message, /cannot reach p < \.05 below 6/)
+  t.ok(kinds({ oldRates: quiet, newRates: quiet, logRatios: quiet.map(() => 0.2 * rng.normal()) }).includes('high-variance'), 'noisy ratios')
+  const noisy = quiet.map((r) => r * Math.exp(0.3 * rng.normal()))
+  t.ok(kinds({ oldRates: noisy, newRates: quiet }).includes('high-variance'), 'unpaired: noisy rates')
+  t.ok(kinds({ oldRates: quiet, newRates: quiet, logRatios: quiet.map((_, i) => i * 0.002 + 0.001 * rng.normal()) }).includes('drift'), 'ratio trending with pair order')
+  const twoModes = quiet.map((r, i) => (i % 2 ? r : r * 1.5))
+  t.ok(kinds({ oldRates: twoModes, newRates: quiet }).includes('bimodal'), 'two modes')
+  t.ok(kinds({ oldRates: quiet, newRates: quiet, logRatios: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], droppedRows: 3 }).includes('incomplete-pairs'))
+  t.end()
+})
