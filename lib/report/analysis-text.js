@@ -46,7 +46,7 @@ function formatAnalysisText (a) {
   }
   if (a.geomean) {
     const g = a.geomean
-    rows.push([`geomean of ${g.configurations} configurations`, '', pct(g.change), `[${pct(g.ci[0])}, ${pct(g.ci[1])}]`, '', '', '', ''])
+    rows.push([`geomean of ${g.configurations} configuration${g.configurations === 1 ? '' : 's'}`, '', pct(g.change), `[${pct(g.ci[0])}, ${pct(g.ci[1])}]`, '', '', '', ''])
   }
   const out = [renderTable(rows, [6, 7]), '']
   out.push(`change: median ratio new/old (Hodges-Lehmann on log rates; positive = new is faster); n: ${'"'}Np${'"'} = N pairs (Wilcoxon signed-rank), otherwise runs old/new (Mann-Whitney);`)
