@@ -129,6 +129,22 @@ class ResponseScanner {
       const c = buf[i++]
       switch (s) {
         case S_START:
+          // fast path: a whole "HTTP/1.x NNN" in this chunk
+          if (this.lp === 0 && c === 72 && i + 11 <= end && buf[i + 7] === 32 && buf[i + 3] === 47 &&
+              buf[i] === 84 && buf[i + 1] === 84 && buf[i + 2] === 80 && buf[i + 4] === 49 && buf[i + 5] === 46) {
+            const minor = buf[i + 6] - 48
+            const d1 = buf[i + 8] - 48
+            const d2 = buf[i + 9] - 48
+            const d3 = buf[i + 10] - 48
+            if ((minor === 0 || minor === 1) && d1 >= 1 && d1 <= 5 && d2 >= 0 && d2 <= 9 && d3 >= 0 && d3 <= 9) {
+              this.minor = minor
+              this.status = d1 * 100 + d2 * 10 + d3
+              this.lp = 12
+              this.state = S_REASON
+              i += 11
+              break
+            }
+          }
           if (this.lp < 7) {
             if (c !== PREFIX[this.lp]) {
               // tolerate empty lines between responses
@@ -181,34 +197,64 @@ class ResponseScanner {
           if (c !== LF) return this.fail('bad end of headers')
           if (!this.headersDone()) return false
           break
-        case S_HEADER_NAME:
-          if (c === 58) { // ':'
-            this.kind = this.headerKind()
-            this.valueLen = 0
-            this.state = S_HEADER_VALUE
-          } else if (c === LF || c === CR) {
-            return this.fail('header line without a colon')
-          } else {
-            if (this.nameLen < NAME_MAX) this.name[this.nameLen] = c | 0x20
-            this.nameLen++
+        case S_HEADER_NAME: {
+          // the name up to ':' in one loop (lowercased, kept only to match)
+          const name = this.name
+          let n = this.nameLen
+          let ch = c
+          for (;;) {
+            if (ch === 58) break // ':'
+            if (ch === LF || ch === CR) return this.fail('header line without a colon')
+            if (n < NAME_MAX) name[n] = ch | 0x20
+            n++
+            if (i === end) {
+              ch = -1
+              break
+            }
+            ch = buf[i++]
           }
+          this.nameLen = n
+          if (ch === -1) break // the name continues in the next chunk
+          this.kind = this.headerKind()
+          this.valueLen = 0
+          this.state = S_HEADER_VALUE
           break
-        case S_HEADER_VALUE:
-          if (this.kind === H_OTHER && c !== LF) {
+        }
+        case S_HEADER_VALUE: {
+          if (c === LF) {
+            if (this.kind !== H_OTHER && !this.headerValueDone()) return false
+            this.state = S_HEADER_START
+            break
+          }
+          if (this.kind === H_OTHER) {
             while (i < end && buf[i] !== LF) i++
             if (i === end) break
             i++
             this.state = S_HEADER_START
             break
           }
-          if (c === LF) {
-            if (!this.headerValueDone()) return false
-            this.state = S_HEADER_START
-          } else if (this.kind !== H_OTHER && c !== CR) {
-            if (this.valueLen < VALUE_MAX) this.value[this.valueLen] = c >= 65 && c <= 90 ? c | 0x20 : c
-            this.valueLen++
+          // a value we need (length, coding, connection), lowercased
+          const v = this.value
+          let n = this.valueLen
+          let ch = c
+          for (;;) {
+            if (ch === LF) break
+            if (ch !== CR) {
+              if (n < VALUE_MAX) v[n] = ch >= 65 && ch <= 90 ? ch | 0x20 : ch
+              n++
+            }
+            if (i === end) {
+              ch = -1
+              break
+            }
+            ch = buf[i++]
           }
+          this.valueLen = n
+          if (ch === -1) break
+          if (!this.headerValueDone()) return false
+          this.state = S_HEADER_START
           break
+        }
         case S_CHUNK_SIZE: {
           const d = hexDigit(c)
           if (d >= 0) {
@@ -295,6 +341,10 @@ class ResponseScanner {
       // chunked must be the last coding
       this.chunked = endsWith(v, a, b, CHUNKED)
     } else if (kind === H_CONNECTION) {
+      if (b - a === KEEP_ALIVE.length && v[a] === 107 && hasToken(v, a, b, KEEP_ALIVE)) {
+        this.connKeepAlive = true // the common case, one comparison
+        return true
+      }
       if (hasToken(v, a, b, CLOSE)) this.connClose = true
       if (hasToken(v, a, b, KEEP_ALIVE)) this.connKeepAlive = true
     }
