@@ -96,6 +96,21 @@ t.test('h2c server', async (t) => {
   })
 })
 
+t.test('an HTTP/2 preface split across reads still goes to HTTP/2', async (t) => {
+  const s = await startServe(t, { h2c: true })
+  // preface + an empty SETTINGS frame, sent as 'PR' then the rest
+  const bytes = Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])])
+  const reply = await new Promise((resolve, reject) => {
+    const socket = net.connect(s.port, '127.0.0.1', () => {
+      socket.write(bytes.subarray(0, 2))
+      setTimeout(() => socket.write(bytes.subarray(2)), 30)
+    })
+    socket.once('data', (d) => { socket.destroy(); resolve(d) })
+    socket.on('error', reject)
+  })
+  t.equal(reply[3], 4, 'the server answers with an HTTP/2 SETTINGS frame')
+})
+
 t.test('?close=1 over HTTP/2 ends the session with GOAWAY after the response', async (t) => {
   const s = await startServe(t, { h2c: true }) // the helper other tests use
   const session = h2connect(t, s.url)

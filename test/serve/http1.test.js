@@ -5,6 +5,7 @@ const net = require('node:net')
 const http = require('node:http')
 const { serve } = require('../../lib/serve/index.js')
 const { DEFAULT_BODY } = require('../../lib/serve/options.js')
+const { ECHO_LIMIT } = require('../../lib/serve/handler.js')
 const { request } = require('../helpers/serve.js')
 
 t.test('default server', async (t) => {
@@ -150,6 +151,12 @@ t.test('default server', async (t) => {
     for (let i = 0; i < 5; i++) await request(s.url + (i % 2 ? '/' : '/bytes/1?status=500'))
     const after = JSON.parse((await request(s.url + '/stats')).body)
     t.equal(after.requests - before.requests, 5)
+  })
+
+  t.test('/echo answers 413 to a body over its limit', async (t) => {
+    const r = await request(s.url + '/echo', { method: 'POST', body: Buffer.alloc(ECHO_LIMIT + 1) })
+    t.equal(r.status, 413)
+    t.match(r.body.toString(), /\/echo reads at most 16777216 bytes/)
   })
 
   t.test('/pid returns the serving process id', async (t) => {
