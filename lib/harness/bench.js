@@ -57,6 +57,11 @@ function isHarnessError (err) {
   return Boolean(err && typeof err.code === 'string' && err.code.startsWith('BENCHRIG_ERR'))
 }
 
+/** Drops the harness's own frames: the user's code is what the stack should show. */
+function trimStack (stack) {
+  return stack.split('\n').filter((line) => !(/^\s+at /.test(line) && line.includes(__dirname))).join('\n')
+}
+
 class BenchmarkCore {
   /**
    * @param {{name: string, conf: object, extra?: Record<string,string>}} init
@@ -149,7 +154,7 @@ class BenchmarkCore {
     this._failed = true
     const message = isHarnessError(err)
       ? err.message
-      : (err && err.stack) ? String(err.stack) : String(err)
+      : (err && err.stack) ? trimStack(String(err.stack)) : String(err)
     const msg = { type: 'error', name: this.name, conf: this.conf, message }
     if (isHarnessError(err)) msg.code = err.code
     sendResult(msg, () => state.exit(1))
