@@ -83,7 +83,14 @@ async function compare () {
   const pick = arg('peers') // a substring: run only the peers whose name holds it
   if (pick) for (const g of Object.keys(groups)) groups[g] = groups[g].filter((p) => p.name.includes(pick))
   const results = {}
+  // the fixed cost of starting each node-based generator (process, module
+  // loading, JIT warm-up), from runs that send a single request
+  const startup = {}
   try {
+    for (const [tool, cmd] of [['benchrig', [NODE, BIN, 'load', '-c', '1', '-a', '1', '-j']], ['autocannon', [NODE, AUTOCANNON, '-c', '1', '-a', '1', '-j']]]) {
+      const runs = [0, 1, 2].map(() => measure([...cmd, nginx.url]).cpu)
+      startup[tool] = summary(runs).median
+    }
     for (const [group, peers] of Object.entries(groups)) {
       if (only && only !== group) continue
       for (let r = 0; r < rounds; r++) {
@@ -91,7 +98,8 @@ async function compare () {
           const peer = peers[(j + r) % peers.length]
           const { out, cpu } = measure([...peer.cmd, nginx.url, ...(peer.tail ?? [])])
           const n = peer.parse(out)
-          ;(results[peer.name] ??= []).push({ perCpu: n / cpu, n, cpu })
+          const fixed = startup[peer.name.split(' ')[0]] ?? 0
+          ;(results[peer.name] ??= []).push({ perCpu: n / cpu, steady: n / Math.max(cpu - fixed, 1e-3), n, cpu })
           process.stderr.write(`${group} round ${r + 1} ${peer.name}: ${n} requests, ${cpu.toFixed(2)} CPU-s, ${k(n / cpu)}/CPU-s\n`)
         }
       }
@@ -106,8 +114,21 @@ async function compare () {
     med[name] = s.median
     console.log(`  ${name.padEnd(30)} ${k(s.min).padStart(8)} ${k(s.median).padStart(8)} ${k(s.max).padStart(8)}`)
   }
-  const ratio = (a, b) => (med[a] && med[b] ? (med[a] / med[b]).toFixed(2) : 'n/a')
-  console.log('\nratios of medians')
+  console.log(`\nstart-up CPU (a one-request run): benchrig ${startup.benchrig?.toFixed(3)} s, autocannon ${startup.autocannon?.toFixed(3)} s`)
+  console.log('the same, excluding each node tool\'s start-up CPU (wrk and h2load start in about a millisecond)')
+  const steady = {}
+  for (const [name, rs] of Object.entries(results)) {
+    const s = summary(rs.map((x) => x.steady))
+    steady[name] = s.median
+    console.log(`  ${name.padEnd(30)} ${k(s.min).padStart(8)} ${k(s.median).padStart(8)} ${k(s.max).padStart(8)}`)
+  }
+  const ratio = (a, b, m = med) => (m[a] && m[b] ? (m[a] / m[b]).toFixed(2) : 'n/a')
+  console.log('\nratios of medians, excluding start-up')
+  console.log(`  benchrig / wrk (p=1)                    ${ratio('benchrig', 'wrk', steady)}`)
+  console.log(`  benchrig / autocannon (p=1)             ${ratio('benchrig', 'autocannon', steady)}`)
+  console.log(`  benchrig -p 10 / wrk lua pipeline 10    ${ratio('benchrig -p 10', 'wrk lua pipeline 10', steady)}`)
+  console.log(`  benchrig -p 10 --refill batch / wrk lua pipeline 10  ${ratio('benchrig -p 10 --refill batch', 'wrk lua pipeline 10', steady)}`)
+  console.log('\nratios of medians (start-up included)')
   console.log(`  benchrig / wrk (p=1)                    ${ratio('benchrig', 'wrk')}`)
   console.log(`  benchrig / autocannon (p=1)             ${ratio('benchrig', 'autocannon')}`)
   console.log(`  benchrig / h2load --h1 (p=1)            ${ratio('benchrig', 'h2load --h1')}`)
