@@ -21,6 +21,7 @@ Routes:
 Query keys (override the flags for one request):
   size=BYTES  status=CODE  delay=MS|MIN-MAX  chunked=1  chunk=BYTES  close=1
   reset=1 (no response: RST_STREAM with h2c, a TCP reset with HTTP/1.1)
+  block=MS (block the whole process for MS ms when the request arrives)
 
 Options:
   --host HOST          address to listen on (default 127.0.0.1)

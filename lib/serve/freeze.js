@@ -11,12 +11,10 @@
  * @returns {{stop: () => void, count: () => number}}
  */
 function startFreeze ({ ms, everyMs }) {
-  const cell = new Int32Array(new SharedArrayBuffer(4))
   let count = 0
   const timer = setInterval(() => {
     count++
-    // the value never changes, so this always waits the full time
-    Atomics.wait(cell, 0, 0, ms)
+    blockFor(ms)
   }, everyMs)
   timer.unref()
   return {
@@ -25,4 +23,15 @@ function startFreeze ({ ms, everyMs }) {
   }
 }
 
-module.exports = { startFreeze }
+const CELL = new Int32Array(new SharedArrayBuffer(4))
+
+/**
+ * Blocks this thread synchronously for `ms` milliseconds (`?block=MS` and
+ * each freeze). The cell's value never changes, so the wait always times out.
+ * @param {number} ms
+ */
+function blockFor (ms) {
+  Atomics.wait(CELL, 0, 0, ms)
+}
+
+module.exports = { startFreeze, blockFor }

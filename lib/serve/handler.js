@@ -3,14 +3,16 @@
 // node:http2 compatibility API gives both the same req/res shape).
 // Routes: `/` (fast fixed body), `/bytes/SIZE`, `/echo`, `/pid`, `/stats`;
 // the query keys size, status, delay, chunked, chunk and close override the
-// defaults set by the flags for one request, and reset=1 resets it instead.
+// defaults set by the flags for one request, reset=1 resets it instead, and
+// block=MS blocks the whole process for MS ms when the request arrives.
 const { constants: { NGHTTP2_INTERNAL_ERROR } } = require('node:http2')
 const { applyQuery, parseSize, DEFAULT_BODY, MAX_PIECE } = require('./options.js')
 const { writeBody, FILL } = require('./body.js')
+const { blockFor } = require('./freeze.js')
 
 /** Largest request body `/echo` reads (16 MiB); larger gets 413. */
 const ECHO_LIMIT = 16 * 1024 * 1024
-const ROUTES_HINT = 'use /, /bytes/SIZE, /echo, /pid or /stats (query: size, status, delay, chunked, chunk, close, reset)'
+const ROUTES_HINT = 'use /, /bytes/SIZE, /echo, /pid or /stats (query: size, status, delay, chunked, chunk, close, reset, block)'
 
 /**
  * @param {ReturnType<import('./options.js').normalizeOptions>} options
@@ -29,7 +31,8 @@ function createHandler (options, hooks = {}) {
     chunked: options.chunked,
     chunkSize: options.chunkSize,
     close: options.close,
-    reset: false
+    reset: false,
+    block: 0
   }
   const pidBody = Buffer.from(`${pid}\n`)
 
@@ -145,6 +148,8 @@ function createHandler (options, hooks = {}) {
       } catch (err) {
         return fail(req, res, 400, err.message)
       }
+      // a stall on demand: the whole process stops, every connection waits
+      if (plan.block > 0) blockFor(plan.block)
     } else {
       plan = { ...defaults }
     }

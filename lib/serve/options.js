@@ -10,6 +10,8 @@ const { UsageError } = require('../errors.js')
 const MAX_SIZE = 2 ** 30
 /** Longest delay a request may ask for (10 minutes). */
 const MAX_DELAY_MS = 600_000
+/** Longest synchronous block one request may cause (`?block=MS`). */
+const MAX_BLOCK_MS = 10_000
 /** Body of `/` when no size is set: small, fixed, built once. */
 const DEFAULT_BODY = Buffer.from('hello from benchrig serve\n')
 /** Piece size of a chunked body when none is set. */
@@ -157,7 +159,8 @@ const QUERY_PARSERS = {
   chunked: ['chunked', parseSwitch],
   chunk: ['chunkSize', parseChunkSize],
   close: ['close', parseSwitch],
-  reset: ['reset', parseSwitch]
+  reset: ['reset', parseSwitch],
+  block: ['block', (v) => parseWhole(v, 0, MAX_BLOCK_MS)]
 }
 
 /**

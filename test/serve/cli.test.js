@@ -46,11 +46,26 @@ t.test('--freeze S/T delays the requests that arrive during a freeze', async (t)
   t.equal((await srv.exited).code, 0)
 })
 
+t.test('?block=MS stalls the whole process: a request on another connection waits too', async (t) => {
+  const srv = await startCli(t, [])
+  const blocker = request(srv.url + '/?block=400')
+  // the second request leaves after the first has arrived, on its own connection
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const other = await request(srv.url + '/bytes/10')
+  const first = await blocker
+  t.equal(first.status, 200)
+  t.equal(other.status, 200)
+  t.ok(first.ms >= 390, `the blocking request took ${first.ms.toFixed(0)} ms`)
+  t.ok(other.ms >= 150, `the other request waited ${other.ms.toFixed(0)} ms for the block to end`)
+  srv.child.kill('SIGTERM')
+  t.equal((await srv.exited).code, 0)
+})
+
 t.test('--help prints the usage and exits 0', async (t) => {
   const r = await runCli(['--help'])
   t.equal(r.code, 0)
   t.match(r.stdout, /^Usage: benchrig serve \[options\]/)
-  for (const flag of ['--host', '--port', '--h2c', '--cluster', '--size', '--status', '--delay', '--chunked', '--close', '--freeze', '--max-streams', '/stats', 'reset=1']) {
+  for (const flag of ['--host', '--port', '--h2c', '--cluster', '--size', '--status', '--delay', '--chunked', '--close', '--freeze', '--max-streams', '/stats', 'reset=1', 'block=MS']) {
     t.match(r.stdout, flag)
   }
 })

@@ -86,6 +86,8 @@ t.test('applyQuery overrides the defaults for one request and ignores unknown ke
   const defaults = { ...DEFAULTS, size: undefined }
   const plan = applyQuery(defaults, 'status=503&delay=1-2&chunked=1&chunk=100&close=1&size=1k&nocache=123&reset=1')
   t.equal(plan.reset, true)
+  t.equal(applyQuery(defaults, 'block=250').block, 250)
+  t.throws(() => applyQuery(defaults, 'block=20000'), /^\?block=20000: give a whole number from 0 to 10000/)
   t.equal(plan.status, 503)
   t.same(plan.delay, { min: 1, max: 2 })
   t.equal(plan.chunked, true)
