@@ -2,6 +2,7 @@
 // --h2c: HTTP/2 with prior knowledge and HTTP/1.1 on the same port.
 const t = require('tap')
 const net = require('node:net')
+const http = require('node:http')
 const { serve } = require('../../lib/serve/index.js')
 const { DEFAULT_BODY } = require('../../lib/serve/options.js')
 const { startServe, request, h2request, h2connect } = require('../helpers/serve.js')
@@ -109,6 +110,28 @@ t.test('an HTTP/2 preface split across reads still goes to HTTP/2', async (t) =>
     socket.on('error', reject)
   })
   t.equal(reply[3], 4, 'the server answers with an HTTP/2 SETTINGS frame')
+})
+
+t.test('clients that leave while their response is delayed do not hurt the server', async (t) => {
+  const s = await startServe(t, { h2c: true })
+  const left = []
+  for (const q of ['reset=1', 'close=1', 'chunked=1', 'status=204']) {
+    const path = `/bytes/100000?delay=60&${q}`
+    const h1 = http.get(s.url + path)
+    h1.on('error', () => {})
+    const stream = h2connect(t, s.url).request({ ':path': path })
+    stream.on('error', () => {})
+    stream.end()
+    const session = h2connect(t, s.url)
+    session.request({ ':path': path }).on('error', () => {}).end()
+    left.push(() => h1.destroy(), () => stream.close(), () => session.destroy())
+  }
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  for (const leave of left) leave()
+  await new Promise((resolve) => setTimeout(resolve, 150)) // the delays run out
+  const stats = JSON.parse((await request(s.url + '/stats')).body)
+  t.equal(stats.requests, 12, 'all twelve arrived')
+  t.equal((await request(s.url + '/')).status, 200, 'the server still answers')
 })
 
 t.test('?close=1 over HTTP/2 ends the session with GOAWAY after the response', async (t) => {
