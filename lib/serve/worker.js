@@ -33,6 +33,8 @@ function fail (err) {
   process.send({ type: FAILED, message: err.message, code: err.code }, () => cluster.worker.disconnect())
 }
 
-if (cluster.isWorker) runWorker()
+// only as the file cluster.fork runs: cluster.js requires this file for the
+// message names, possibly inside someone else's cluster worker
+if (require.main === module && cluster.isWorker) runWorker()
 
 module.exports = { LISTENING, FAILED, CLOSE }
