@@ -35,6 +35,8 @@ function listenError (err, { host, port }) {
  */
 async function startServer (options) {
   let freeze
+  const sockets = new Set()
+  const sessions = new Set()
   const handler = createHandler(options, { freezes: () => (freeze ? freeze.count() : 0) })
   // custom load tools often omit Host; a target should not 400 them
   const h1 = http.createServer({ requireHostHeader: false }, handler)
@@ -53,8 +55,6 @@ async function startServer (options) {
     h2.on('sessionError', () => {})
   }
 
-  const sockets = new Set()
-  const sessions = new Set()
   server.on('connection', (socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
