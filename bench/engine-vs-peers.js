@@ -84,21 +84,24 @@ async function compare () {
   if (pick) for (const g of Object.keys(groups)) groups[g] = groups[g].filter((p) => p.name.includes(pick))
   const results = {}
   // the fixed cost of starting each node-based generator (process, module
-  // loading, JIT warm-up), from runs that send a single request
-  const startup = {}
+  // loading, JIT warm-up): a one-request run just before each of its runs,
+  // so that both see the same machine load
+  const STARTUP = {
+    benchrig: [NODE, BIN, 'load', '-c', '1', '-a', '1', '-j'],
+    autocannon: [NODE, AUTOCANNON, '-c', '1', '-a', '1', '-j']
+  }
+  const startups = { benchrig: [], autocannon: [] }
   try {
-    for (const [tool, cmd] of [['benchrig', [NODE, BIN, 'load', '-c', '1', '-a', '1', '-j']], ['autocannon', [NODE, AUTOCANNON, '-c', '1', '-a', '1', '-j']]]) {
-      const runs = [0, 1, 2].map(() => measure([...cmd, nginx.url]).cpu)
-      startup[tool] = summary(runs).median
-    }
     for (const [group, peers] of Object.entries(groups)) {
       if (only && only !== group) continue
       for (let r = 0; r < rounds; r++) {
         for (let j = 0; j < peers.length; j++) {
           const peer = peers[(j + r) % peers.length]
+          const tool = peer.name.split(' ')[0]
+          const fixed = STARTUP[tool] ? measure([...STARTUP[tool], nginx.url]).cpu : 0
+          if (STARTUP[tool]) startups[tool].push(fixed)
           const { out, cpu } = measure([...peer.cmd, nginx.url, ...(peer.tail ?? [])])
           const n = peer.parse(out)
-          const fixed = startup[peer.name.split(' ')[0]] ?? 0
           ;(results[peer.name] ??= []).push({ perCpu: n / cpu, steady: n / Math.max(cpu - fixed, 1e-3), n, cpu })
           process.stderr.write(`${group} round ${r + 1} ${peer.name}: ${n} requests, ${cpu.toFixed(2)} CPU-s, ${k(n / cpu)}/CPU-s\n`)
         }
@@ -114,7 +117,8 @@ async function compare () {
     med[name] = s.median
     console.log(`  ${name.padEnd(30)} ${k(s.min).padStart(8)} ${k(s.median).padStart(8)} ${k(s.max).padStart(8)}`)
   }
-  console.log(`\nstart-up CPU (a one-request run): benchrig ${startup.benchrig?.toFixed(3)} s, autocannon ${startup.autocannon?.toFixed(3)} s`)
+  const su = (xs) => xs.length ? `${summary(xs).min.toFixed(3)} / ${summary(xs).median.toFixed(3)} / ${summary(xs).max.toFixed(3)} s` : 'n/a'
+  console.log(`\nstart-up CPU of a one-request run (min / median / max): benchrig ${su(startups.benchrig)}, autocannon ${su(startups.autocannon)}`)
   console.log('the same, excluding each node tool\'s start-up CPU (wrk and h2load start in about a millisecond)')
   const steady = {}
   for (const [name, rs] of Object.entries(results)) {

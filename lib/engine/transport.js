@@ -8,7 +8,6 @@
 //     unchecked by default like wrk and autocannon.
 // An HTTP/2 transport (issue 8) would be a third entry with its own framing.
 const net = require('node:net')
-const tls = require('node:tls')
 
 const READ_BUFFER_BYTES = 64 * 1024
 
@@ -33,6 +32,7 @@ function chooseTransport (target) {
     ? { path: target.socketPath }
     : { host: target.hostname, port: target.port }
   if (target.protocol === 'https:') {
+    const tls = require('node:tls') // loaded only for https: start-up CPU counts in short runs
     const opts = {
       ...where,
       servername: net.isIP(target.hostname) ? undefined : target.hostname,
