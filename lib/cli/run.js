@@ -25,6 +25,7 @@ Options:
   --test              each file once, with one small configuration
   --test-all          every configuration, with the work sizes made tiny
   --cpuset LIST       pin the benchmarks to CPUs with taskset -c LIST (Linux)
+  --timeout SECONDS   kill a configuration that runs longer, count it as failed
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.`
@@ -39,6 +40,7 @@ const OPTIONS = {
   test: { type: 'boolean' },
   'test-all': { type: 'boolean' },
   cpuset: { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 }
 
@@ -67,6 +69,9 @@ function parseRunArgs (argv, ctx = {}) {
     runs = Number(v.runs)
     if (!/^\d+$/.test(v.runs) || runs < 1) throw new UsageError(`--runs ${v.runs}: give a whole number >= 1`)
   }
+  if (v.timeout !== undefined && !(Number(v.timeout) > 0)) {
+    throw new UsageError(`--timeout ${v.timeout}: give a number of seconds > 0`)
+  }
   if (v.format !== undefined && !FORMATS.includes(v.format)) {
     throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
   }
@@ -79,7 +84,8 @@ function parseRunArgs (argv, ctx = {}) {
     format: v.format ?? 'simple',
     runs,
     mode: v['test-all'] ? 'test-all' : v.test ? 'test' : undefined,
-    cpuset: v.cpuset
+    cpuset: v.cpuset,
+    timeout: v.timeout === undefined ? undefined : Number(v.timeout)
   }
 }
 

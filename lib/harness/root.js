@@ -41,6 +41,19 @@ function runChild ({ file, name, conf, extra, execArgv, mode }) {
     let reported = false
     let errored = false
     const pending = []
+    // BENCHRIG_TIMEOUT (seconds): a child that neither reports nor exits in
+    // time is killed and counted as failed, so one hung configuration cannot
+    // stall a whole run.
+    const limit = Number(process.env.BENCHRIG_TIMEOUT)
+    let timer
+    if (limit > 0) {
+      timer = setTimeout(() => {
+        if (errored) return
+        errored = true
+        pending.push(sendAsync({ type: 'error', name, conf, message: `the child ran longer than BENCHRIG_TIMEOUT=${limit} s (--timeout) and was killed` }))
+        child.kill('SIGKILL')
+      }, limit * 1000)
+    }
     child.on('message', (msg) => {
       if (!msg || typeof msg !== 'object') return
       if (msg.type === 'report') reported = true
@@ -54,6 +67,7 @@ function runChild ({ file, name, conf, extra, execArgv, mode }) {
       pending.push(sendAsync({ type: 'error', name, conf, message: `could not run the child: ${err.message}` }))
     })
     child.on('close', (code, signal) => {
+      clearTimeout(timer)
       if (!errored && (code !== 0 || !reported)) {
         errored = true
         let message

@@ -50,6 +50,7 @@ function createWriter (format, out, meta) {
  * @param {number} [opts.runs] how many times each file runs
  * @param {'test'|'test-all'} [opts.mode]
  * @param {string} [opts.cpuset]
+ * @param {number} [opts.timeout] seconds one configuration may take before it is killed
  * @param {string} [opts.execPath] node binary for the benchmarks
  * @param {NodeJS.WritableStream} [opts.stdout] results
  * @param {NodeJS.WriteStream} [opts.stderr] failures and the progress line
@@ -62,6 +63,11 @@ async function runSuite (opts) {
   const stderr = opts.stderr ?? process.stderr
   if (!FORMATS.includes(format)) throw new UsageError(`--format ${format}: use one of ${FORMATS.join(', ')}`)
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs ${runs}: give a whole number >= 1`)
+  const env = { ...process.env }
+  if (opts.timeout !== undefined) {
+    if (!(opts.timeout > 0)) throw new UsageError(`--timeout ${opts.timeout}: give a number of seconds > 0`)
+    env.BENCHRIG_TIMEOUT = String(opts.timeout)
+  }
   const args = setArgs(set)
   if (mode) args.push(`--${mode}`)
   if (cpuset !== undefined) cpusetPrefix(cpuset) // fail before anything runs
@@ -87,6 +93,7 @@ async function runSuite (opts) {
         file: bench.file,
         execPath,
         args,
+        env,
         cpuset,
         output: stderr,
         onConfig: (c) => progress.config(c.queueLength),

@@ -109,6 +109,7 @@ test('--test runs each file once; --test-all every combination; --runs repeats',
     'alpha/linger.js n=1',
     'alpha/ok.js mode="fast" n=1 flag=true',
     'beta/groups.js group="short" len=1 n=1',
+    'beta/hang.js how="ok"',
     'beta/setup.js size="b"'
   ])
   const all = await run(['beta', '--test-all', '--filter', 'groups', '--runs', '2', '--format', 'ndjson'])
@@ -134,6 +135,15 @@ test('a failing file: its error is printed, the others still run, exit code 1', 
     'beta/badconf.js: failed: configuration "n" mixes types (number and string): one key takes one type, so that key=value arguments parse the same way every time',
     ''
   ].join('\n'))
+})
+
+test('--timeout kills a configuration that hangs and goes on', async (t) => {
+  const r = await run(['beta', '--filter', 'hang', '--timeout', '1'])
+  t.equal(r.code, 1)
+  t.equal(resultLines(r.stdout).length, 1, 'the other configuration still reports')
+  t.equal(r.stderr, 'beta/hang.js how="hang": failed: the child ran longer than BENCHRIG_TIMEOUT=1 s (--timeout) and was killed\n')
+  const bad = await run(['beta', '--timeout', 'soon'])
+  t.equal(bad.stderr, 'run.js: --timeout soon: give a number of seconds > 0\n')
 })
 
 test('--cpuset pins the benchmark with taskset; bad lists are clear errors', async (t) => {
