@@ -5,5 +5,5 @@
 const { runMain } = require('./lib/cli/dispatch.js')
 const { main } = require('./lib/cli/run.js')
 
-runMain((argv) => main(argv, { defaultRoot: __dirname }), process.argv.slice(2), 'run.js')
+runMain((argv) => main(argv, { defaultRoot: __dirname, prog: 'run.js' }), process.argv.slice(2), 'run.js')
   .then((code) => { process.exitCode = code })

@@ -7,14 +7,14 @@ const { parseArgs } = require('node:util')
 const { runSuite, FORMATS } = require('../harness/run-suite.js')
 const { UsageError } = require('../errors.js')
 
-const USAGE = `Usage: run.js [options] <category ...|all>
+const usage = (prog) => `Usage: ${prog} [options] <category ...|all>
 
 Runs every benchmark file of the given categories (subfolders of the
 benchmark directory) and prints one line per configuration.
 
 Options:
-  --root DIR          the benchmark directory (default: run.js's folder; for
-                      "benchrig run": ./benchmark if it exists, else the cwd)
+  --root DIR          the benchmark directory (default: for run.js its own
+                      folder; for "benchrig run" ./benchmark if it exists, else the cwd)
   --filter PATTERN    only files whose name contains PATTERN, or matches /regex/
                       (repeatable: a file matching any is kept)
   --exclude PATTERN   skip files whose name contains PATTERN or matches /regex/ (repeatable)
@@ -91,17 +91,17 @@ function parseRunArgs (argv, ctx = {}) {
 
 /**
  * @param {string[]} argv
- * @param {{defaultRoot?: string, stdout?: NodeJS.WritableStream, stderr?: NodeJS.WriteStream}} [ctx]
+ * @param {{defaultRoot?: string, prog?: string, stdout?: NodeJS.WritableStream, stderr?: NodeJS.WriteStream}} [ctx]
  * @returns {Promise<number>} exit code
  */
 async function main (argv, ctx = {}) {
   const opts = parseRunArgs(argv, ctx)
   if (opts.help) {
-    (ctx.stdout ?? process.stdout).write(USAGE + '\n')
+    (ctx.stdout ?? process.stdout).write(usage(ctx.prog ?? 'benchrig run') + '\n')
     return 0
   }
   const { failures } = await runSuite({ ...opts, stdout: ctx.stdout, stderr: ctx.stderr })
   return failures > 0 ? 1 : 0
 }
 
-module.exports = { main, parseRunArgs, defaultRoot, USAGE }
+module.exports = { main, parseRunArgs, defaultRoot, usage }

@@ -178,6 +178,8 @@ test('--root defaults: run.js its own folder; benchrig run ./benchmark, else the
   const bin = spawnSync(process.execPath, [path.join(REPO, 'bin', 'benchrig.js'), 'run', 'alpha', '--filter', 'ok', '--test'], { encoding: 'utf8', cwd: ROOT })
   t.equal(bin.status, 0, bin.stderr)
   t.match(bin.stdout, /^alpha\/ok\.js\nalpha\/ok\.js mode="fast" n=1 flag=true: /)
+  const binHelp = spawnSync(process.execPath, [path.join(REPO, 'bin', 'benchrig.js'), 'run', '-h'], { encoding: 'utf8' })
+  t.match(binHelp.stdout, /^Usage: benchrig run \[options\]/)
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
