@@ -112,6 +112,11 @@ class Connection {
   }
 
   complete (status, mismatch) {
+    if (this.runner.stopping) {
+      // the run ended inside this chunk (amount reached, bailout): ignore the rest
+      this.scanner.halted = true
+      return
+    }
     if (this.inflight === 0) {
       // a response nobody asked for: treat the stream as broken
       this.scanner.halted = true
