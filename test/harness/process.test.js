@@ -144,3 +144,24 @@ test('children run on another node binary (Node 18): only Node 18 APIs in common
   t.equal(ok.reports.length, 3)
   t.equal(ok.failures, 0)
 })
+
+test('bench.report: seconds, an hrtime pair, the default time, and its errors', async (t) => {
+  const r = await collect('gamma/report.js')
+  t.same(r.reports.map((x) => [x.conf.how, x.rate]), [['seconds', 10], ['hrtime', 20], ['default', 30], ['twice', 40]])
+  t.equal(r.reports[0].time, 2.5)
+  t.equal(r.reports[1].time, 1.5)
+  t.ok(r.reports[2].time > 0, 'default: seconds since main started')
+  t.same(r.errors.map((e) => [e.conf.how, e.message]), [
+    ['bad-rate', 'bench.report(rate): rate must be a finite number >= 0, got -1'],
+    ['twice', 'this benchmark already reported a result: a benchmark reports one result per process']
+  ])
+})
+
+test('options.setup that throws fails the file before any child runs', async (t) => {
+  const r = await collect('gamma/prepare-fails.js')
+  t.equal(r.exitCode, 1)
+  t.equal(r.reports.length, 0)
+  t.equal(r.errors.length, 1)
+  t.equal(r.errors[0].conf, null)
+  t.match(r.errors[0].message, /^options\.setup failed: Error: no fixtures today/)
+})

@@ -39,10 +39,10 @@ async function run (argv) {
 const resultLines = (text) => text.split('\n').filter((l) => /: [\d,]+\.\d\d$/.test(l))
 
 test('categories: which folders count, and unknown ones are clear errors', async (t) => {
-  t.same(listCategories(ROOT), ['alpha', 'beta'], 'lib/ and _private/ are not categories')
+  t.same(listCategories(ROOT), ['alpha', 'beta', 'gamma'], 'lib/ and _private/ are not categories')
   const r = await run(['nope'])
   t.equal(r.code, 2)
-  t.equal(r.stderr, `run.js: unknown category "nope" (no such folder); categories in ${ROOT}: alpha, beta\n`)
+  t.equal(r.stderr, `run.js: unknown category "nope" (no such folder); categories in ${ROOT}: alpha, beta, gamma\n`)
   const none = await run([])
   t.match(none.stderr, /name at least one category or "all"/)
 })
