@@ -115,3 +115,27 @@ t.test('--help', async (t) => {
   t.match(r.stdout, /--connections/)
   t.match(r.stdout, /--pipelining/)
 })
+
+t.test('a progress line on a TTY, hidden by -n', async (t) => {
+  const { spawnSync } = require('node:child_process')
+  if (spawnSync('script', ['--version']).error) {
+    t.skip('util-linux "script" (to give the command a TTY) is not installed')
+    return
+  }
+  const { url } = await server(t)
+  // script(1) runs the command on a pseudo-terminal
+  const tty = (extra) => new Promise((resolve) => {
+    const cmd = [process.execPath, BIN, 'load', '-c', '1', '-d', '1.3', ...extra, url].map((a) => `'${a}'`).join(' ')
+    const child = spawn('script', ['-q', '-c', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    let out = ''
+    child.stdout.on('data', (b) => { out += b })
+    child.on('close', (code) => resolve({ code, out }))
+  })
+  const shown = await tty([])
+  t.equal(shown.code, 0)
+  t.match(shown.out, /\[=+ *\] 1s\/1s/)
+  const hidden = await tty(['-n'])
+  t.equal(hidden.code, 0)
+  t.notMatch(hidden.out, /\[=+/)
+  t.match(hidden.out, /│ Latency/)
+})
