@@ -33,6 +33,7 @@ const PEERS = (c, d) => ({
   ],
   p10: [
     { name: 'benchrig -p 10', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '-j'], parse: json },
+    { name: 'benchrig -p 10 --refill half', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '--refill', 'half', '-j'], parse: json },
     { name: 'benchrig -p 10 --refill batch', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '--refill', 'batch', '-j'], parse: json },
     { name: 'wrk lua pipeline 10', cmd: ['wrk', '-t1', `-c${c}`, `-d${d}s`, '-s', LUA], tail: ['--', '10'], parse: wrkCount },
     { name: 'autocannon -p 10', cmd: [NODE, AUTOCANNON, '-c', c, '-d', d, '-p', '10', '-j'], parse: json }
@@ -131,12 +132,14 @@ async function compare () {
   console.log(`  benchrig / wrk (p=1)                    ${ratio('benchrig', 'wrk', steady)}`)
   console.log(`  benchrig / autocannon (p=1)             ${ratio('benchrig', 'autocannon', steady)}`)
   console.log(`  benchrig -p 10 / wrk lua pipeline 10    ${ratio('benchrig -p 10', 'wrk lua pipeline 10', steady)}`)
+  console.log(`  benchrig -p 10 --refill half / wrk lua pipeline 10   ${ratio('benchrig -p 10 --refill half', 'wrk lua pipeline 10', steady)}`)
   console.log(`  benchrig -p 10 --refill batch / wrk lua pipeline 10  ${ratio('benchrig -p 10 --refill batch', 'wrk lua pipeline 10', steady)}`)
   console.log('\nratios of medians (start-up included)')
   console.log(`  benchrig / wrk (p=1)                    ${ratio('benchrig', 'wrk')}`)
   console.log(`  benchrig / autocannon (p=1)             ${ratio('benchrig', 'autocannon')}`)
   console.log(`  benchrig / h2load --h1 (p=1)            ${ratio('benchrig', 'h2load --h1')}`)
   console.log(`  benchrig -p 10 / wrk lua pipeline 10    ${ratio('benchrig -p 10', 'wrk lua pipeline 10')}`)
+  console.log(`  benchrig -p 10 --refill half / wrk lua pipeline 10   ${ratio('benchrig -p 10 --refill half', 'wrk lua pipeline 10')}`)
   console.log(`  benchrig -p 10 --refill batch / wrk lua pipeline 10  ${ratio('benchrig -p 10 --refill batch', 'wrk lua pipeline 10')}`)
   console.log(`  benchrig -p 10 / autocannon -p 10       ${ratio('benchrig -p 10', 'autocannon -p 10')}`)
 }

@@ -13,7 +13,7 @@ function parse (argv) {
     .usage('Usage: benchrig load [options] <url...>\n\nLoad-test an HTTP/1.1 server (http:// or https://). Several URLs are sent round-robin.')
     .option('connections', { alias: 'c', type: 'string', describe: 'concurrent connections', default: '10' })
     .option('pipelining', { alias: 'p', type: 'string', describe: 'requests in flight per connection', default: '1' })
-    .option('refill', { type: 'string', describe: 'pipelining: window (refill after each read, always -p in flight) or batch (refill when all answered, like wrk)', default: 'window' })
+    .option('refill', { type: 'string', describe: 'pipelining: window (refill after each read, always -p in flight), half (refill when half the window is free) or batch (refill when all are answered, like wrk)', default: 'window' })
     .option('duration', { alias: 'd', type: 'string', describe: 'seconds to run (or 500ms, 10s, 2m)', default: '10' })
     .option('amount', { alias: 'a', type: 'string', describe: 'run until this many requests finished (overrides -d)' })
     .option('workers', { alias: 'w', type: 'string', describe: 'worker threads (0 or 1: this thread)', default: '0' })

@@ -23,8 +23,9 @@ class Connection {
     this.source = runner.source
     this.depth = runner.pipelining
     // window: refill after every read chunk (always `depth` in flight);
+    // half: refill once half the window is free (fewer, larger writes);
     // batch: refill once the whole window is answered, like wrk's pipelining
-    this.lowWater = runner.refill === 'batch' ? 0 : this.depth - 1
+    this.lowWater = runner.refill === 'batch' ? 0 : (runner.refill === 'half' ? this.depth >> 1 : this.depth - 1)
     this.sendTimes = new Float64Array(this.depth)
     this.requestIds = new Int32Array(this.depth)
     this.head = 0

@@ -166,7 +166,7 @@ class LoadRun extends EventEmitter {
 
 /**
  * Starts a load run. Options (see docs/load.md): url (string or array),
- * connections, pipelining, refill ('window' | 'batch'), duration (s or "10s"), amount, workers, timeout,
+ * connections, pipelining, refill ('window' | 'half' | 'batch'), duration (s or "10s"), amount, workers, timeout,
  * method, headers, body, bodyFile, socketPath, bailout, expectBody,
  * rejectUnauthorized. Invalid options throw a UsageError synchronously.
  * @param {object} options

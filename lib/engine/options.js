@@ -123,7 +123,9 @@ function normalizeOptions (o) {
   const connections = integer(o.connections ?? DEFAULTS.connections, '-c/--connections', 1, 100000)
   const pipelining = integer(o.pipelining ?? DEFAULTS.pipelining, '-p/--pipelining', 1, 1024)
   const refill = o.refill ?? 'window'
-  if (refill !== 'window' && refill !== 'batch') throw new UsageError(`invalid --refill "${refill}": give window or batch`)
+  if (refill !== 'window' && refill !== 'half' && refill !== 'batch') {
+    throw new UsageError(`invalid --refill "${refill}": give window, half or batch`)
+  }
   const workers = integer(o.workers ?? DEFAULTS.workers, '-w/--workers', 0, 256)
   const amount = o.amount === undefined ? 0 : integer(o.amount, '-a/--amount', 1)
   const duration = amount > 0 ? 0 : parseDuration(o.duration ?? DEFAULTS.duration, '-d/--duration')

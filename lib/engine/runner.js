@@ -20,7 +20,7 @@ const C = require('./counters.js')
  * @property {import('./transport.js').Target} target
  * @property {number} connections
  * @property {number} pipelining
- * @property {'window'|'batch'} refill
+ * @property {'window'|'half'|'batch'} refill
  * @property {number} durationMs   0 when running for an amount
  * @property {number} amount       0 when running for a duration
  * @property {number} timeoutMs

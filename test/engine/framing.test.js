@@ -111,3 +111,30 @@ t.test('server closes mid-pipeline without saying so', async (t) => {
   t.equal(r.requests.total, 5)
   t.ok(r.resent >= 4)
 })
+
+t.test('refill modes: window, half and batch', async (t) => {
+  for (const [refill, answeredBeforeFifth] of [['window', 1], ['half', 2], ['batch', 4]]) {
+    // answers one response every 20 ms, and notes how many it had written
+    // when request 5 arrived
+    let written = 0
+    let atFifth = -1
+    const queue = []
+    const srv = await serve(t, (s, req) => {
+      if (req.n === 5) atFifth = written
+      queue.push(s)
+      if (queue.length === 1) drain()
+    })
+    const drain = () => {
+      const s = queue[0]
+      setTimeout(() => {
+        queue.shift()
+        written++
+        if (!s.destroyed) s.write(response('x'))
+        if (queue.length) drain()
+      }, 20)
+    }
+    const r = await load({ url: srv.url, connections: 1, pipelining: 4, amount: 8, refill })
+    t.equal(r.requests.total, 8, refill)
+    t.equal(atFifth, answeredBeforeFifth, `${refill}: request 5 is sent after ${answeredBeforeFifth} responses`)
+  }
+})
