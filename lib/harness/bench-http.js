@@ -54,7 +54,9 @@ function positive (value, key, fallback) {
  * @param {{testMode?: boolean}} [ctx]
  */
 function normalizeOptions (options = {}, conf = {}, ctx = {}) {
-  const protocol = options.protocol || (options.http2 ? 'h2' : 'http/1.1')
+  const PROTOCOLS = { 'http/1.1': 'http/1.1', http1: 'http/1.1', h2: 'h2', http2: 'h2' }
+  const protocol = PROTOCOLS[options.protocol || (options.http2 ? 'h2' : 'http/1.1')]
+  if (!protocol) throw new UsageError(`bench.http: protocol must be "http/1.1" or "h2", got "${options.protocol}"`)
   const name = conf.benchmarker || options.benchmarker || process.env.BENCHRIG_BENCHMARKER ||
     (protocol === 'h2' ? 'h2load' : benchmarkers.DEFAULT_BENCHMARKER)
   const adapter = benchmarkers.getBenchmarker(String(name))
@@ -63,6 +65,7 @@ function normalizeOptions (options = {}, conf = {}, ctx = {}) {
   const host = options.host || '127.0.0.1'
   const port = positive(options.port ?? process.env.PORT, 'port', DEFAULT_PORT)
   const reqPath = options.path || '/'
+  if (!reqPath.startsWith('/')) throw new UsageError(`bench.http: path must start with "/", got "${reqPath}"`)
   let duration = positive(options.duration, 'duration', 5)
   if (ctx.testMode) duration = Math.min(duration, TEST_DURATION)
   duration = Math.max(duration, adapter.minDuration || 0)

@@ -63,6 +63,9 @@ test('bad values are usage errors naming the key', async (t) => {
   t.throws(() => normalizeOptions({ connections: 'many' }, {}), /connections must be a positive number/)
   t.throws(() => normalizeOptions({ duration: -1 }, {}), /duration must be a positive number/)
   t.throws(() => normalizeOptions({ scheme: 'ftp' }, {}), /scheme must be "http" or "https"/)
+  t.throws(() => normalizeOptions({ protocol: 'spdy' }, {}), /protocol must be "http\/1\.1" or "h2", got "spdy"/)
+  t.throws(() => normalizeOptions({ path: 'api' }, {}), /path must start with "\/"/)
+  t.equal(normalizeOptions({ protocol: 'http2' }, {}).protocol, 'h2')
 })
 
 test('report extra fields', async (t) => {
