@@ -28,6 +28,22 @@ t.test('CLI --cluster 2: two worker processes answer on one port; SIGTERM stops 
   t.match(srv.stderr(), /2 worker processes \(pids \d+ \d+\)/)
 })
 
+t.test('CLI --cluster 2: a worker that dies is reported and the other goes on serving', async (t) => {
+  const srv = await startCli(t, ['--cluster', '2'])
+  const pids = [...await pidsSeen(srv.url, 2)]
+  process.kill(pids[0], 'SIGKILL')
+  const start = Date.now()
+  while (!/exited/.test(srv.stderr()) && Date.now() - start < 10000) await new Promise((resolve) => setTimeout(resolve, 20))
+  t.match(srv.stderr(), new RegExp(`benchrig serve: worker ${pids[0]} exited \\(SIGKILL\\); 1 left`))
+  for (let i = 0; i < 3; i++) {
+    const r = await request(srv.url + '/pid')
+    t.equal(r.body.toString(), `${pids[1]}\n`, 'the live worker answers')
+  }
+  srv.child.kill('SIGTERM')
+  t.same(await srv.exited, { code: 0, signal: null })
+  t.notOk(alive(pids[1]), 'the other worker is gone too')
+})
+
 t.test('CLI --cluster 2: Ctrl+C (SIGINT to the whole process group) exits 0', async (t) => {
   const srv = await startCli(t, ['--cluster', '2', '--h2c'], { detached: true })
   const pids = await pidsSeen(srv.url, 2)
