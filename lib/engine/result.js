@@ -9,7 +9,7 @@ const C = require('./counters.js')
 
 const PERCENTILES = [0.001, 0.01, 0.1, 1, 2.5, 10, 25, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999]
 const pkey = (p) => 'p' + String(p).replace('.', '_')
-const SATURATED_ELU = 0.9
+const SATURATED = 0.9
 
 /**
  * @param {object[]} list stats posted by runners
@@ -120,12 +120,17 @@ function buildResult (m, opts, usage) {
   const cpuCores = usage.wallMs > 0 ? usage.cpuUs / 1000 / usage.wallMs : 0
   const saturation = {
     cpuCores: round3(cpuCores),
-    workers: m.runners.map((r) => ({ eventLoopUtilization: round3(r.elu) })),
+    // per thread: the share of one core it used (undefined where the OS
+    // does not tell), and how busy its event loop was
+    workers: m.runners.map((r) => ({
+      cpu: r.cpuUs === undefined || !(r.wallMs > 0) ? undefined : round3(r.cpuUs / 1000 / r.wallMs),
+      eventLoopUtilization: round3(r.elu)
+    })),
     warning: undefined
   }
-  const busiest = Math.max(0, ...m.runners.map((r) => r.elu))
-  if (busiest >= SATURATED_ELU) {
-    saturation.warning = `the generator's event loop was busy ${Math.round(busiest * 100)}% of the time: ` +
+  const busiest = Math.max(0, ...saturation.workers.map((w) => Math.max(w.eventLoopUtilization, w.cpu ?? 0)))
+  if (busiest >= SATURATED) {
+    saturation.warning = `a generator thread was busy ${Math.round(busiest * 100)}% of the run (CPU or event loop): ` +
       'the numbers may show the client\'s limit rather than the server\'s; add -w/--workers or use fewer connections'
   }
   return {

@@ -12,6 +12,7 @@ const { Histogram } = require('./histogram.js')
 const { RequestSource } = require('./request-source.js')
 const { chooseTransport } = require('./transport.js')
 const { Connection } = require('./connection.js')
+const { threadCpuUs } = require('./thread-cpu.js')
 const C = require('./counters.js')
 
 /**
@@ -64,7 +65,7 @@ class Runner {
   start () {
     const opts = this.opts
     this.eluStart = performance.eventLoopUtilization()
-    this.cpuStart = process.cpuUsage()
+    this.cpuStart = threadCpuUs()
     this.startWall = Date.now()
     this.startMono = performance.now()
     if (opts.amount === 0 && opts.durationMs > 0) {
@@ -151,7 +152,8 @@ class Runner {
 
   finishStats (elapsedMs) {
     const elu = performance.eventLoopUtilization(this.eluStart)
-    const cpu = process.cpuUsage(this.cpuStart)
+    const cpuEnd = threadCpuUs()
+    const cpuUs = cpuEnd === undefined || this.cpuStart === undefined ? undefined : cpuEnd - this.cpuStart
     // the last, partial second, kept apart with its length
     const partialMs = elapsedMs - this.samplesReq.length * 1000
     const stats = {
@@ -171,7 +173,7 @@ class Runner {
       reason: this.reason,
       everConnected: this.everConnected,
       errorDetails: this.errorDetails,
-      saturation: { elu: elu.utilization, cpuUserUs: cpu.user, cpuSystemUs: cpu.system, wallMs: elapsedMs }
+      saturation: { elu: elu.utilization, cpuUs, wallMs: elapsedMs }
     }
     // let the sockets' close events run before reporting
     setImmediate(() => this.resolveDone(stats))

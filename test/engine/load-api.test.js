@@ -88,6 +88,7 @@ t.test('workers split connections and the amount exactly', async (t) => {
   t.equal(seen.connections, 7, 'seven connections over three workers')
   t.equal(r.workers, 3)
   t.equal(r.saturation.workers.length, 3)
+  if (process.platform === 'linux') t.ok(r.saturation.workers.every((w) => typeof w.cpu === 'number'), 'each worker has its own CPU')
   t.equal(r.latency.totalCount, 301)
   t.equal(decode(r.histogram).totalCount, 301, 'the merged histogram holds every request')
 })
@@ -138,6 +139,9 @@ t.test('the result has autocannon\'s keys and ours', async (t) => {
   t.ok(r.latencyUs.min <= r.latencyUs.p50 && r.latencyUs.p50 <= r.latencyUs.max)
   t.ok(r.throughput.total > 0)
   t.type(r.saturation.cpuCores, 'number')
+  const w = r.saturation.workers[0]
+  t.ok(w.eventLoopUtilization >= 0 && w.eventLoopUtilization <= 1)
+  if (process.platform === 'linux') t.ok(w.cpu >= 0 && w.cpu < 2, `thread cpu ${w.cpu}`)
   const json = JSON.parse(JSON.stringify(r))
   t.match(json.start, /^\d{4}-\d\d-\d\dT/)
 })
