@@ -6,7 +6,7 @@ const { test } = require('tap')
 const net = require('node:net')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { collect, plainNode } = require('./fixtures/helpers.js')
+const { collect, collectLoad, plainNode } = require('./fixtures/helpers.js')
 const { needNode } = require('../helpers/tools.js')
 
 const NODECORE = path.join(__dirname, '..', 'fixtures', 'nodecore')
@@ -35,14 +35,14 @@ test('a Node core style file with --expose-internals runs every configuration', 
 
 test('a Node core style HTTP file (common.PORT, bench.http) runs in --test mode', async (t) => {
   const env = { ...process.env, PORT: String(await freePort()) }
-  const r = await collect(path.join(NODECORE, 'misc', 'http-simple.js'), { args: ['--test'], env })
+  const r = await collectLoad(t, path.join(NODECORE, 'misc', 'http-simple.js'), { args: ['--test'], env })
   t.same(r.errors, [])
   t.equal(r.reports.length, 1)
   const rep = r.reports[0]
   t.same(Object.keys(rep.conf), ['len', 'c', 'duration', 'benchmarker'], 'the benchmarker joins the configuration, as in Node core')
   t.equal(rep.conf.len, 1)
   t.ok(rep.rate > 0, 'requests were answered')
-  const narrowed = await collect(path.join(NODECORE, 'misc', 'http-simple.js'), { args: ['--test', 'len=1024', 'benchmarker=builtin'], env })
+  const narrowed = await collectLoad(t, path.join(NODECORE, 'misc', 'http-simple.js'), { args: ['--test', 'len=1024', 'benchmarker=builtin'], env })
   t.same(narrowed.errors, [])
   t.same(narrowed.reports[0].conf, { len: 1024, c: 1, duration: 0.05, benchmarker: 'builtin' })
 })

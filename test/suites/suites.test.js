@@ -4,11 +4,11 @@
 // covered without touching this file. HTTP suites use their default load
 // generator; one that is an external tool (h2load for http2/) must be
 // installed, or the file is skipped (a failure under BENCHRIG_REQUIRE_TOOLS=1).
+// A load that completed no request on a busy machine is retried once.
 const { test } = require('tap')
 const path = require('node:path')
-const { PassThrough } = require('node:stream')
 const { listCategories, findBenchmarks } = require('../../lib/harness/discover.js')
-const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
+const { collectLoad } = require('../harness/fixtures/helpers.js')
 const { needTool } = require('../helpers/tools.js')
 
 const REPO = path.join(__dirname, '..', '..')
@@ -26,24 +26,13 @@ for (const bench of findBenchmarks({ root: REPO, categories })) {
   test(`${bench.name} runs in --test mode`, async (t) => {
     const tool = NEEDS[bench.category]
     if (tool && !needTool(t, tool)) return
-    const errors = []
-    const reports = []
-    let output = ''
-    const sink = new PassThrough()
-    sink.on('data', (d) => { output += d })
-    const r = await runBenchmarkFile({
-      file: bench.file,
-      args: ['--test'],
-      output: sink,
-      onReport: (rep) => reports.push(rep),
-      onError: (e) => errors.push(e)
-    })
+    const { errors, reports, output, exitCode } = await collectLoad(t, bench.file, { args: ['--test'] })
     if (errors.length === 1 && /not supported/i.test(errors[0].message) && bench.category === 'http2') {
       t.skip(`${bench.name}: the default benchmarker refuses HTTP/2 cleanly: ${errors[0].message}`)
       return
     }
     t.same(errors, [], 'no configuration failed')
-    t.equal(r.exitCode, 0, `exit code 0${output ? `; output:\n${output}` : ''}`)
+    t.equal(exitCode, 0, `exit code 0${output ? `; output:\n${output}` : ''}`)
     t.equal(reports.length, 1, 'exactly one configuration in --test mode')
     const rep = reports[0]
     t.equal(rep.name, bench.name)
