@@ -198,7 +198,10 @@ class ResponseScanner {
           if (!this.headersDone()) return false
           break
         case S_HEADER_NAME: {
-          // the name up to ':' in one loop (lowercased, kept only to match)
+          // the name up to ':' in one loop (lowercased, kept only to match);
+          // inner loops here and for values took a typical nginx response
+          // from 1.6-1.9 to 0.9-1.2 µs on the dev VM (a byte loop over the
+          // same bytes alone costs 0.5-0.9 µs there)
           const name = this.name
           let n = this.nameLen
           let ch = c
