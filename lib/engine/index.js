@@ -28,13 +28,18 @@ class LoadRun extends EventEmitter {
   #runners = []
   #workers = []
   #stopped = false
+  #ticks = new Map() // second -> ticks summed so far over workers
 
   /** @param {ReturnType<typeof normalizeOptions>} opts */
   constructor (opts) {
     super()
     this.opts = opts
     this.#promise = new Promise((resolve, reject) => {
-      process.nextTick(() => this.#run().then(resolve, reject))
+      process.nextTick(() => this.#run().then(resolve, (err) => {
+        // event users hear of a failed run too, if they listen for it
+        if (this.listenerCount('error') > 0) this.emit('error', err)
+        reject(err)
+      }))
     })
     // awaiting is optional: a run used through events must not leave an
     // unhandled rejection behind
@@ -54,7 +59,6 @@ class LoadRun extends EventEmitter {
 
   async #run () {
     const opts = this.opts
-    const t0 = Date.now()
     const cpu0 = process.cpuUsage()
     const shares = opts.workers <= 1 ? 1 : opts.workers
     const conns = split(opts.connections, shares)
@@ -72,7 +76,7 @@ class LoadRun extends EventEmitter {
         timeoutMs: opts.timeoutMs,
         bailout: opts.bailout,
         expectBody: opts.expectBody,
-        t0,
+        t0: 0, // set when the run starts
         idOffset
       }
       idOffset += c
@@ -125,7 +129,7 @@ class LoadRun extends EventEmitter {
       const worker = new Worker(path.join(__dirname, 'worker-entry.js'), { workerData: ro, execArgv: [] })
       this.#workers.push(worker)
       let done = false
-      const pending = this.#ticks ??= new Map()
+      const pending = this.#ticks
       worker.on('message', (msg) => {
         if (msg.type === 'done') {
           done = true
@@ -149,7 +153,6 @@ class LoadRun extends EventEmitter {
     return failed
   }
 
-  #ticks
   /** Emits one tick per second once every worker has reported that second. */
   #tick (pending, msg) {
     const agg = pending.get(msg.second) ?? { n: 0, requests: 0, bytes: 0 }
@@ -166,9 +169,11 @@ class LoadRun extends EventEmitter {
 
 /**
  * Starts a load run. Options (see docs/load.md): url (string or array),
- * connections, pipelining, refill ('window' | 'half' | 'batch'), duration (s or "10s"), amount, workers, timeout,
- * method, headers, body, bodyFile, socketPath, bailout, expectBody,
- * rejectUnauthorized. Invalid options throw a UsageError synchronously.
+ * connections, pipelining, refill ('window' | 'half' | 'batch'), duration
+ * (seconds or "10s"), amount, workers, timeout, method, headers, body,
+ * bodyFile, socketPath, bailout, expectBody, rejectUnauthorized.
+ * Invalid options throw a UsageError synchronously; a target that cannot be
+ * reached rejects the run (and emits 'error' when someone listens).
  * @param {object} options
  * @returns {LoadRun}
  */

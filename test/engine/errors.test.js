@@ -78,6 +78,9 @@ t.test('unreachable target: a clear RunError, quickly', async (t) => {
     message: /cannot connect to 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/
   })
   t.ok(Date.now() - started < 10000, 'does not wait for the whole duration')
+  const run = load({ url: `http://127.0.0.1:${port}/`, connections: 1, duration: 30 })
+  const heard = await new Promise((resolve) => run.on('error', resolve))
+  t.equal(heard.code, 'BENCHRIG_ERR_UNREACHABLE', "an 'error' listener hears it too")
 })
 
 t.test('invalid options throw a UsageError naming the flag', async (t) => {
