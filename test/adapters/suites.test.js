@@ -31,7 +31,8 @@ async function suite (t, name, category) {
   const { code, stderr, records } = await runJs(['--test', '--set', `benchmarker=${name}`, '--format', 'ndjson', category])
   t.equal(code, 0, `exit 0 (stderr: ${stderr.trim()})`)
   const results = records.filter((r) => r.type === 'result')
-  t.same(results.map((r) => r.filename).sort(), filesOf(category), 'one result per benchmark file')
+  const failed = records.filter((r) => r.type === 'error').map((r) => `${r.filename}: ${r.message}`)
+  t.same(results.map((r) => r.filename).sort(), filesOf(category), `one result per benchmark file (failures: ${failed.join('; ') || 'none'})`)
   for (const r of results) {
     t.match(r.configuration, `benchmarker="${name}"`, `${r.filename} names its tool in the configuration`)
     t.equal(r.conf.benchmarker, name)
@@ -39,8 +40,9 @@ async function suite (t, name, category) {
     t.type(r.benchmarker_version, 'string')
     t.ok(r.rate > 0, `${r.filename} has a rate`)
     t.ok(Number.isFinite(r.latency_max), 'latency_max')
-    t.equal(r.errors, 0, `${r.filename} without errors`)
-    t.equal(r.non2xx, 0, `${r.filename} without non-2xx`)
+    const counts = `requests/s ${r.rate}, latency_max ${r.latency_max} ms, errors ${r.errors}, non2xx ${r.non2xx}`
+    t.equal(r.errors, 0, `${r.filename} without errors (${counts})`)
+    t.equal(r.non2xx, 0, `${r.filename} without non-2xx (${counts})`)
   }
 }
 
