@@ -116,7 +116,7 @@ async function run (name, opts) {
       throw new RunError(`could not read the output of ${name} ${version} (${shown}); its output was:\n${tail(stdout) || '(empty)'}${stderr ? `\nstderr:\n${tail(stderr)}` : ''}`, 'BENCHRIG_ERR_BENCHMARKER_OUTPUT')
     }
     if (result.requests === 0) {
-      throw new RunError(`${name} completed zero requests against ${opts.url} (errors: ${result.errors || 0}); check that the server listens on that port and answers ${opts.method} ${opts.path}`, 'BENCHRIG_ERR_NO_REQUESTS')
+      throw new RunError(`${name}: no request completed against ${opts.url} (errors: ${result.errors || 0}); check that the server listens on that port and answers ${opts.method} ${opts.path}`, 'BENCHRIG_ERR_NO_REQUESTS')
     }
     return { benchmarker: name, version, ...result, command: [command, ...args] }
   } finally {

@@ -50,7 +50,15 @@ for (const name of ['autocannon', 'builtin']) {
       return
     }
     const { wrapper, log } = driverWrapper(t)
-    const { code, messages, stderr } = await runBenchmark('http/simple.js', ['--test', `benchmarker=${name}`], node18, wrapper)
+    let run = await runBenchmark('http/simple.js', ['--test', `benchmarker=${name}`], node18, wrapper)
+    const failure = run.messages.find((m) => m.type === 'error')
+    if (failure && /no request completed/.test(failure.message)) {
+      // A saturated machine, not the adapters: retry once, visibly.
+      t.comment(`retrying once: ${failure.message}`)
+      fs.rmSync(log, { force: true })
+      run = await runBenchmark('http/simple.js', ['--test', `benchmarker=${name}`], node18, wrapper)
+    }
+    const { code, messages, stderr } = run
     t.equal(code, 0, `the node 18 benchmark succeeded (${stderr.trim()} ${JSON.stringify(messages)})`)
     const report = messages.find((m) => m.type === 'report')
     t.ok(report, 'a report came back')

@@ -67,14 +67,14 @@ test('zero completed requests is an error, not a rate of 0', async (t) => {
   const err = await benchmarkers.run('autocannon', opts('autocannon')).catch((e) => e)
   t.type(err, RunError)
   t.equal(err.code, 'BENCHRIG_ERR_NO_REQUESTS')
-  t.match(err.message, /autocannon completed zero requests against http:\/\/127\.0\.0\.1:1\//)
+  t.match(err.message, /^autocannon: no request completed against http:\/\/127\.0\.0\.1:1\//)
 })
 
 test('h2load against a closed port (exit 0, nothing done) is a zero-requests error', async (t) => {
   if (!needTool(t, 'h2load')) return
   const err = await benchmarkers.run('h2load', opts('h2load', { protocol: 'h2' })).catch((e) => e)
   t.equal(err.code, 'BENCHRIG_ERR_NO_REQUESTS')
-  t.match(err.message, /^h2load completed zero requests/)
+  t.match(err.message, /^h2load: no request completed/)
 })
 
 test('unparseable output is shown; an overrunning tool is killed', async (t) => {

@@ -27,8 +27,20 @@ function runJs (args) {
   })
 }
 
+// On a saturated machine a 0.25 s load may complete no request. That is the
+// machine, not the adapters: such a run is retried once, visibly.
+const NO_REQUEST = /no request completed/
+
+async function runSuite (t, args) {
+  const first = await runJs(args)
+  const errors = first.records.filter((r) => r.type === 'error')
+  if (first.code === 0 || errors.length === 0 || !errors.every((e) => NO_REQUEST.test(e.message))) return first
+  t.comment(`retrying ${args.join(' ')} once: ${errors.map((e) => e.message).join('; ')}`)
+  return runJs(args)
+}
+
 async function suite (t, name, category) {
-  const { code, stderr, records } = await runJs(['--test', '--set', `benchmarker=${name}`, '--format', 'ndjson', category])
+  const { code, stderr, records } = await runSuite(t, ['--test', '--set', `benchmarker=${name}`, '--format', 'ndjson', category])
   t.equal(code, 0, `exit 0 (stderr: ${stderr.trim()})`)
   const results = records.filter((r) => r.type === 'result')
   const failed = records.filter((r) => r.type === 'error').map((r) => `${r.filename}: ${r.message}`)
