@@ -26,7 +26,8 @@ const TEST_DURATION = 0.3
 function isTestMode (bench) {
   if (bench && (bench.testMode === true || bench.isTestMode === true)) return true
   const env = process.env
-  return env.BENCHRIG_TEST === '1' || env.BENCHRIG_TEST_MODE === '1'
+  return env.BENCHRIG_MODE === 'test' || env.BENCHRIG_MODE === 'test-all' ||
+    env.BENCHRIG_TEST === '1' || env.BENCHRIG_TEST_MODE === '1'
 }
 
 /** The benchmark's configuration of this child. */

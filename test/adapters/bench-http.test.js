@@ -37,11 +37,11 @@ test('durations: test mode, wrk\'s whole seconds, floors', async (t) => {
   t.equal(normalizeOptions({ duration: 2.5 }, { benchmarker: 'wrk' }).duration, 3, 'wrk rounds up')
   t.equal(normalizeOptions({ duration: 0.05 }, { benchmarker: 'builtin' }).duration, 0.25, 'a floor for the harness\'s 0.05 s test durations')
   t.equal(normalizeOptions({ duration: 2.5 }, { benchmarker: 'autocannon' }).duration, 2.5)
-  const saved = process.env.BENCHRIG_TEST_MODE
-  t.teardown(() => { if (saved === undefined) delete process.env.BENCHRIG_TEST_MODE; else process.env.BENCHRIG_TEST_MODE = saved })
-  process.env.BENCHRIG_TEST_MODE = '1'
+  const saved = process.env.BENCHRIG_MODE
+  t.teardown(() => { if (saved === undefined) delete process.env.BENCHRIG_MODE; else process.env.BENCHRIG_MODE = saved })
+  process.env.BENCHRIG_MODE = 'test-all'
   t.equal(isTestMode({}), true)
-  delete process.env.BENCHRIG_TEST_MODE
+  delete process.env.BENCHRIG_MODE
   t.equal(isTestMode({}), false)
   t.equal(isTestMode({ testMode: true }), true)
 })
