@@ -68,9 +68,6 @@ class Runner {
     this.cpuStart = threadCpuUs()
     this.startWall = Date.now()
     this.startMono = performance.now()
-    if (opts.amount === 0 && opts.durationMs > 0) {
-      this.timers.push(setTimeout(stopRunner, opts.durationMs, this, 'duration'))
-    }
     this.scheduleTick(1)
     const sweepMs = Math.max(10, Math.min(250, opts.timeoutMs / 4))
     const sweep = setInterval(sweepTimeouts, sweepMs, this)
@@ -99,6 +96,13 @@ class Runner {
   }
 
   connected () {
+    if (!this.everConnected && this.opts.amount === 0 && this.opts.durationMs > 0) {
+      // the duration counts from the first connection, so a short run on a
+      // busy machine measures load, not how long connecting took
+      this.startWall = Date.now()
+      this.startMono = performance.now()
+      this.timers.push(setTimeout(stopRunner, this.opts.durationMs, this, 'duration'))
+    }
     this.everConnected = true
     this.counters[C.CONNECTS]++
   }
