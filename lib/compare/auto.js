@@ -11,14 +11,20 @@ const { analyze } = require('../stats/analyze.js')
  * Which files still need pairs, and how many more each would need.
  * @param {object[]} rows all rows so far
  * @param {{target: number, maxPairs: number}} opts target: CI half-width in %
- * @returns {Map<string, number>} filename -> more pairs wanted (>= 1)
+ * @returns {Map<string, number> & {capped: number}} filename -> more pairs wanted (>= 1);
+ *   capped counts configurations still too wide but at the cap
  */
 function filesNeedingPairs (rows, { target, maxPairs }) {
   const want = new Map()
+  want.capped = 0
   for (const r of analyze(rows).results) {
     const n = r.n_pairs || Math.min(r.n_old, r.n_new)
     const halfWidth = r.ci_log_width / 2 * 100
-    if (!(halfWidth > target) || n >= maxPairs) continue
+    if (!(halfWidth > target)) continue
+    if (n >= maxPairs) {
+      want.capped++
+      continue
+    }
     // The half-width shrinks about as 1/sqrt(n); never more than double n in one step.
     const needed = Number.isFinite(halfWidth) ? Math.ceil(n * (halfWidth / target) ** 2) - n : n
     const more = Math.max(2, Math.min(needed, n, maxPairs - n))
@@ -47,7 +53,10 @@ async function runAuto (opts) {
   if (first.stopped) return { rows, rounds: round, stoppedBy: 'interrupted' }
   for (;;) {
     const want = filesNeedingPairs(rows, opts)
-    if (want.size === 0) return { rows, rounds: round, stoppedBy: 'target' }
+    if (want.size === 0) {
+      const stoppedBy = want.capped > 0 ? `--max-runs (${want.capped} configuration(s) still wider than the target)` : 'target'
+      return { rows, rounds: round, stoppedBy }
+    }
     const more = Math.max(...want.values())
     const elapsed = now() - t0
     if (opts.timeBudgetMs !== undefined) {

@@ -41,7 +41,7 @@ t.test('a pilot of 6 pairs, then more pairs only for the file whose CI is too wi
   t.ok(sim.calls.length > 1)
   const pairsB = new Set(res.rows.filter((r) => r.filename === 'cpu/b.js').map((r) => r.pair))
   t.ok(pairsB.size <= 60, 'the cap holds')
-  t.ok(['target', 'time budget'].includes(res.stoppedBy) || pairsB.size === 60, res.stoppedBy)
+  t.ok(res.stoppedBy === 'target' || (pairsB.size === 60 && /^--max-runs/.test(res.stoppedBy)), res.stoppedBy)
   t.same(filesNeedingPairs(res.rows, { target: 0.5, maxPairs: 60 }).size, 0, 'nothing is left to do')
 })
 
@@ -54,6 +54,13 @@ t.test('the stopping rule does not depend on the direction or size of the effect
   }
   t.same(plans[1], plans[0], 'slower by 10%: the same batches as no change')
   t.same(plans[2], plans[0], 'faster by 10%: the same batches as no change')
+})
+
+t.test('a cap that stops the rounds is named', async (t) => {
+  const sim = simulatedBatches({ seed: 2, effect: 1 })
+  const res = await runAuto({ files: FILES, pilot: 6, target: 0.01, maxPairs: 12, runBatch: sim.runBatch })
+  t.match(res.stoppedBy, /^--max-runs \(2 configuration\(s\) still wider than the target\)/)
+  t.ok(res.rows.every((r) => r.pair <= 12))
 })
 
 t.test('the time budget stops before a batch that would overrun it', async (t) => {
