@@ -62,15 +62,17 @@ options(width = 200)
 print(stats, row.names = FALSE)
 
 suppressPackageStartupMessages(library(ggplot2)) # slow to load: after the checks
-stats$direction <- ifelse(stats$lower > 0, "faster", ifelse(stats$upper < 0, "slower", "unclear"))
-p <- ggplot(stats, aes(x = name, y = change, fill = direction)) +
+# Colour by where the (unadjusted) 95% CI lies; verdicts, which also adjust
+# for multiple comparisons, come from benchrig analyze.
+stats$ci <- ifelse(stats$lower > 0, "above 0", ifelse(stats$upper < 0, "below 0", "spans 0"))
+p <- ggplot(stats, aes(x = name, y = change, fill = ci)) +
   geom_col() +
   geom_errorbar(aes(ymin = lower, ymax = upper), width = 0.3) +
   geom_hline(yintercept = 0) +
-  scale_fill_manual(values = c(faster = "#1b9e77", slower = "#d95f02", unclear = "#9e9e9e")) +
+  scale_fill_manual(values = c("above 0" = "#1b9e77", "below 0" = "#d95f02", "spans 0" = "#9e9e9e"), name = "95% CI") +
   coord_flip() +
   ylab(if (paired) "change, % (Hodges-Lehmann, 95% CI on pairs; positive = new is faster)"
        else "change of the mean rate, % (Welch 95% CI; positive = new is faster)") +
   xlab(NULL) +
   ggtitle(opts$title)
-ggsave(opts$plot, p, width = 9, height = max(3, 0.35 * nrow(stats) + 1.5))
+ggsave(opts$plot, p, width = 11, height = max(3, 0.3 * nrow(stats) + 1.5), dpi = 110)
