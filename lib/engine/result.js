@@ -24,6 +24,7 @@ function mergeStats (list) {
   const errorDetails = {}
   let elapsedMs = 0
   let start = Infinity
+  let t0 = Infinity
   for (const s of list) {
     for (let i = 0; i < C.SIZE; i++) counters[i] += s.counters[i]
     for (let i = 0; i < 600; i++) statusCodes[i] += s.statusCodes[i]
@@ -36,7 +37,11 @@ function mergeStats (list) {
     for (const [k, v] of Object.entries(s.errorDetails)) errorDetails[k] ??= v
     elapsedMs = Math.max(elapsedMs, s.elapsedMs)
     start = Math.min(start, s.start)
+    if (s.t0 !== undefined) t0 = Math.min(t0, s.t0)
   }
+  // the raw whole seconds on absolute time, before any scaled sample: what
+  // `benchrig merge` needs to add runs of other processes second by second
+  const perSecond = { start: Number.isFinite(t0) ? t0 : undefined, ms: 1000, requests: samplesReq.slice(), bytes: samplesBytes.slice() }
   // a run shorter than a second still gets one (scaled) sample
   if (samplesReq.length === 0 && elapsedMs > 0) {
     samplesReq.push(counters[C.COMPLETED] * 1000 / elapsedMs)
@@ -51,6 +56,7 @@ function mergeStats (list) {
     errorDetails,
     elapsedMs,
     start,
+    perSecond,
     everConnected: list.some((s) => s.everConnected),
     reasons: list.map((s) => s.reason),
     runners: list.map((s) => s.saturation)
@@ -167,8 +173,9 @@ function buildResult (m, opts, usage) {
     resent: c[C.RESENT],
     stoppedBy: m.reasons[0],
     histogram: encode(m.histogram),
+    perSecond: m.perSecond,
     saturation
   }
 }
 
-module.exports = { mergeStats, buildResult, sampleStats, PERCENTILES, pkey }
+module.exports = { mergeStats, buildResult, sampleStats, latencyStats, PERCENTILES, pkey }

@@ -172,6 +172,7 @@ class Runner {
         bytes: this.counters[C.BYTES] - this.lastBytes
       },
       start: this.startWall,
+      t0: this.opts.t0, // samplesReq[i] covers [t0 + i s, t0 + i s + 1 s): merge aligns runs on it
       elapsedMs,
       connections: this.connections.length,
       reason: this.reason,
