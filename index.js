@@ -9,6 +9,7 @@ function lazy (name, load) {
 
 lazy('createBenchmark', () => require('./common.js').createBenchmark)
 lazy('load', () => require('./lib/engine/index.js').load)
+lazy('merge', () => require('./lib/engine/merge.js').merge)
 lazy('analyze', () => require('./lib/stats/analyze.js').analyze)
 
 module.exports = api

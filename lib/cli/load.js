@@ -5,6 +5,7 @@
 const yargs = require('yargs')
 const { load } = require('../engine/index.js')
 const { formatResult, progressLine } = require('../engine/format.js')
+const { writeHistText } = require('../engine/hist-text.js')
 const { UsageError, RunError } = require('../errors.js')
 
 function parse (argv) {
@@ -30,6 +31,7 @@ function parse (argv) {
     .option('json', { alias: 'j', type: 'boolean', describe: 'print the result as JSON on stdout only' })
     .option('latency', { alias: 'l', type: 'boolean', describe: 'print all latency percentiles' })
     .option('renderStatusCodes', { type: 'boolean', describe: 'print a table of status codes' })
+    .option('hist-out', { type: 'string', describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' })
     .option('progress', { type: 'boolean', default: true, describe: 'show progress on a TTY (--no-progress hides it)' })
     .option('n', { type: 'boolean', describe: 'hide the progress bar (same as --no-progress)' })
     .option('rejectUnauthorized', { type: 'boolean', default: false, describe: 'check the server certificate of https URLs' })
@@ -103,6 +105,7 @@ async function main (argv) {
     process.removeListener('SIGINT', onSigint)
     if (showProgress) process.stderr.write('\r\x1b[K')
   }
+  if (args.histOut !== undefined) writeHistText(String(last(args.histOut)), result.histogram)
   if (args.json) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {

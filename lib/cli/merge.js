@@ -1,0 +1,101 @@
+'use strict'
+// `benchrig merge [options] <file...>`: adds the `benchrig load -j` results
+// of several generators (processes, CI jobs, machines) into one exact result,
+// printed like `benchrig load` prints one (tables, or JSON with -j).
+const fs = require('node:fs')
+const yargs = require('yargs')
+const { merge } = require('../engine/merge.js')
+const { formatResult } = require('../engine/format.js')
+const { writeHistText } = require('../engine/hist-text.js')
+const { UsageError } = require('../errors.js')
+
+function parse (argv) {
+  const y = yargs(argv)
+    .scriptName('benchrig merge')
+    .usage('Usage: benchrig merge [options] <file...>\n\nMerge the JSON results of several `benchrig load -j` runs exactly: histograms added, counters summed, ' +
+      'per-second samples added on absolute seconds. "-" reads stdin (one result, or one per line).')
+    .option('json', { alias: 'j', type: 'boolean', describe: 'print the merged result as JSON on stdout only' })
+    .option('latency', { alias: 'l', type: 'boolean', describe: 'print all latency percentiles' })
+    .option('renderStatusCodes', { type: 'boolean', describe: 'print a table of status codes' })
+    .option('hist-out', { type: 'string', describe: 'write the merged latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' })
+    .help('help').alias('help', 'h')
+    .version(false)
+    .strictOptions()
+    .wrap(null)
+    .exitProcess(false)
+    .fail((msg, err) => {
+      throw new UsageError(`${err ? err.message : msg}; see benchrig merge --help`)
+    })
+  let helpText
+  const args = y.parse(argv, (_err, _parsed, output) => { if (output) helpText = output })
+  return { args, helpText }
+}
+
+/**
+ * The results in one input: a JSON object, or one JSON object per line (so
+ * `cat result-*.json | benchrig merge -` works).
+ * @returns {{result: object, name: string}[]}
+ */
+function parseInput (text, name) {
+  const trimmed = text.trim()
+  if (trimmed === '') throw new UsageError(`${name} is empty: expected the JSON output of benchrig load -j`)
+  try {
+    return [{ result: JSON.parse(trimmed), name }]
+  } catch (err) {
+    const lines = trimmed.split('\n').filter((l) => l.trim() !== '')
+    if (lines.length > 1) {
+      try {
+        return lines.map((l, i) => ({ result: JSON.parse(l), name: `${name}:${i + 1}` }))
+      } catch {}
+    }
+    throw new UsageError(`${name} is not JSON (${err.message}): expected the JSON output of benchrig load -j`)
+  }
+}
+
+function readInput (file, stdin) {
+  if (file === '-') return parseInput(stdin(), 'stdin')
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new UsageError(`cannot read ${file} (${err.code ?? err.message})`)
+  }
+  return parseInput(text, file)
+}
+
+/**
+ * @param {string[]} argv
+ * @param {{stdin?: () => string}} [io] where "-" reads from (tests pass text)
+ * @returns {Promise<number>}
+ */
+async function main (argv, io = {}) {
+  const { args, helpText } = parse(argv)
+  if (args.help) {
+    console.log(helpText)
+    return 0
+  }
+  const files = args._.map(String)
+  if (files.length === 0) throw new UsageError('no file given: benchrig merge [options] <file...>, e.g. benchrig merge result-*.json')
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('"-" (stdin) can be given once')
+  const stdin = io.stdin ?? (() => fs.readFileSync(0, 'utf8'))
+  const inputs = files.flatMap((f) => readInput(f, stdin))
+  const result = merge(inputs.map((x) => x.result), { names: inputs.map((x) => x.name) })
+  if (args.histOut !== undefined) writeHistText(String(args.histOut), result.histogram)
+  if (args.json) {
+    process.stdout.write(JSON.stringify(result) + '\n')
+  } else {
+    process.stdout.write(`Merged ${result.merge.runs} runs: ${result.connections} connections\n\n`)
+    process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+  }
+  if (result.merge.ignored.length) {
+    process.stderr.write(`warning: not merged (no exact rule for them): ${result.merge.ignored.join(', ')}\n`)
+  }
+  if (result.merge.sampleSkewMs > 0 && (process.stderr.isTTY === true || !args.json)) {
+    process.stderr.write(`note: the runs' per-second samples were up to ${result.merge.sampleSkewMs} ms apart; ` +
+      'each was added to the nearest second of the earliest run (histograms and counters are exact regardless)\n')
+  }
+  if (result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
+  return 0
+}
+
+module.exports = { main, parse, parseInput }

@@ -1,0 +1,363 @@
+'use strict'
+// Merges the JSON results of several `benchrig load` runs (several
+// generators, processes or machines) into one result of the same shape,
+// exactly: histograms are added bucket by bucket and every latency statistic
+// is recomputed from the sum, counters are summed, per-second samples are
+// added on absolute seconds, timeline intervals with the same start and
+// length are added. Nothing is averaged: a percentile of a merge is never a
+// mean of percentiles. A field this module does not know is not guessed at:
+// it is kept when every input has the same non-numeric value, and otherwise
+// left out and listed in `merge.ignored`.
+const { Histogram } = require('./histogram.js')
+const { encode, decode } = require('./hdr-codec.js')
+const { sampleStats, latencyStats } = require('./result.js')
+const { UsageError } = require('../errors.js')
+
+/** Top-level counters of a result: the merge is their sum. */
+const SUMMED = [
+  'connections', 'workers', 'errors', 'timeouts', 'mismatches', 'non2xx', 'resets',
+  '1xx', '2xx', '3xx', '4xx', '5xx', 'informational', 'reconnects', 'resent', 'plannedReconnects'
+]
+/** Keys the merge rebuilds from other data; their input values are never copied. */
+const REBUILT = [
+  'url', 'socketPath', 'sampleInt', 'pipelining', 'duration', 'samples', 'start', 'finish',
+  'statusCodeStats', 'requests', 'throughput', 'errorsByKind', 'errorDetails', 'stoppedBy',
+  'saturation', 'perSecond', 'intervals', 'rate', 'merge'
+]
+/** Counters of the constant-rate plan (`rate`), summed; its other fields are rebuilt or reported. */
+const RATE_SUMMED = ['target', 'planned', 'sent', 'unsent']
+/** Counters of a timeline row (`intervals[]`), summed when rows are added. */
+const INTERVAL_SUMMED = ['count', 'errors', 'timeouts', 'non2xx', 'sent', 'bytes']
+
+/** True for a key holding an HdrHistogram: `histogram` or `<name>Histogram`. */
+function isHistogramKey (obj, key) {
+  return (key === 'histogram' || /^[a-z]\w*Histogram$/.test(key)) && typeof obj[key] === 'string'
+}
+
+/** The statistics derived from a histogram key: histogram -> latency, latencyUs; fooHistogram -> fooLatency, fooLatencyUs. */
+function statsKeysOf (key) {
+  const base = key === 'histogram' ? 'latency' : key.slice(0, -'Histogram'.length) + 'Latency'
+  return { ms: base, us: base + 'Us' }
+}
+
+function decodeNamed (encoded, name, where) {
+  try {
+    return decode(encoded)
+  } catch (err) {
+    throw new UsageError(`${name}: ${where} is not an HdrHistogram V2 base64 encoding (${err.message})`)
+  }
+}
+
+/** Adds h into acc (or starts acc), refusing histograms whose buckets do not line up. */
+function addHistogram (acc, h, name, where) {
+  if (acc === null) return { h, from: name }
+  if (h.length !== acc.h.length || h.digits !== acc.h.digits) {
+    throw new UsageError(`${name}: ${where} has a different layout (${h.digits} significant digits, ${h.length} buckets) ` +
+      `from ${acc.from}'s (${acc.h.digits} digits, ${acc.h.length} buckets): only histograms of one layout add up exactly`)
+  }
+  acc.h.add(h)
+  return acc
+}
+
+const isPlainObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
+const sameJson = (values) => values.every((v) => JSON.stringify(v) === JSON.stringify(values[0]))
+const distinct = (values) => [...new Set(values.map((v) => JSON.stringify(v)))].map((s) => (s === undefined ? undefined : JSON.parse(s)))
+/** One value when all agree, else the list of distinct values. */
+const oneOrList = (values) => {
+  const d = distinct(values)
+  return d.length === 1 ? d[0] : d
+}
+/** True when v is or holds a number: such a value is a measurement, and equal measurements still do not merge by copying. */
+const holdsNumber = (v) => typeof v === 'number' || (v !== null && typeof v === 'object' && Object.values(v).some(holdsNumber))
+const sum = (values) => values.reduce((a, b) => a + (typeof b === 'number' ? b : 0), 0)
+const round3 = (x) => Math.round(x * 1000) / 1000
+
+/** Epoch ms of a Date, an ISO string or a number. */
+function epochMs (v, name, key) {
+  const t = v instanceof Date ? v.getTime() : typeof v === 'string' ? Date.parse(v) : v
+  if (!Number.isFinite(t)) throw new UsageError(`${name}: "${key}" is not a date (${JSON.stringify(v)})`)
+  return t
+}
+
+/**
+ * Adds the per-second samples of every input on absolute seconds. Inputs
+ * whose seconds do not start on the same grid as the earliest one are placed
+ * on its nearest second; the largest such shift is reported as skewMs.
+ */
+function mergePerSecond (inputs) {
+  for (const { r, name } of inputs) {
+    const p = r.perSecond
+    if (!isPlainObject(p) || !Number.isFinite(p.start) || !Array.isArray(p.requests) || !Array.isArray(p.bytes)) {
+      throw new UsageError(`${name}: no per-second samples ("perSecond" with start, requests, bytes): ` +
+        'it was written by an older benchrig load or another tool; re-run it with this version to merge it')
+    }
+  }
+  const ms = inputs[0].r.perSecond.ms ?? 1000
+  const other = inputs.find(({ r }) => (r.perSecond.ms ?? 1000) !== ms)
+  if (other) throw new UsageError(`${other.name}: samples every ${other.r.perSecond.ms} ms, ${inputs[0].name} every ${ms} ms: cannot add them`)
+  const t0 = Math.min(...inputs.map(({ r }) => r.perSecond.start))
+  const requests = []
+  const bytes = []
+  let skewMs = 0
+  for (const { r } of inputs) {
+    const p = r.perSecond
+    const offset = p.start - t0
+    const shift = Math.round(offset / ms)
+    skewMs = Math.max(skewMs, Math.abs(offset - shift * ms))
+    for (let i = 0; i < p.requests.length; i++) {
+      // null: a second in which no merged run was sampling
+      if (p.requests[i] === null || p.requests[i] === undefined) continue
+      const slot = shift + i
+      requests[slot] = (requests[slot] ?? 0) + p.requests[i]
+      bytes[slot] = (bytes[slot] ?? 0) + (p.bytes[i] ?? 0)
+    }
+  }
+  for (let i = 0; i < requests.length; i++) {
+    if (requests[i] === undefined) {
+      requests[i] = null
+      bytes[i] = null
+    }
+  }
+  return { start: t0, ms, requests, bytes, skewMs: round3(skewMs) }
+}
+
+/** Adds timeline rows with equal start and length; keeps the others; sorted by start. */
+function mergeIntervals (inputs, ignored) {
+  const having = inputs.filter(({ r }) => r.intervals !== undefined)
+  if (having.length === 0) return undefined
+  if (having.length < inputs.length) {
+    const lacking = inputs.find(({ r }) => r.intervals === undefined)
+    throw new UsageError(`${lacking.name} has no "intervals" but ${having[0].name} has: merge runs recorded with the same options`)
+  }
+  const groups = new Map()
+  for (const { r, name } of having) {
+    if (!Array.isArray(r.intervals)) throw new UsageError(`${name}: "intervals" is not an array`)
+    r.intervals.forEach((row, i) => {
+      if (!isPlainObject(row) || !Number.isFinite(row.start) || !Number.isFinite(row.ms) || typeof row.histogram !== 'string') {
+        throw new UsageError(`${name}: intervals[${i}] lacks a numeric start and ms or a histogram`)
+      }
+      const key = `${row.start}/${row.ms}`
+      if (!groups.has(key)) groups.set(key, [])
+      groups.get(key).push({ row, name, where: `intervals[${i}]` })
+    })
+  }
+  const out = []
+  for (const group of groups.values()) out.push(mergeRow(group, ignored))
+  out.sort((a, b) => a.start - b.start || a.ms - b.ms)
+  return out
+}
+
+const LATENCY_KEYS = new Set(Object.keys(latencyStats(new Histogram(), 1000)))
+
+function mergeRow (group, ignored) {
+  const rows = group.map((g) => g.row)
+  const out = { start: rows[0].start, ms: rows[0].ms }
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))]
+  const histograms = new Map()
+  for (const key of keys) {
+    if (!rows.every((r) => isHistogramKey(r, key))) continue
+    let acc = null
+    for (const g of group) acc = addHistogram(acc, decodeNamed(g.row[key], g.name, `${g.where}.${key}`), g.name, `${g.where}.${key}`)
+    histograms.set(key, acc.h)
+    out[key] = encode(acc.h)
+  }
+  const main = histograms.get('histogram')
+  const derived = new Map()
+  for (const [key, h] of histograms) {
+    const s = statsKeysOf(key)
+    derived.set(s.ms, () => latencyStats(h, 1000))
+    derived.set(s.us, () => latencyStats(h, 1))
+  }
+  for (const key of keys) {
+    if (key in out) continue
+    const values = rows.map((r) => r[key])
+    if (INTERVAL_SUMMED.includes(key)) {
+      out[key] = sum(values)
+    } else if (derived.has(key)) {
+      out[key] = derived.get(key)()
+    } else if (LATENCY_KEYS.has(key) && main) {
+      // flat latency statistics of a row are in ms, like result.latency
+      out[key] = latencyStats(main, 1000)[key]
+    } else if (!values.some(holdsNumber) && sameJson(values)) {
+      out[key] = values[0]
+    } else {
+      ignored.add(`intervals[].${key}`)
+    }
+  }
+  return out
+}
+
+/**
+ * The constant-rate plan of generators that each ran a share of the rate:
+ * targets and counts add up; achieved is recomputed over the merged span.
+ * Its lag statistics have no histogram in the result, so they are reported
+ * as not merged rather than averaged.
+ */
+function mergeRate (inputs, duration) {
+  const having = inputs.filter(({ r }) => isPlainObject(r.rate))
+  if (having.length === 0) return undefined
+  if (having.length < inputs.length) {
+    const lacking = inputs.find(({ r }) => !isPlainObject(r.rate)).name
+    throw new UsageError(`${lacking} has no "rate" but ${having[0].name} has: merge runs of the same mode (all with -R, or none)`)
+  }
+  const rates = inputs.map(({ r }) => r.rate)
+  const out = { mode: oneOrList(rates.map((x) => x.mode)) }
+  for (const key of RATE_SUMMED) if (rates.some((x) => x[key] !== undefined)) out[key] = round3(sum(rates.map((x) => x[key])))
+  if (out.sent !== undefined) out.achieved = duration > 0 ? Math.round(out.sent / duration * 100) / 100 : 0
+  return out
+}
+
+/**
+ * Checks that r looks like a load result and returns its histogram keys.
+ * @returns {string[]}
+ */
+function checkResult (r, name) {
+  if (!isPlainObject(r)) throw new UsageError(`${name}: not a benchrig load result (expected a JSON object)`)
+  if (typeof r.histogram !== 'string') {
+    throw new UsageError(`${name}: not a benchrig load result (no "histogram"): merge the output of benchrig load -j`)
+  }
+  return Object.keys(r).filter((k) => isHistogramKey(r, k))
+}
+
+/**
+ * Merges load results exactly.
+ * @param {object[]} results results of load() or their JSON.parse'd `-j` output
+ * @param {{names?: string[]}} [options] names of the inputs for messages (file names)
+ * @returns {object} a result of the same shape, with `merge: {runs, ignored, sampleSkewMs}`
+ */
+function merge (results, options = {}) {
+  if (!Array.isArray(results) || results.length === 0) throw new UsageError('merge: give at least one result')
+  const names = options.names ?? results.map((_, i) => `result ${i + 1}`)
+  const inputs = results.map((r, i) => ({ r, name: names[i], hkeys: checkResult(r, names[i]) }))
+  const all = (key) => inputs.map(({ r }) => r[key])
+  const ignored = new Set()
+  const out = {}
+
+  // what was loaded, and how
+  out.url = oneOrList(all('url').flat())
+  const sockets = all('socketPath').filter((v) => v !== undefined && v !== null)
+  out.socketPath = sockets.length ? oneOrList(sockets) : undefined
+  out.connections = sum(all('connections'))
+  out.sampleInt = oneOrList(all('sampleInt'))
+  out.pipelining = oneOrList(all('pipelining'))
+  out.workers = sum(all('workers'))
+
+  // the span of all runs
+  const starts = inputs.map(({ r, name }) => epochMs(r.start, name, 'start'))
+  const finishes = inputs.map(({ r, name }) => epochMs(r.finish, name, 'finish'))
+  const start = Math.min(...starts)
+  const finish = Math.max(...finishes)
+  out.duration = round3((finish - start) / 1000)
+
+  const perSecond = mergePerSecond(inputs)
+  let samplesReq = perSecond.requests.filter((v) => v !== null)
+  let samplesBytes = perSecond.bytes.filter((v) => v !== null)
+  const requestsTotal = sum(inputs.map(({ r }) => r.requests?.total))
+  const bytesTotal = sum(inputs.map(({ r }) => r.throughput?.total))
+  if (samplesReq.length === 0 && finish > start) {
+    // no whole second anywhere: one sample scaled to a second, as a single run does
+    samplesReq = [requestsTotal * 1000 / (finish - start)]
+    samplesBytes = [bytesTotal * 1000 / (finish - start)]
+  }
+  out.samples = samplesReq.length
+  out.start = new Date(start)
+  out.finish = new Date(finish)
+
+  for (const key of SUMMED) {
+    if (key === 'connections' || key === 'workers') continue
+    if (inputs.some(({ r }) => r[key] !== undefined)) out[key] = sum(all(key))
+  }
+
+  const codes = {}
+  for (const s of all('statusCodeStats')) {
+    for (const [code, v] of Object.entries(s ?? {})) {
+      codes[code] = { count: (codes[code]?.count ?? 0) + (v?.count ?? 0) }
+    }
+  }
+  out.statusCodeStats = codes
+
+  // histograms: the same set in every input, added exactly
+  const hkeys = inputs[0].hkeys
+  for (const { name, hkeys: own } of inputs) {
+    const missing = hkeys.find((k) => !own.includes(k)) ?? own.find((k) => !hkeys.includes(k))
+    if (missing) {
+      const having = inputs.find((x) => x.hkeys.includes(missing)).name
+      const lacking = inputs.find((x) => !x.hkeys.includes(missing)).name
+      throw new UsageError(`${lacking} has no "${missing}" but ${having} has: merge runs of the same mode (${name})`)
+    }
+  }
+  const merged = new Map()
+  for (const key of hkeys) {
+    let acc = null
+    for (const { r, name } of inputs) acc = addHistogram(acc, decodeNamed(r[key], name, `"${key}"`), name, `"${key}"`)
+    merged.set(key, acc.h)
+  }
+  for (const [key, h] of merged) {
+    const s = statsKeysOf(key)
+    out[s.ms] = latencyStats(h, 1000)
+    if (key === 'histogram' || inputs.some(({ r }) => r[s.us] !== undefined)) out[s.us] = latencyStats(h, 1)
+  }
+  out.requests = { ...sampleStats(samplesReq), total: requestsTotal, sent: sum(inputs.map(({ r }) => r.requests?.sent)) }
+  out.throughput = { ...sampleStats(samplesBytes), total: bytesTotal }
+
+  const byKind = {}
+  for (const e of all('errorsByKind')) {
+    for (const [k, v] of Object.entries(e ?? {})) byKind[k] = (byKind[k] ?? 0) + (typeof v === 'number' ? v : 0)
+  }
+  out.errorsByKind = byKind
+  const details = {}
+  for (const e of all('errorDetails')) for (const [k, v] of Object.entries(e ?? {})) details[k] ??= v
+  out.errorDetails = details
+  out.stoppedBy = oneOrList(all('stoppedBy'))
+
+  for (const key of hkeys) out[key] = encode(merged.get(key))
+  out.perSecond = { start: perSecond.start, ms: perSecond.ms, requests: perSecond.requests, bytes: perSecond.bytes }
+  const intervals = mergeIntervals(inputs, ignored)
+  if (intervals !== undefined) out.intervals = intervals
+
+  const rate = mergeRate(inputs, out.duration)
+  if (rate !== undefined) out.rate = rate
+
+  const sats = all('saturation').filter(isPlainObject)
+  // one line per distinct warning, naming the runs that gave it
+  const byWarning = new Map()
+  for (const { r, name } of inputs) {
+    const w = r.saturation?.warning
+    if (w) byWarning.set(w, [...(byWarning.get(w) ?? []), name])
+  }
+  const warnings = [...byWarning].map(([w, who]) => `${who.join(', ')}: ${w}`)
+  out.saturation = {
+    cpuCores: round3(sum(sats.map((s) => s.cpuCores))),
+    workers: sats.flatMap((s) => (Array.isArray(s.workers) ? s.workers : [])),
+    warning: warnings.length ? warnings.join('; ') : undefined
+  }
+
+  // fields nobody told us how to merge (including those an earlier merge left out)
+  for (const { r } of inputs) {
+    if (Array.isArray(r.merge?.ignored)) for (const k of r.merge.ignored) ignored.add(String(k))
+  }
+  const known = new Set([...SUMMED, ...REBUILT, ...Object.keys(out)])
+  for (const key of new Set(inputs.flatMap(({ r }) => Object.keys(r)))) {
+    if (known.has(key)) continue
+    const values = all(key)
+    if (!values.some(holdsNumber) && sameJson(values)) out[key] = values[0]
+    else ignored.add(key)
+  }
+  // and fields inside the objects the merge rebuilds
+  for (const key of Object.keys(out)) {
+    if (!isPlainObject(out[key]) || key === 'statusCodeStats' || key === 'errorsByKind' || key === 'errorDetails') continue
+    for (const { r } of inputs) {
+      if (!isPlainObject(r[key])) continue
+      for (const sub of Object.keys(r[key])) if (!(sub in out[key])) ignored.add(`${key}.${sub}`)
+    }
+  }
+
+  out.merge = {
+    runs: sum(inputs.map(({ r }) => (isPlainObject(r.merge) && Number.isFinite(r.merge.runs) ? r.merge.runs : 1))),
+    ignored: [...ignored].sort(),
+    sampleSkewMs: perSecond.skewMs
+  }
+  return out
+}
+
+module.exports = { merge, SUMMED, INTERVAL_SUMMED, RATE_SUMMED }
