@@ -26,7 +26,12 @@ while (i <= length(args)) {
 }
 if (is.null(opts$plot)) { message(sprintf("bar.R: --plot FILE is required\n%s", usage)); quit(status = 2) }
 
-dat <- read.csv(file("stdin"), colClasses = "character", check.names = FALSE)
+# An empty or unreadable stdin (a forgotten "< file.csv") is a usage error
+# with a hint, not read.table's traceback.
+dat <- tryCatch(read.csv(file("stdin"), colClasses = "character", check.names = FALSE), error = function(e) {
+  message(sprintf("bar.R: cannot read a CSV on stdin (%s); pipe a file made by compare.js: Rscript bar.R --plot bars.png < out.csv", conditionMessage(e)))
+  quit(status = 2)
+})
 if (!all(c("binary", "filename", "configuration", "rate") %in% names(dat))) {
   message("bar.R: the CSV needs the columns binary, filename, configuration, rate (a compare.js CSV)")
   quit(status = 2)

@@ -28,7 +28,12 @@ while (i <= length(args)) {
   }
 }
 
-dat <- read.csv(file("stdin"), colClasses = "character", check.names = FALSE)
+# An empty or unreadable stdin (a forgotten "< file.csv") is a usage error
+# with a hint, not read.table's traceback.
+dat <- tryCatch(read.csv(file("stdin"), colClasses = "character", check.names = FALSE), error = function(e) {
+  message(sprintf("compare.R: cannot read a CSV on stdin (%s); pipe a file made by compare.js: Rscript compare.R < out.csv", conditionMessage(e)))
+  quit(status = 2)
+})
 needed <- c("binary", "filename", "configuration", "rate")
 missing <- setdiff(needed, names(dat))
 if (length(missing) > 0) {

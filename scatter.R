@@ -31,7 +31,12 @@ while (i <= length(args)) {
 }
 if (is.null(opts$xaxis)) { message(sprintf("scatter.R: --xaxis is required\n%s", usage)); quit(status = 2) }
 
-dat <- read.csv(file("stdin"), check.names = FALSE, stringsAsFactors = FALSE)
+# An empty or unreadable stdin (a forgotten "< file.csv") is a usage error
+# with a hint, not read.table's traceback.
+dat <- tryCatch(read.csv(file("stdin"), check.names = FALSE, stringsAsFactors = FALSE), error = function(e) {
+  message(sprintf("scatter.R: cannot read a CSV on stdin (%s); pipe a file made by scatter.js: Rscript scatter.R --xaxis V < out.csv", conditionMessage(e)))
+  quit(status = 2)
+})
 for (v in c(opts$xaxis, opts$category, "rate")) {
   if (!(v %in% names(dat))) {
     message(sprintf("scatter.R: no column \"%s\" in the CSV; its columns: %s", v, paste(names(dat), collapse = ", ")))

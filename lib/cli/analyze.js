@@ -1,8 +1,8 @@
 'use strict'
 // `benchrig analyze [--format text|markdown|json] FILE.csv`: the analysis
 // of a compare CSV. Exit 1 when --max-regression finds a regression.
-const { parseArgs } = require('node:util')
 const { UsageError } = require('../errors.js')
+const { parseCommandLine } = require('../harness/cli-args.js')
 const { analyze } = require('../stats/analyze.js')
 const { readCompareCsv } = require('../compare/load-csv.js')
 const { formatAnalysisText } = require('../report/analysis-text.js')
@@ -80,12 +80,7 @@ function render (a, format) {
  */
 async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
-  let parsed
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
-  } catch (err) {
-    throw new UsageError(`${err.message.replace(/\. To specify a positional.*$/s, '')}; see --help`)
-  }
+  const parsed = parseCommandLine(argv, OPTIONS)
   if (parsed.values.help) {
     stdout.write(USAGE + '\n')
     return 0

@@ -4,8 +4,8 @@
 // CSV row per measurement (or prints the analysis with --analyze).
 const fs = require('node:fs')
 const path = require('node:path')
-const { parseArgs } = require('node:util')
 const { UsageError } = require('../errors.js')
+const { parseCommandLine } = require('../harness/cli-args.js')
 const { findBenchmarks } = require('../harness/discover.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
 const { randomSeed } = require('../stats/prng.js')
@@ -96,12 +96,7 @@ function defaultRoot (cwd = process.cwd()) {
  * @param {{defaultRoot?: string}} [ctx]
  */
 function parseCompareArgs (argv, ctx = {}) {
-  let parsed
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
-  } catch (err) {
-    throw new UsageError(`${err.message.replace(/\. To specify a positional.*$/s, '')}; see --help`)
-  }
+  const parsed = parseCommandLine(argv, OPTIONS)
   const v = parsed.values
   if (v.help) return { help: true }
   const auto = v.runs === 'auto'
@@ -185,8 +180,14 @@ async function main (argv, ctx = {}) {
     new: describeBinary(opts.binaries.new),
     ...machineMeta()
   }
-  const csv = createCsvSink({ file: opts.output, append: opts.resume && fs.existsSync(opts.output) && fs.statSync(opts.output).size > 0, stdout: opts.analyze ? nullStream() : stdout })
-  const ndjson = opts.ndjson ? createNdjsonSink(opts.ndjson, meta, opts.resume && fs.existsSync(opts.ndjson)) : undefined
+  const csv = createCsvSink({ file: opts.output, flag: opts.resume ? '--resume' : '--output', append: opts.resume && fs.existsSync(opts.output) && fs.statSync(opts.output).size > 0, stdout: opts.analyze ? nullStream() : stdout })
+  let ndjson
+  try {
+    ndjson = opts.ndjson ? createNdjsonSink(opts.ndjson, meta, opts.resume && fs.existsSync(opts.ndjson)) : undefined
+  } catch (err) {
+    csv.close()
+    throw err
+  }
   const progress = createCompareProgress({ stream: stderr, enabled: opts.progress })
   const stop = ctx.stop ?? { stopped: false }
   const onSigint = () => {

@@ -3,9 +3,9 @@
 // return the exit code (1 when any configuration failed).
 const fs = require('node:fs')
 const path = require('node:path')
-const { parseArgs } = require('node:util')
 const { runSuite, FORMATS } = require('../harness/run-suite.js')
 const { UsageError } = require('../errors.js')
+const { parseCommandLine } = require('../harness/cli-args.js')
 
 const usage = (prog) => `Usage: ${prog} [options] <category ...|all>
 
@@ -56,12 +56,7 @@ function defaultRoot (cwd = process.cwd()) {
  * @param {{defaultRoot?: string}} [ctx]
  */
 function parseRunArgs (argv, ctx = {}) {
-  let parsed
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
-  } catch (err) {
-    throw new UsageError(`${err.message.replace(/\. To specify a positional.*$/s, '')}; see --help`)
-  }
+  const parsed = parseCommandLine(argv, OPTIONS)
   const v = parsed.values
   if (v.help) return { help: true }
   let runs = 1

@@ -5,14 +5,15 @@
 // CIs per x value and the change between successive x values.
 const fs = require('node:fs')
 const path = require('node:path')
-const { parseArgs } = require('node:util')
 const { UsageError } = require('../errors.js')
+const { parseCommandLine } = require('../harness/cli-args.js')
 const { runBenchmarkFile } = require('../harness/run-file.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
 const { csvRow } = require('../report/csv.js')
 const { analyzeScatter } = require('../stats/scatter-analysis.js')
 const { formatScatterText } = require('../report/scatter-text.js')
 const { resolveBinary } = require('../compare/binaries.js')
+const { openForWriting } = require('../compare/output.js')
 
 const USAGE = `Usage: scatter.js [options] FILE.js
 
@@ -48,17 +49,13 @@ const OPTIONS = {
 }
 
 function parseScatterArgs (argv) {
-  let parsed
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
-  } catch (err) {
-    throw new UsageError(`${err.message.replace(/\. To specify a positional.*$/s, '')}; see --help`)
-  }
+  const parsed = parseCommandLine(argv, OPTIONS)
   const v = parsed.values
   if (v.help) return { help: true }
   if (parsed.positionals.length !== 1) throw new UsageError('give exactly one benchmark file, e.g. scatter.js buffers/buffer-concat.js; see --help')
   const file = path.resolve(parsed.positionals[0])
   if (!fs.existsSync(file)) throw new UsageError(`${parsed.positionals[0]}: no such benchmark file`)
+  if (!fs.statSync(file).isFile()) throw new UsageError(`${parsed.positionals[0]}: not a file; give one benchmark file, e.g. scatter.js buffers/buffer-concat.js`)
   if (v.runs !== undefined && (!/^\d+$/.test(v.runs) || Number(v.runs) < 1)) throw new UsageError(`--runs ${v.runs}: give a whole number >= 1`)
   for (const s of v.set ?? []) {
     if (!/^[^=\s]+=/.test(s)) throw new UsageError(`--set ${s}: expected key=value, e.g. --set n=1000`)
@@ -94,7 +91,7 @@ async function main (argv, ctx = {}) {
     stdout.write(USAGE + '\n')
     return 0
   }
-  const fd = opts.output ? fs.openSync(opts.output, 'w') : undefined
+  const fd = opts.output ? openForWriting(opts.output, 'w', '--output') : undefined
   const emit = (line) => {
     if (fd !== undefined) fs.writeSync(fd, line)
     else if (!opts.analyze) stdout.write(line)

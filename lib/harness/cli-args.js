@@ -1,0 +1,46 @@
+'use strict'
+// The one command-line parser of the drivers (run, compare, scatter, analyze):
+// node:util parseArgs in strict mode, with its errors turned into UsageErrors
+// that name the flag and say what to do.
+//
+// Why not yargs here (yargs parses load and serve): yargs 18 is an ES module
+// that require() loads only on Node >= 20.19, and it costs ~90 ms per start;
+// run.js and compare.js must start on any Node >= 20, and parseArgs gives the
+// same `--x=y` form, repeatable options and strict unknown-option errors.
+const { parseArgs } = require('node:util')
+const { UsageError } = require('../errors.js')
+
+/**
+ * Turns a parseArgs error into a message naming the flag.
+ * @param {Error & {code?: string}} err
+ * @param {string[]} argv
+ */
+function describeParseError (err, argv) {
+  const flag = /Option '(-{1,2}[^' ]+)/.exec(err.message)?.[1] ?? /'(-{1,2}[^']+)'/.exec(err.message)?.[1]
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) return `unknown option ${flag}`
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
+    if (/does not take an argument/.test(err.message)) return `${flag} takes no value`
+    if (/ambiguous/.test(err.message)) {
+      const value = argv[argv.indexOf(flag) + 1]
+      return `${flag} ${value}: a value that starts with "-" must be joined to its flag, as in ${flag}=${value}`
+    }
+    return `${flag} needs a value`
+  }
+  return err.message.replace(/\. To specify a positional.*$/s, '')
+}
+
+/**
+ * @param {string[]} argv
+ * @param {Record<string, {type: 'string'|'boolean', multiple?: boolean, short?: string}>} options
+ * @returns {{values: Record<string, any>, positionals: string[]}}
+ */
+function parseCommandLine (argv, options) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true })
+  } catch (err) {
+    if (!String(err.code).startsWith('ERR_PARSE_ARGS')) throw err
+    throw new UsageError(`${describeParseError(err, argv)}; see --help`)
+  }
+}
+
+module.exports = { parseCommandLine }
