@@ -33,6 +33,9 @@ const SCHEMA = 'benchrig-analysis/1'
  * @property {'faster'|'slower'|'no change'|'inconclusive'} verdict
  * @property {number} [more_pairs] for inconclusive results
  * @property {{improvement: number, p: number, accuracy: [number, number, number]}} welch
+ * @property {number} ci_log_width width of the CI of log(new/old) (what --runs auto reads)
+ * @property {{mean: number, median: number}} old rates of the old binary
+ * @property {{mean: number, median: number}} new rates of the new binary
  */
 
 function num (v) {
@@ -144,23 +147,40 @@ function geomeanOf (results, confLevel) {
  *   threshold: ±% inside which a CI means "no change" (default 1);
  *   maxRegression: % slowdown that counts as a regression (Holm-adjusted)
  * @returns {{schema: string, results: Result[], geomean: object|null,
- *   warnings: object[], regressions: Result[], meta: object}}
+ *   warnings: object[], meta: object, regressions: Result[]}}
  */
 function analyze (rows, opts = {}) {
   const o = { threshold: 1, alpha: 0.05, confLevel: 0.95, ...opts }
   const analysed = groupRows(rows).map((g) => analyzeGroup(g, o))
-  const results = analysed.map((a) => a.result)
+  const partial = analysed.map((a) => a.result)
   const warnings = analysed.flatMap((a) => a.warnings)
-  const qs = adjust(results.map((r) => r.p), 'BH')
-  const holm = adjust(results.map((r) => r.p), 'holm')
-  results.forEach((r, i) => {
-    r.q = qs[i]
-    r.q_holm = holm[i]
-    r.stars = starsFor(r.q)
+  const qs = adjust(partial.map((r) => r.p), 'BH')
+  const holm = adjust(partial.map((r) => r.p), 'holm')
+  // The documented shape first, in its order (filename ... welch), then the
+  // fields that go beyond it; JSON output and the API share this object.
+  const results = partial.map((r, i) => {
     const n = r.n_pairs || Math.min(r.n_old, r.n_new)
-    const { verdict, morePairs } = decide({ change: r.change, ci: r.ci, q: r.q, n, threshold: o.threshold, alpha: o.alpha })
-    r.verdict = verdict
-    if (morePairs !== undefined) r.more_pairs = morePairs
+    const { verdict, morePairs } = decide({ change: r.change, ci: r.ci, q: qs[i], n, threshold: o.threshold, alpha: o.alpha })
+    return {
+      filename: r.filename,
+      configuration: r.configuration,
+      n_old: r.n_old,
+      n_new: r.n_new,
+      change: r.change,
+      ci: r.ci,
+      p: r.p,
+      q: qs[i],
+      stars: starsFor(qs[i]),
+      verdict,
+      welch: r.welch,
+      n_pairs: r.n_pairs,
+      method: r.method,
+      q_holm: holm[i],
+      ...(morePairs === undefined ? {} : { more_pairs: morePairs }),
+      ci_log_width: r.ci_log_width,
+      old: r.old,
+      new: r.new
+    }
   })
   const regressions = o.maxRegression === undefined
     ? []
@@ -170,8 +190,8 @@ function analyze (rows, opts = {}) {
     results,
     geomean: geomeanOf(results, o.confLevel),
     warnings,
-    regressions,
-    meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, ...(o.meta || {}) }
+    meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, ...(o.meta || {}) },
+    regressions
   }
 }
 
