@@ -48,6 +48,30 @@ function decodeNamed (encoded, name, where) {
   }
 }
 
+/**
+ * The V2 encoding keeps buckets, not the exact smallest and largest value:
+ * a decoded histogram's min and max are its buckets' edges. A result also
+ * prints them exactly (µs in latencyUs, or ms with µs precision), so take
+ * those back when they fall in the same buckets; then a merge reports the
+ * max that one run over all the requests would have reported.
+ * @param {Histogram} h decoded
+ * @param {object|undefined} us stats in µs ({min, max})
+ * @param {object|undefined} ms the same in ms
+ */
+function restoreBounds (h, us, ms) {
+  if (h.totalCount === 0) return h
+  const pick = (k) => {
+    if (isPlainObject(us) && Number.isInteger(us[k])) return us[k]
+    if (isPlainObject(ms) && Number.isFinite(ms[k])) return Math.round(ms[k] * 1000)
+    return undefined
+  }
+  const min = pick('min')
+  const max = pick('max')
+  if (min !== undefined && min >= 0 && min <= h.highest && h.indexOf(min) === h.indexOf(h.minValue)) h.minValue = min
+  if (max !== undefined && max >= 0 && max <= h.highest && h.indexOf(max) === h.indexOf(h.maxValue)) h.maxValue = max
+  return h
+}
+
 /** Adds h into acc (or starts acc), refusing histograms whose buckets do not line up. */
 function addHistogram (acc, h, name, where) {
   if (acc === null) return { h, from: name }
@@ -157,7 +181,13 @@ function mergeRow (group, ignored) {
   for (const key of keys) {
     if (!rows.every((r) => isHistogramKey(r, key))) continue
     let acc = null
-    for (const g of group) acc = addHistogram(acc, decodeNamed(g.row[key], g.name, `${g.where}.${key}`), g.name, `${g.where}.${key}`)
+    for (const g of group) {
+      const s = statsKeysOf(key)
+      // flat statistics of a row (ms) belong to its main histogram
+      const flat = key === 'histogram' ? g.row : undefined
+      const h = restoreBounds(decodeNamed(g.row[key], g.name, `${g.where}.${key}`), g.row[s.us], g.row[s.ms] ?? flat)
+      acc = addHistogram(acc, h, g.name, `${g.where}.${key}`)
+    }
     histograms.set(key, acc.h)
     out[key] = encode(acc.h)
   }
@@ -278,18 +308,22 @@ function merge (results, options = {}) {
 
   // histograms: the same set in every input, added exactly
   const hkeys = inputs[0].hkeys
-  for (const { name, hkeys: own } of inputs) {
+  for (const { hkeys: own } of inputs) {
     const missing = hkeys.find((k) => !own.includes(k)) ?? own.find((k) => !hkeys.includes(k))
     if (missing) {
       const having = inputs.find((x) => x.hkeys.includes(missing)).name
       const lacking = inputs.find((x) => !x.hkeys.includes(missing)).name
-      throw new UsageError(`${lacking} has no "${missing}" but ${having} has: merge runs of the same mode (${name})`)
+      throw new UsageError(`${lacking} has no "${missing}" but ${having} has: merge runs of the same mode`)
     }
   }
   const merged = new Map()
   for (const key of hkeys) {
     let acc = null
-    for (const { r, name } of inputs) acc = addHistogram(acc, decodeNamed(r[key], name, `"${key}"`), name, `"${key}"`)
+    const s = statsKeysOf(key)
+    for (const { r, name } of inputs) {
+      const h = restoreBounds(decodeNamed(r[key], name, `"${key}"`), r[s.us], r[s.ms])
+      acc = addHistogram(acc, h, name, `"${key}"`)
+    }
     merged.set(key, acc.h)
   }
   for (const [key, h] of merged) {
