@@ -1,6 +1,6 @@
 'use strict'
 // HPACK at work: n response headers per stream over one h2c connection
-// per client, loaded by h2load.
+// per client, loaded by h2load (or the built-in engine with --set benchmarker=builtin).
 const http2 = require('node:http2')
 const common = require('../common.js')
 const { loadServer } = require('../http/_serve.js')

@@ -1,6 +1,6 @@
 'use strict'
 // HTTP/2 over TLS (ALPN h2) with the committed self-signed test
-// certificate, loaded by h2load.
+// certificate, loaded by h2load (or the built-in engine with --set benchmarker=builtin).
 const http2 = require('node:http2')
 const common = require('../common.js')
 const { loadServer, testCert } = require('../http/_serve.js')

@@ -1,8 +1,8 @@
 'use strict'
 // A node:http2 server (h2c) answering every stream with the same body,
 // loaded by h2load: clients (connections) x streams (max concurrent
-// streams per connection). The built-in engine speaks HTTP/1.1 only, so
-// --set benchmarker=builtin is refused with a message naming h2load.
+// streams per connection). --set benchmarker=builtin runs the built-in
+// engine's HTTP/2 client (benchrig load --h2 --max-streams) instead.
 const http2 = require('node:http2')
 const common = require('../common.js')
 const { loadServer } = require('../http/_serve.js')

@@ -1,7 +1,7 @@
 'use strict'
 // The built-in engine, run as `benchrig load` in its own process on the
-// driver's node, with autocannon's flags and JSON (-j). HTTP/1.1 only until
-// the engine speaks HTTP/2.
+// driver's node, with autocannon's flags and JSON (-j). HTTP/1.1, and HTTP/2
+// (--h2: clients x maxConcurrentStreams, as h2load's -c x -m).
 const path = require('node:path')
 const fs = require('node:fs')
 const { parseAutocannonJson } = require('./autocannon-json.js')
@@ -14,8 +14,7 @@ const builtin = {
   install: 'the built-in engine ships with benchrig (lib/engine and lib/cli/load.js); reinstall benchrig',
   minDuration: 0.25,
   wholeSeconds: false,
-  protocols: ['http/1.1'],
-  protocolNote: 'the built-in engine speaks HTTP/1.1 only so far',
+  protocols: ['http/1.1', 'h2'],
 
   executable (opts) { return opts.driverNode },
 
@@ -26,13 +25,15 @@ const builtin = {
   },
 
   args (opts) {
+    const h2 = opts.protocol === 'h2'
     const args = [
       BIN, 'load',
-      '-c', String(opts.connections),
+      '-c', String(h2 ? (opts.clients || opts.connections) : opts.connections),
       '-d', String(opts.duration),
-      '-p', String(opts.pipelining),
       '-m', opts.method
     ]
+    if (h2) args.push('--h2', '--max-streams', String(opts.streams || opts.pipelining || 1))
+    else args.push('-p', String(opts.pipelining))
     if (opts.timeout) args.push('-t', String(opts.timeout))
     if (opts.workers) args.push('-w', String(opts.workers))
     for (const [k, v] of Object.entries(opts.headers)) args.push('-H', `${k}=${v}`)

@@ -1,6 +1,6 @@
 'use strict'
 // The acceptance runs: `node run.js --test --set benchmarker=NAME http`
-// for builtin, wrk and autocannon, and h2load on http2; every result names
+// for builtin, wrk and autocannon, and builtin and h2load on http2; every result names
 // its tool, in the configuration and in the NDJSON extra fields.
 const { test } = require('tap')
 const path = require('node:path')
@@ -82,11 +82,15 @@ test('http2 with h2load', async (t) => {
   await suite(t, 'h2load', 'http2')
 })
 
-test('http2 with builtin is refused, naming h2load; an unknown name is named', async (t) => {
-  const refused = await runJs(['--test', '--set', 'benchmarker=builtin', '--format', 'ndjson', '--filter', 'simple', 'http2'])
+test('http2 with builtin (--h2: h2c and TLS with ALPN h2)', async (t) => {
+  await suite(t, 'builtin', 'http2')
+})
+
+test('http2 with wrk is refused, naming the able tools; an unknown name is named', async (t) => {
+  const refused = await runJs(['--test', '--set', 'benchmarker=wrk', '--format', 'ndjson', '--filter', 'simple', 'http2'])
   t.equal(refused.code, 1)
   const err = refused.records.find((r) => r.type === 'error')
-  t.match(err.message, /benchmarker "builtin" cannot send HTTP\/2 requests.*--set benchmarker=h2load/)
+  t.match(err.message, /benchmarker "wrk" cannot send HTTP\/2 requests.*--set benchmarker=builtin \(able: builtin, h2load\)/)
 
   const unknown = await runJs(['--test', '--set', 'benchmarker=nope', '--format', 'ndjson', '--filter', 'simple', 'http'])
   t.equal(unknown.code, 1)
