@@ -57,6 +57,22 @@ function percentileRows (h, ticksPerHalfDistance = DEFAULT_TICKS) {
   return rows
 }
 
+/**
+ * x with d decimals, rounding half up on the shortest decimal form of x, as
+ * Java's Formatter does: toFixed rounds the exact binary value instead, and
+ * prints 0.999780273437 where HdrHistogram prints 0.999780273438.
+ */
+function fixed (x, d) {
+  const s = String(Math.abs(x))
+  const dot = s.indexOf('.')
+  if (s.includes('e') || dot === -1 || s.length - dot - 1 <= d) return x.toFixed(d)
+  const digits = s.slice(0, dot) + s.slice(dot + 1, dot + 1 + d)
+  const up = s[dot + 1 + d] >= '5' ? 1n : 0n
+  const n = (BigInt(digits) + up).toString().padStart(d + 1, '0')
+  const out = d === 0 ? n : `${n.slice(0, n.length - d)}.${n.slice(n.length - d)}`
+  return x < 0 && /[1-9]/.test(out) ? `-${out}` : out
+}
+
 /** The next reporting level: fixed-size ticks within each half of the remaining distance to 100 %. */
 function nextLevel (level, ticks) {
   // Math.log(x) / Math.log(2) truncated, not Math.log2: the same doubles as
@@ -85,11 +101,11 @@ function percentileDistribution (h, opts = {}) {
   ]
   for (const r of percentileRows(h, ticks)) {
     const p = r.level / 100
-    const head = `${(r.value / scale).toFixed(d).padStart(12)} ${p.toFixed(12)} ${String(r.cumulative).padStart(10)}`
-    lines.push(r.level === 100 ? head : `${head} ${(1 / (1 - p)).toFixed(2).padStart(14)}`)
+    const head = `${fixed(r.value / scale, d).padStart(12)} ${fixed(p, 12)} ${String(r.cumulative).padStart(10)}`
+    lines.push(r.level === 100 ? head : `${head} ${fixed(1 / (1 - p), 2).padStart(14)}`)
   }
   const max = h.totalCount === 0 ? 0 : highestEquivalent(h, h.indexOf(h.maxValue))
-  const f = (x) => (x / scale).toFixed(d).padStart(12)
+  const f = (x) => fixed(x / scale, d).padStart(12)
   lines.push(`#[Mean    = ${f(h.mean())}, StdDeviation   = ${f(h.stddev())}]`)
   lines.push(`#[Max     = ${f(max)}, Total count    = ${String(h.totalCount).padStart(12)}]`)
   lines.push(`#[Buckets = ${String(h.bucketCount).padStart(12)}, SubBuckets     = ${String(h.subBucketCount).padStart(12)}]`)
