@@ -22,7 +22,7 @@ function freePort () {
   })
 }
 
-function config (dir, port, body) {
+function config (dir, port, body, h2c) {
   const p = (f) => path.join(dir, f)
   return `daemon off;
 master_process off;
@@ -41,7 +41,7 @@ http {
   scgi_temp_path ${p('scgi')};
   default_type text/plain;
   server {
-    listen 127.0.0.1:${port} backlog=4096;
+    listen 127.0.0.1:${port}${h2c ? ' http2' : ''} backlog=4096;
     location / { return 200 "${body}"; }
   }
 }
@@ -64,14 +64,15 @@ function waitListening (port, deadline) {
 }
 
 /**
- * @param {{cpus?: string, body?: string}} [opts] cpus: a taskset CPU list such as "1"
+ * @param {{cpus?: string, body?: string, h2c?: boolean}} [opts] cpus: a taskset CPU list such as "1";
+ *   h2c: HTTP/2 with prior knowledge on the port (`listen ... http2`, nginx 1.22: no HTTP/1.1 there)
  * @returns {Promise<{port: number, url: string, pid: number, stop: () => Promise<void>}>}
  */
 async function startNginx (opts = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-nginx-'))
   const port = await freePort()
   const conf = path.join(dir, 'nginx.conf')
-  fs.writeFileSync(conf, config(dir, port, opts.body ?? 'hello world'))
+  fs.writeFileSync(conf, config(dir, port, opts.body ?? 'hello world', opts.h2c === true))
   const argv = [NGINX, '-e', path.join(dir, 'error.log'), '-p', dir, '-c', conf]
   const useTaskset = opts.cpus !== undefined && spawnSync('taskset', ['--version']).status === 0
   const child = useTaskset

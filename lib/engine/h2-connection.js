@@ -618,7 +618,11 @@ class H2Connection {
       ? C.ERR_CONNECT
       : (err.syscall === 'write' || err.code === 'EPIPE' ? C.ERR_WRITE : C.ERR_READ)
     this.socketFailed = true
-    this.runner.error(kind, err.code || err.message)
+    // node's TLS servers refuse a handshake whose ALPN offers only h2 when they lack it
+    const detail = err.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL'
+      ? `${err.code}: the server did not choose h2 in ALPN: is HTTP/2 enabled on it?`
+      : err.code || err.message
+    this.runner.error(kind, detail)
   }
 
   closed () {
