@@ -85,7 +85,16 @@ async function main (argv, io = {}) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {
     process.stdout.write(`Merged ${result.merge.runs} runs: ${result.connections} connections\n\n`)
-    process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+    // the rate line of the tables shows the lag behind the plan, which merges
+    // only when the results carry its histogram: otherwise say so instead
+    const lagless = result.rate !== undefined && result.rate.lag === undefined
+    const shown = lagless ? { ...result, rate: undefined } : result
+    process.stdout.write(formatResult(shown, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+    if (lagless) {
+      process.stdout.write(`rate: target ${result.rate.target} req/s, achieved ${result.rate.achieved} req/s` +
+        (result.rate.unsent > 0 ? `; ${result.rate.unsent} planned requests could not be sent` : '') +
+        ' (the lag behind the plan is not merged: the results have no rate.lagHistogram)\n')
+    }
   }
   if (result.merge.ignored.length) {
     process.stderr.write(`warning: not merged (no exact rule for them): ${result.merge.ignored.join(', ')}\n`)

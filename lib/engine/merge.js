@@ -13,10 +13,15 @@ const { encode, decode } = require('./hdr-codec.js')
 const { sampleStats, latencyStats } = require('./result.js')
 const { UsageError } = require('../errors.js')
 
-/** Top-level counters of a result: the merge is their sum. */
+/**
+ * Top-level counters of a result: the merge is their sum. openConnectionsMax
+ * is summed as result.js sums it over workers: peaks at different moments,
+ * so the sum is an upper bound.
+ */
 const SUMMED = [
   'connections', 'workers', 'errors', 'timeouts', 'mismatches', 'non2xx', 'resets',
-  '1xx', '2xx', '3xx', '4xx', '5xx', 'informational', 'reconnects', 'resent', 'plannedReconnects'
+  '1xx', '2xx', '3xx', '4xx', '5xx', 'informational', 'reconnects', 'resent', 'plannedReconnects',
+  'goaways', 'openConnectionsMax'
 ]
 /** Keys the merge rebuilds from other data; their input values are never copied. */
 const REBUILT = [
@@ -234,6 +239,16 @@ function mergeRate (inputs, duration) {
   const out = { mode: oneOrList(rates.map((x) => x.mode)) }
   for (const key of RATE_SUMMED) if (rates.some((x) => x[key] !== undefined)) out[key] = round3(sum(rates.map((x) => x[key])))
   if (out.sent !== undefined) out.achieved = duration > 0 ? Math.round(out.sent / duration * 100) / 100 : 0
+  // the lag behind the plan merges only from its histogram
+  if (rates.every((x) => typeof x.lagHistogram === 'string')) {
+    let acc = null
+    for (const { r, name } of inputs) {
+      const h = restoreBounds(decodeNamed(r.rate.lagHistogram, name, '"rate.lagHistogram"'), undefined, r.rate.lag)
+      acc = addHistogram(acc, h, name, '"rate.lagHistogram"')
+    }
+    out.lag = latencyStats(acc.h, 1000)
+    out.lagHistogram = encode(acc.h)
+  }
   return out
 }
 

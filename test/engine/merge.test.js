@@ -338,6 +338,26 @@ t.test('uncorrected histograms and timelines merge when present', async (t) => {
   t.throws(() => merge([{ ...a, intervals: undefined }, b]), /result 1 has no "intervals" but result 2 has/)
 })
 
+t.test('constant-rate plans add up; their lag merges from its histogram', async (t) => {
+  const lagOf = (values) => {
+    const h = new Histogram()
+    for (const v of values) h.record(v)
+    return h
+  }
+  const rate = (sent, lag) => ({ mode: 'overall', target: 100, planned: sent + 1, sent, unsent: 1, achieved: 99, lag: latencyStats(lagOf(lag), 1000), lagHistogram: encode(lagOf(lag)) })
+  const a = fakeResult([100], { extra: { rate: rate(10, [50, 60]), goaways: 1, openConnectionsMax: 3 } })
+  const b = fakeResult([200], { extra: { rate: rate(20, [70]), goaways: 2, openConnectionsMax: 4 } })
+  const m = merge([a, b])
+  t.same({ ...m.rate, lag: undefined, lagHistogram: undefined }, { mode: 'overall', target: 200, planned: 32, sent: 30, unsent: 2, achieved: 30, lag: undefined, lagHistogram: undefined })
+  t.same(m.rate.lag, latencyStats(lagOf([50, 60, 70]), 1000))
+  t.equal(m.goaways, 3)
+  t.equal(m.openConnectionsMax, 7, 'an upper bound, as over workers')
+  const noLag = merge([{ ...a, rate: { ...a.rate, lagHistogram: undefined } }, b])
+  t.notOk('lag' in noLag.rate)
+  t.ok(noLag.merge.ignored.includes('rate.lag'))
+  t.throws(() => merge([a, fakeResult([1])]), /result 2 has no "rate" but result 1 has/)
+})
+
 t.test('fields without an exact rule are reported, not guessed', async (t) => {
   const a = fakeResult([100], { extra: { tool: 'x', threads: 4, connectLatency: { p50: 1 }, requests: { total: 1, sent: 1, dropped: 3 } } })
   const b = fakeResult([200], { extra: { tool: 'x', threads: 4, connectLatency: { p50: 2 } } })
