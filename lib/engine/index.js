@@ -14,6 +14,7 @@ const { normalizeOptions } = require('./options.js')
 const { Runner } = require('./runner.js')
 const { mergeStats, buildResult } = require('./result.js')
 const { RunError } = require('../errors.js')
+const { forwardErrors, requestError, clientOf, withResponses } = require('./hooks.js')
 const C = require('./counters.js')
 
 /** Splits n into k near-equal integer parts (the first n % k get one more). */
@@ -76,6 +77,7 @@ class LoadRun extends EventEmitter {
         timeoutMs: opts.timeoutMs,
         bailout: opts.bailout,
         expectBody: opts.expectBody,
+        hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
         t0: 0, // set when the run starts
         idOffset
       }
@@ -97,18 +99,26 @@ class LoadRun extends EventEmitter {
       const why = merged.errorDetails.connect ?? merged.errorDetails.read ?? 'no connection succeeded'
       throw new RunError(`cannot connect to ${where} (${why}): is the server running and the URL right?`, 'BENCHRIG_ERR_UNREACHABLE')
     }
+    if (merged.errorDetails.hook !== undefined) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')
     const result = buildResult(merged, opts, { cpuUs: usage.user + usage.system, wallMs: merged.elapsedMs })
     if (this.#stopped) result.stoppedBy = 'stopped'
+    if (opts.title !== undefined) result.title = opts.title
     this.emit('done', result)
     return result
   }
 
   #runHere (ro) {
+    // a 'response' listener from the start gets autocannon's (client, status, resBytes, ms): the run takes the dynamic path
+    if (this.listenerCount('response') > 0) ro = withResponses(ro)
     const runner = new Runner(ro)
     this.#runners.push(runner)
-    runner.onTick = (t) => this.emit('tick', { second: t.second, requests: t.requests, bytes: t.bytes })
+    runner.onTick = (t) => this.emit('tick', { second: t.second, requests: t.requests, bytes: t.bytes, counter: t.requests })
+    forwardErrors(runner, (kind, detail) => { if (this.listenerCount('reqError') > 0) this.emit('reqError', requestError(kind, detail)) })
     // `response` costs nothing until someone listens
-    const hook = (status, latencyMs, id) => this.emit('response', status, latencyMs, id)
+    const hook = (status, latencyMs, id) => {
+      const conn = runner.connections[id - ro.idOffset]
+      this.emit('response', clientOf(conn), status, conn.scanner.resBytes ?? 0, latencyMs)
+    }
     if (this.listenerCount('response') > 0) runner.onResponse = hook
     this.on('newListener', (name) => { if (name === 'response') runner.onResponse = hook })
     this.on('removeListener', (name) => {
@@ -126,6 +136,7 @@ class LoadRun extends EventEmitter {
     const runs = list.map((ro) => new Promise((resolve, reject) => {
       // execArgv: []: workers need none of the parent's flags or loaders (a test
       // runner's loaders made each worker take seconds to start)
+      ro.reportErrors = this.listenerCount('reqError') > 0
       const worker = new Worker(path.join(__dirname, 'worker-entry.js'), { workerData: ro, execArgv: [] })
       this.#workers.push(worker)
       let done = false
@@ -136,6 +147,8 @@ class LoadRun extends EventEmitter {
           resolve(msg.stats)
         } else if (msg.type === 'tick') {
           this.#tick(pending, msg)
+        } else if (msg.type === 'reqError') {
+          this.emit('reqError', requestError(msg.kind, msg.detail))
         } else if (msg.type === 'ready' && ++readyCount === list.length) {
           release()
         }
@@ -162,7 +175,7 @@ class LoadRun extends EventEmitter {
     pending.set(msg.second, agg)
     if (agg.n === this.#workers.length) {
       pending.delete(msg.second)
-      this.emit('tick', { second: msg.second, requests: agg.requests, bytes: agg.bytes })
+      this.emit('tick', { second: msg.second, requests: agg.requests, bytes: agg.bytes, counter: agg.requests })
     }
   }
 }

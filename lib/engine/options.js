@@ -4,6 +4,7 @@
 // valid value looks like.
 const fs = require('node:fs')
 const { UsageError } = require('../errors.js')
+const { applyRequestOptions } = require('./request-options.js')
 
 const DEFAULTS = {
   connections: 10,
@@ -149,7 +150,8 @@ function normalizeOptions (o) {
   const expectBody = o.expectBody === undefined ? undefined : Buffer.from(String(o.expectBody))
   const headers = parseHeaders(o.headers)
   const requests = targets.map((t) => ({ method, path: t.path, host: t.host, headers, body }))
-  return {
+  // sequences, hooks, HAR, forms, TLS files, title (request-options.js)
+  return applyRequestOptions(o, {
     urls: urls.map(String),
     target: { protocol: first.protocol, hostname: first.hostname, port: first.port, socketPath, rejectUnauthorized: first.rejectUnauthorized },
     requests,
@@ -165,7 +167,7 @@ function normalizeOptions (o) {
     bailout,
     method,
     expectBody
-  }
+  }, { parseHeaders })
 }
 
 module.exports = { normalizeOptions, parseDuration, parseHeaders, DEFAULTS }

@@ -457,4 +457,5 @@ function hasToken (v, a, b, word) {
   return false
 }
 
-module.exports = { ResponseScanner }
+// the body states, for a scanner that feeds itself one response at a time (capture-scanner.js)
+module.exports = { ResponseScanner, S_BODY, S_BODY_EOF, S_CHUNK_DATA, S_SKIP_LINE }

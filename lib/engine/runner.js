@@ -58,6 +58,8 @@ class Runner {
     this.onTick = null
     this.connections = []
     for (let i = 0; i < opts.connections; i++) this.connections.push(new Connection(this, opts.idOffset + i))
+    // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
+    if (opts.hooks !== undefined) require('./hooks.js').installHooks(this)
     /** @type {Promise<object>} */
     this.done = new Promise((resolve) => { this.resolveDone = resolve })
   }
@@ -120,7 +122,7 @@ class Runner {
     this.histogram.record(latencyMs * 1000)
     this.statusCodes[status]++
     counters[C.S1XX + ((status / 100) | 0) - 1]++
-    if (mismatch) counters[C.MISMATCHES]++
+    if (mismatch) this.mismatched()
     if (this.onResponse !== null) this.onResponse(status, latencyMs, conn.id)
     if (++this.finished >= this.opts.amount && this.opts.amount > 0) this.stop('amount')
   }
@@ -137,8 +139,13 @@ class Runner {
     if (this.opts.bailout > 0 && this.errorCount() >= this.opts.bailout) this.stop('bailout')
   }
 
+  mismatched () {
+    this.counters[C.MISMATCHES]++
+    if (this.opts.bailout > 0 && this.errorCount() >= this.opts.bailout) this.stop('bailout')
+  }
+
   errorCount () {
-    let n = 0
+    let n = this.counters[C.MISMATCHES] // body mismatches count towards -B, as in autocannon
     for (let k = C.ERR_CONNECT; k <= C.ERR_PARSE; k++) n += this.counters[k]
     return n
   }

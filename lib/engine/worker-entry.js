@@ -7,6 +7,9 @@ const { parentPort, workerData } = require('node:worker_threads')
 const { Runner } = require('./runner.js')
 
 const runner = new Runner(workerData)
+if (workerData.reportErrors) {
+  require('./hooks.js').forwardErrors(runner, (kind, detail) => parentPort.postMessage({ type: 'reqError', kind, detail }))
+}
 runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes })
 parentPort.on('message', (msg) => {
   if (msg.type === 'start') {

@@ -30,7 +30,9 @@ t.test('several responses in one write, answered in order (pipelining)', async (
   })
   const run = load({ url: srv.url, connections: 2, pipelining: 3, amount: 12, timeout: 5 })
   const seen = new Map()
-  run.on('response', (status, latencyMs, id) => {
+  run.on('response', (client, status, resBytes, latencyMs) => {
+    const id = client.id
+    t.ok(resBytes > 0, 'the response\'s byte length')
     const list = seen.get(id) ?? []
     list.push(status)
     seen.set(id, list)

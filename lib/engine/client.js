@@ -1,0 +1,57 @@
+'use strict'
+// autocannon's Client API, one per connection: given to setupClient and as
+// the first argument of the 'response' event. Its setters change the request
+// the connection sends next (or the whole sequence), through the connection's
+// DynamicSource. It is an EventEmitter: 'headers', 'body', 'response' and
+// 'reset' are emitted only when someone listens.
+const { EventEmitter } = require('node:events')
+const { UsageError } = require('../errors.js')
+
+class Client extends EventEmitter {
+  /**
+   * @param {number} id the connection id
+   * @param {import('./dynamic-source.js').DynamicSource|null} source null on a static run
+   * @param {(r: object) => object} toSpec completes a partial request with the run's defaults
+   */
+  constructor (id, source, toSpec) {
+    super()
+    this.id = id
+    this.source = source
+    this.toSpec = toSpec
+  }
+
+  #current () {
+    if (this.source === null) {
+      throw new UsageError('the Client setters need the run to know it at the start: attach the \'response\' listener before the run starts, or use setupClient')
+    }
+    return this.source.next
+  }
+
+  setHeaders (headers) {
+    const i = this.#current()
+    this.source.setRequest(i, { ...this.source.requests[i], headers: { ...headers } })
+  }
+
+  setBody (body) {
+    const i = this.#current()
+    this.source.setRequest(i, { ...this.source.requests[i], body })
+  }
+
+  setHeadersAndBody (headers, body) {
+    const i = this.#current()
+    this.source.setRequest(i, { ...this.source.requests[i], headers: { ...headers }, body })
+  }
+
+  setRequest (request) {
+    const i = this.#current()
+    this.source.setRequest(i, this.toSpec({ ...this.source.requests[i], ...request }))
+  }
+
+  setRequests (requests) {
+    this.#current()
+    if (!Array.isArray(requests) || requests.length === 0) throw new UsageError('client.setRequests(requests): give a non-empty array')
+    this.source.setRequests(requests.map((r) => this.toSpec(r)))
+  }
+}
+
+module.exports = { Client }

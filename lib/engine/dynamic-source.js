@@ -1,0 +1,142 @@
+'use strict'
+// A per-connection request source for runs whose requests change while they
+// run: request sequences with setupRequest hooks, a context per connection,
+// [<id>] replacement, and a Client whose setHeaders/setBody/... change what
+// is sent. It has the interface of RequestSource (count, noBody, slice,
+// advance), chosen once per run by hooks.js, so connection.js does not know
+// which source it has.
+//
+// The "request index" the connection keeps per request in flight is a slot
+// of this source's ring of built requests (count = depth + 1 slots, more than
+// can be in flight), so a re-send after a reconnect writes exactly the bytes
+// sent before, and seq[slot] says which entry of the sequence it was.
+// advance() builds the next k requests (calling the hooks); slice() then
+// returns them as one buffer: still one write() per refill.
+const crypto = require('node:crypto')
+const { buildRequest } = require('./request-source.js')
+
+const ID_TAG = '[<id>]'
+
+function replaceIds (s) {
+  let out = ''
+  let from = 0
+  for (let at = s.indexOf(ID_TAG); at !== -1; at = s.indexOf(ID_TAG, from)) {
+    out += s.slice(from, at) + crypto.randomUUID()
+    from = at + ID_TAG.length
+  }
+  return out + s.slice(from)
+}
+
+class DynamicSource {
+  /**
+   * @param {import('./request-source.js').RequestSpec[]} specs the sequence
+   * @param {number} depth the most requests one write may hold
+   * @param {{setupRequest: (Function|undefined)[], idReplacement: boolean,
+   *   newContext: () => object, hookFailed: (name: string, err: unknown) => void}} how
+   */
+  constructor (specs, depth, how) {
+    this.how = how
+    this.depth = depth
+    this.count = depth + 1
+    this.noBody = new Uint8Array(this.count)
+    this.seq = new Int32Array(this.count)
+    this.built = new Array(this.count)
+    this.setRequests(specs)
+    this.context = how.newContext()
+    /** how often setupRequest sent the sequence back to its start */
+    this.restarts = 0
+    this.client = null
+  }
+
+  /** Replaces the sequence; the next request is its first. */
+  setRequests (specs) {
+    this.requests = specs.map((s) => ({ ...s }))
+    this.cached = new Array(specs.length)
+    this.next = 0
+  }
+
+  /** Replaces entry i (the client API); its bytes are rebuilt when next sent. */
+  setRequest (i, spec) {
+    this.requests[i] = spec
+    this.cached[i] = undefined
+  }
+
+  advance (first, k) {
+    const count = this.count
+    for (let j = 0; j < k; j++) this.build((first + j) % count)
+    return (first + k) % count
+  }
+
+  slice (first, k) {
+    if (k === 1) return this.built[first]
+    const parts = new Array(k)
+    for (let j = 0; j < k; j++) parts[j] = this.built[(first + j) % this.count]
+    // a fresh buffer per batch: the previous one may still be queued in the socket
+    return Buffer.concat(parts)
+  }
+
+  /** Builds the next request of the sequence into ring slot `slot`. */
+  build (slot) {
+    let i = this.next
+    // the context starts afresh whenever the sequence does (autocannon's rule)
+    if (i === 0) this.context = this.how.newContext()
+    let spec = this.requests[i]
+    const setup = this.how.setupRequest[i]
+    let bytes
+    if (setup !== undefined) {
+      const req = this.callSetup(setup, spec)
+      if (req) {
+        spec = req
+      } else if (i !== 0 && req !== undefined) {
+        // a falsy request sends the sequence back to its start
+        this.restarts++
+        if (this.client !== null && this.client.listenerCount('reset') > 0) this.client.emit('reset')
+        i = 0
+        this.context = this.how.newContext()
+        spec = this.requests[0]
+        const first = this.how.setupRequest[0]
+        if (first !== undefined) spec = this.callSetup(first, spec) || spec
+      }
+      bytes = this.serialize(spec)
+    } else if (this.how.idReplacement) {
+      bytes = this.serialize(spec)
+    } else {
+      bytes = this.cached[i] ?? (this.cached[i] = this.serialize(spec))
+    }
+    this.built[slot] = bytes
+    this.seq[slot] = i
+    this.noBody[slot] = spec.method === 'HEAD' ? 1 : 0
+    this.next = i + 1 === this.requests.length ? 0 : i + 1
+  }
+
+  /** Calls setupRequest on a copy of the spec; undefined when the hook threw. */
+  callSetup (fn, spec) {
+    const req = { ...spec, headers: { ...spec.headers }, body: spec.body }
+    try {
+      const out = fn(req, this.context)
+      return out === undefined ? null : out
+    } catch (err) {
+      this.how.hookFailed('setupRequest', err)
+      return undefined
+    }
+  }
+
+  serialize (spec) {
+    let path = String(spec.path)
+    let body = spec.body
+    if (body !== undefined && body !== null && !Buffer.isBuffer(body)) body = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body))
+    if (this.how.idReplacement) {
+      if (path.includes(ID_TAG)) path = replaceIds(path)
+      if (body !== undefined && body !== null && body.includes(ID_TAG)) body = Buffer.from(replaceIds(body.toString()))
+    }
+    return buildRequest({
+      method: String(spec.method).toUpperCase(),
+      path,
+      host: spec.host,
+      headers: spec.headers ?? {},
+      body: body ?? undefined
+    })
+  }
+}
+
+module.exports = { DynamicSource, replaceIds }

@@ -1,0 +1,186 @@
+'use strict'
+// Installs what a run with hooks needs on a Runner, once, after its
+// connections exist (runner.js calls installHooks when opts.hooks is set):
+//   dynamic  each connection gets a DynamicSource (its own sequence,
+//            context and Client) in place of the shared prebuilt source;
+//   capture  each connection gets a CaptureScanner (response bytes, headers,
+//            body) that runs onResponse and verifyBody;
+//   -x       non-2xx responses leave the latency histogram and the bytes;
+//   errors   every counted error is also passed to onError (reqError, --debug).
+// Hooks are functions (main thread) or module paths (any thread; resolved
+// here, in the thread that runs them). A hook that throws stops the run,
+// which then rejects with the hook's message.
+const path = require('node:path')
+const { DynamicSource } = require('./dynamic-source.js')
+const { CaptureScanner } = require('./capture-scanner.js')
+const { Client } = require('./client.js')
+const { loadHook } = require('./request-options.js')
+const { Histogram } = require('./histogram.js')
+const C = require('./counters.js')
+
+function resolver (hooks) {
+  let mod = null
+  const script = () => (mod ??= require(hooks.script))
+  return (ref, name, i) => {
+    if (ref === undefined) return undefined
+    if (typeof ref === 'function') return ref
+    if (ref === 'script') {
+      const m = script()
+      return (i === undefined ? undefined : m.requests?.[i]?.[name]) ?? m[name]
+    }
+    return loadHook(path.resolve(ref), name)
+  }
+}
+
+function contextMaker (initial) {
+  if (initial === undefined) return () => ({})
+  // a deep copy when the context can be cloned, a shallow one when it holds functions
+  try {
+    structuredClone(initial)
+    return () => structuredClone(initial)
+  } catch {
+    return () => ({ ...initial })
+  }
+}
+
+/**
+ * @param {import('./runner.js').Runner} runner
+ */
+function installHooks (runner) {
+  const hooks = runner.opts.hooks
+  const resolve = resolver(hooks)
+  let failed = false
+  const hookFailed = (name, err) => {
+    if (failed) return
+    failed = true
+    runner.errorDetails.hook = `${name} threw: ${err?.message ?? err}`
+    // not at once: the hook may run inside a write or a read of a connection
+    setImmediate(() => runner.stop('hook'))
+  }
+
+  const base = runner.opts.requests
+  if (hooks.dynamic) {
+    const sequence = hooks.sequence ?? base.map(() => ({}))
+    const setupRequest = sequence.map((s, i) => resolve(s.setupRequest, 'setupRequest', i))
+    const onResponse = sequence.map((s, i) => resolve(s.onResponse, 'onResponse', i))
+    const setupClient = resolve(hooks.setupClient, 'setupClient')
+    const newContext = contextMaker(hooks.initialContext)
+    const defaults = base[0]
+    const toSpec = (r) => ({
+      method: String(r.method ?? defaults.method).toUpperCase(),
+      path: r.path ?? defaults.path,
+      host: defaults.host,
+      headers: r.headers ?? defaults.headers,
+      body: r.body ?? defaults.body
+    })
+    for (const conn of runner.connections) {
+      const source = new DynamicSource(base, runner.pipelining, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed })
+      const client = new Client(conn.id, source, toSpec)
+      source.client = client
+      conn.source = source
+      conn.cursor = 0
+      conn.client = client
+      conn.onResponseHooks = onResponse
+      if (setupClient !== undefined) {
+        try {
+          setupClient(client)
+        } catch (err) {
+          hookFailed('setupClient', err)
+        }
+      }
+    }
+  }
+
+  if (hooks.capture) {
+    const verify = resolve(hooks.verifyBody, 'verifyBody')
+    const how = {
+      captureBody: hooks.captureBody === true,
+      expectBody: runner.expectBody,
+      verifyBody: verify,
+      finished: null
+    }
+    how.finished = (scanner, status) => {
+      const conn = scanner.owner
+      let mismatch = false
+      const body = how.captureBody ? scanner.body.toString() : undefined
+      try {
+        if (verify !== undefined) mismatch = !verify(body)
+        if (conn.source instanceof DynamicSource && conn.inflight > 0) {
+          const seq = conn.source.seq[conn.requestIds[conn.head]]
+          const fn = conn.onResponseHooks[seq]
+          if (fn !== undefined) fn(status, body, conn.source.context, scanner.headers)
+        }
+      } catch (err) {
+        hookFailed(verify !== undefined && !(conn.source instanceof DynamicSource) ? 'verifyBody' : 'onResponse', err)
+      }
+      const client = conn.client
+      if (client !== undefined && client !== null) {
+        if (client.listenerCount('headers') > 0) client.emit('headers', scanner.headers)
+        if (client.listenerCount('body') > 0) client.emit('body', scanner.body)
+      }
+      return mismatch
+    }
+    for (const conn of runner.connections) conn.scanner = new CaptureScanner(conn, how)
+  }
+
+  if (hooks.dynamic) emitClientResponses(runner)
+  if (hooks.excludeErrorStats) excludeErrorStats(runner)
+}
+
+/** The Client's own 'response' event (statusCode, resBytes, responseTime), when listened to. */
+function emitClientResponses (runner) {
+  const response = runner.response
+  runner.response = function (status, latencyMs, mismatch, conn) {
+    const client = conn.client
+    const out = response.call(this, status, latencyMs, mismatch, conn)
+    if (client.listenerCount('response') > 0) client.emit('response', status, conn.scanner.resBytes, latencyMs)
+    return out
+  }
+}
+
+/** -x: a non-2xx response is counted, but not in latency or bytes. */
+function excludeErrorStats (runner) {
+  const response = runner.response
+  const aside = new Histogram()
+  runner.response = function (status, latencyMs, mismatch, conn) {
+    if (status >= 200 && status < 300) return response.call(this, status, latencyMs, mismatch, conn)
+    this.counters[C.BYTES] -= conn.scanner.resBytes
+    const histogram = this.histogram
+    this.histogram = aside
+    try {
+      return response.call(this, status, latencyMs, mismatch, conn)
+    } finally {
+      this.histogram = histogram
+    }
+  }
+}
+
+/** Passes every counted error (kind name, detail) to fn, once installed. */
+function forwardErrors (runner, fn) {
+  const error = runner.error
+  runner.error = function (kind, detail) {
+    error.call(this, kind, detail)
+    fn(C.ERROR_KINDS[kind - C.ERR_CONNECT], String(detail))
+  }
+}
+
+/** The Error given to 'reqError' listeners. */
+function requestError (kind, detail) {
+  const err = new Error(`${kind} error: ${detail}`)
+  err.kind = kind
+  if (/^E[A-Z]+$/.test(detail)) err.code = detail
+  return err
+}
+
+/** A Client for a connection of a static run (a 'response' listener attached late). */
+function clientOf (conn) {
+  if (conn.client === undefined || conn.client === null) conn.client = new Client(conn.id, null, null)
+  return conn.client
+}
+
+/** Runner options for a main-thread run with a 'response' listener from the start. */
+function withResponses (ro) {
+  return { ...ro, hooks: { sequence: undefined, ...ro.hooks, dynamic: true, capture: true } }
+}
+
+module.exports = { installHooks, forwardErrors, requestError, clientOf, withResponses }
