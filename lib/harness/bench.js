@@ -4,7 +4,7 @@
 // and the reporting channel (IPC to the root, or a text line by hand).
 // Runs inside the binary under test: Node 18 APIs only.
 const { UsageError } = require('../errors.js')
-const { formatResultLine, formatErrorLine } = require('../report/text.js')
+const { formatResultLine, formatExtraLine, formatErrorLine } = require('../report/text.js')
 
 const BENCH_ERR = 'BENCHRIG_ERR_BENCHMARK'
 // How long a child may stay alive after it reported (open sockets, timers)
@@ -48,7 +48,10 @@ function sendResult (data, done) {
     return
   }
   if (msg.type === 'error') process.stderr.write(formatErrorLine(msg) + '\n')
-  else process.stdout.write(formatResultLine(msg) + '\n')
+  else {
+    const detail = formatExtraLine(msg)
+    process.stdout.write(formatResultLine(msg) + '\n' + (detail ? detail + '\n' : ''))
+  }
   if (done) process.nextTick(done)
 }
 

@@ -2,6 +2,11 @@
 // The simple text format of run.js and of a benchmark file run by hand:
 //   buffers/buffer-tostring.js
 //   buffers/buffer-tostring.js encoding="utf8" len=64: 9,178,624.59
+// A result measured by a load generator (bench.http) gets a second, indented
+// line with the tool's version, latency, errors and non-2xx, so that the
+// result line itself keeps Node core's `name conf: rate` shape:
+//   http/simple.js len=64 benchmarker="wrk": 51,165.64
+//     wrk 4.1.0; latency ms p50 0.92, p90 1.41, p99 2.87, max 12.30; errors 0; non-2xx 0
 // Also used inside benchmark processes: Node 18 APIs only.
 
 /**
@@ -34,6 +39,25 @@ function formatResultLine (report) {
   return `${report.name}${conf ? ' ' + conf : ''}: ${formatRate(report.rate)}`
 }
 
+const LATENCY = [['p50', 'latency_p50'], ['p90', 'latency_p90'], ['p99', 'latency_p99'], ['max', 'latency_max']]
+const isNumber = (x) => typeof x === 'number' && Number.isFinite(x)
+
+/**
+ * The indented detail line of a load-generator result (without newline), or
+ * '' for a result without a tool version (every non-HTTP benchmark).
+ * @param {{extra?: Record<string, unknown>}} report
+ */
+function formatExtraLine (report) {
+  const x = report.extra
+  if (!x || typeof x.benchmarker !== 'string' || x.benchmarker_version === undefined) return ''
+  const parts = [`${x.benchmarker} ${x.benchmarker_version}`]
+  const lat = LATENCY.filter(([, k]) => isNumber(x[k])).map(([label, k]) => `${label} ${x[k].toFixed(2)}`)
+  if (lat.length > 0) parts.push(`latency ms ${lat.join(', ')}`)
+  if (isNumber(x.errors)) parts.push(`errors ${x.errors}`)
+  if (isNumber(x.non2xx)) parts.push(`non-2xx ${x.non2xx}`)
+  return `  ${parts.join('; ')}`
+}
+
 /**
  * One failure line (without newline), for stderr.
  * @param {{name: string, conf?: object|null, message: string}} error
@@ -56,10 +80,11 @@ function createTextWriter (out) {
       out.write(`${files++ > 0 ? '\n' : ''}${name}\n`)
     },
     result (report) {
-      out.write(formatResultLine(report) + '\n')
+      const detail = formatExtraLine(report)
+      out.write(formatResultLine(report) + '\n' + (detail ? detail + '\n' : ''))
     },
     end () {}
   }
 }
 
-module.exports = { formatConfiguration, formatRate, formatResultLine, formatErrorLine, createTextWriter }
+module.exports = { formatConfiguration, formatRate, formatResultLine, formatExtraLine, formatErrorLine, createTextWriter }

@@ -4,7 +4,7 @@
 const { test } = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { createTextWriter, formatRate, formatConfiguration, formatResultLine, formatErrorLine } = require('../../lib/report/text.js')
+const { createTextWriter, formatRate, formatConfiguration, formatResultLine, formatExtraLine, formatErrorLine } = require('../../lib/report/text.js')
 const { createRunCsvWriter, parseCsvRecords } = require('../../lib/report/csv.js')
 const { createNdjsonWriter, SCHEMA } = require('../../lib/report/ndjson.js')
 const { collectMeta } = require('../../lib/report/meta.js')
@@ -16,7 +16,7 @@ const REPORTS = [
   { name: 'buffers/buffer-tostring.js', conf: { encoding: 'utf8', len: 64 }, rate: 9178624.589123, time: 0.871 },
   { name: 'buffers/buffer-tostring.js', conf: { encoding: 'hex', len: 1024 }, rate: 646901.2, time: 1.5 },
   { name: 'buffers/odd "name".js', conf: { s: 'a "quoted", comma', flag: false, n: 1e-7 }, rate: 12.5, time: 2 },
-  { name: 'http/simple.js', conf: { type: 'bytes', c: 50, benchmarker: 'wrk' }, rate: 31000.333, time: 5.01, extra: { benchmarker: 'wrk', benchmarker_version: '4.1.0', p99: 2.5, rate: 'never overrides' } }
+  { name: 'http/simple.js', conf: { type: 'bytes', c: 50, benchmarker: 'wrk' }, rate: 31000.333, time: 5.01, extra: { benchmarker: 'wrk', benchmarker_version: '4.1.0', p99: 2.5, latency_p50: 0.9, latency_p99: 2.5, latency_max: 12.25, errors: 0, non2xx: 3, rate: 'never overrides' } }
 ]
 const META = {
   benchrig: '0.1.0',
@@ -61,6 +61,12 @@ test('text format: a header per file, thousands separators, JSON-quoted strings'
   t.equal(formatConfiguration({}), '')
   t.equal(formatResultLine({ name: 'a/b.js', conf: {}, rate: 1 }), 'a/b.js: 1.00')
   t.equal(formatErrorLine({ name: 'a/b.js', conf: null, message: 'x' }), 'a/b.js: failed: x')
+  // A load generator's result: the tool with its version, latency, errors
+  // and non-2xx on an indented line under the result line.
+  t.match(text, /^http\/simple\.js type="bytes" c=50 benchmarker="wrk": 31,000\.33\n {2}wrk 4\.1\.0; latency ms p50 0\.90, p99 2\.50, max 12\.25; errors 0; non-2xx 3\n/m)
+  t.equal(formatExtraLine({ extra: { benchmarker: 'h2load', benchmarker_version: '1.52.0' } }), '  h2load 1.52.0', 'fields a tool cannot tell are left out')
+  t.equal(formatExtraLine({ extra: { benchmarker: 'fake' } }), '', 'no version: no detail line')
+  t.equal(formatExtraLine({ name: 'a/b.js', conf: {}, rate: 1 }), '', 'a plain benchmark has none')
 })
 
 test('CSV format: exactly the Node header, RFC 4180 quoting, bare numbers', async (t) => {
