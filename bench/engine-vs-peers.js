@@ -7,7 +7,7 @@
 // over all of them. The CPU of a generator is its rusage as a child of a
 // bash wrapper (`times`), so it includes every thread of the tool.
 //
-//   node bench/engine-vs-peers.js [--rounds 3] [--duration 5] [--connections 50] [--only p1|p10] [--peers NAME]
+//   node bench/engine-vs-peers.js [--rounds 3] [--duration 5] [--connections 50] [--only p1|p10|h2] [--peers NAME]
 //   node bench/engine-vs-peers.js --long    60 s, 1000 connections: RSS over time
 const { spawn, spawnSync } = require('node:child_process')
 const path = require('node:path')
@@ -37,6 +37,11 @@ const PEERS = (c, d) => ({
     { name: 'benchrig -p 10 --refill batch', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '--refill', 'batch', '-j'], parse: json },
     { name: 'wrk lua pipeline 10', cmd: ['wrk', '-t1', `-c${c}`, `-d${d}s`, '-s', LUA], tail: ['--', '10'], parse: wrkCount },
     { name: 'autocannon -p 10', cmd: [NODE, AUTOCANNON, '-c', c, '-d', d, '-p', '10', '-j'], parse: json }
+  ],
+  // HTTP/2 against nginx h2c (its own instance: `listen ... http2`)
+  h2: [
+    { name: 'benchrig --h2 --max-streams 10', cmd: [NODE, BIN, 'load', '--h2', '-c', c, '-d', d, '--max-streams', '10', '-j'], parse: json },
+    { name: 'h2load -m 10', cmd: ['h2load', '-c', c, '-m', '10', '-D', d], parse: h2loadCount }
   ]
 })
 
@@ -79,8 +84,9 @@ async function compare () {
   const d = arg('duration', '5')
   const c = arg('connections', '50')
   const only = arg('only')
-  const nginx = await startNginx({ cpus: '1' })
   const groups = PEERS(c, d)
+  const nginx = only === 'h2' ? null : await startNginx({ cpus: '1' })
+  const nginxH2 = only && only !== 'h2' ? null : await startNginx({ cpus: '1', h2c: true })
   const pick = arg('peers') // a substring: run only the peers whose name holds it
   if (pick) for (const g of Object.keys(groups)) groups[g] = groups[g].filter((p) => p.name.includes(pick))
   const results = {}
@@ -89,19 +95,21 @@ async function compare () {
   // so that both see the same machine load
   const STARTUP = {
     benchrig: [NODE, BIN, 'load', '-c', '1', '-a', '1', '-j'],
+    h2: [NODE, BIN, 'load', '--h2', '-c', '1', '-a', '1', '-j'],
     autocannon: [NODE, AUTOCANNON, '-c', '1', '-a', '1', '-j']
   }
-  const startups = { benchrig: [], autocannon: [] }
+  const startups = { benchrig: [], autocannon: [], h2: [] }
   try {
     for (const [group, peers] of Object.entries(groups)) {
       if (only && only !== group) continue
       for (let r = 0; r < rounds; r++) {
         for (let j = 0; j < peers.length; j++) {
           const peer = peers[(j + r) % peers.length]
-          const tool = peer.name.split(' ')[0]
-          const fixed = STARTUP[tool] ? measure([...STARTUP[tool], nginx.url]).cpu : 0
+          const tool = group === 'h2' && peer.name.startsWith('benchrig') ? 'h2' : peer.name.split(' ')[0]
+          const url = group === 'h2' ? nginxH2.url : nginx.url
+          const fixed = STARTUP[tool] ? measure([...STARTUP[tool], url]).cpu : 0
           if (STARTUP[tool]) startups[tool].push(fixed)
-          const { out, cpu } = measure([...peer.cmd, nginx.url, ...(peer.tail ?? [])])
+          const { out, cpu } = measure([...peer.cmd, url, ...(peer.tail ?? [])])
           const n = peer.parse(out)
           ;(results[peer.name] ??= []).push({ perCpu: n / cpu, steady: n / Math.max(cpu - fixed, 1e-3), n, cpu })
           process.stderr.write(`${group} round ${r + 1} ${peer.name}: ${n} requests, ${cpu.toFixed(2)} CPU-s, ${k(n / cpu)}/CPU-s\n`)
@@ -109,7 +117,8 @@ async function compare () {
       }
     }
   } finally {
-    await nginx.stop()
+    if (nginx) await nginx.stop()
+    if (nginxH2) await nginxH2.stop()
   }
   console.log(`\nc=${c}, ${d}s per run, ${rounds} rounds; requests completed per generator CPU-second (min / median / max)`)
   const med = {}
@@ -119,7 +128,7 @@ async function compare () {
     console.log(`  ${name.padEnd(30)} ${k(s.min).padStart(8)} ${k(s.median).padStart(8)} ${k(s.max).padStart(8)}`)
   }
   const su = (xs) => xs.length ? `${summary(xs).min.toFixed(3)} / ${summary(xs).median.toFixed(3)} / ${summary(xs).max.toFixed(3)} s` : 'n/a'
-  console.log(`\nstart-up CPU of a one-request run (min / median / max): benchrig ${su(startups.benchrig)}, autocannon ${su(startups.autocannon)}`)
+  console.log(`\nstart-up CPU of a one-request run (min / median / max): benchrig ${su(startups.benchrig)}, autocannon ${su(startups.autocannon)}, benchrig --h2 ${su(startups.h2)}`)
   console.log('the same, excluding each node tool\'s start-up CPU (wrk and h2load start in about a millisecond)')
   const steady = {}
   for (const [name, rs] of Object.entries(results)) {
@@ -142,6 +151,7 @@ async function compare () {
   console.log(`  benchrig -p 10 --refill half / wrk lua pipeline 10   ${ratio('benchrig -p 10 --refill half', 'wrk lua pipeline 10')}`)
   console.log(`  benchrig -p 10 --refill batch / wrk lua pipeline 10  ${ratio('benchrig -p 10 --refill batch', 'wrk lua pipeline 10')}`)
   console.log(`  benchrig -p 10 / autocannon -p 10       ${ratio('benchrig -p 10', 'autocannon -p 10')}`)
+  console.log(`  benchrig --h2 -m 10 / h2load -m 10      ${ratio('benchrig --h2 --max-streams 10', 'h2load -m 10')} (excluding start-up: ${ratio('benchrig --h2 --max-streams 10', 'h2load -m 10', steady)})`)
 }
 
 function rssKb (pid) {
