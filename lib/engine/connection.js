@@ -44,11 +44,24 @@ class Connection {
     this.socketFailed = false
     this.unsolicited = false
     this.readAt = 0
+    // -M/--max-connection-requests and -D/--reconnect-rate: requests this
+    // socket may still send (Infinity unless set; one compare per refill)
+    this.maxRequests = runner.opts.maxConnectionRequests > 0 ? runner.opts.maxConnectionRequests : Infinity
+    this.reconnectRate = runner.opts.reconnectRate > 0 ? runner.opts.reconnectRate : Infinity
+    this.allowance = Math.min(this.maxRequests, this.reconnectRate)
+    this.grant = this.allowance // the allowance this socket started with
+    this.finished = false
+    // --breakout: when the head response's first byte was read
+    this.breakout = runner.breakout
+    this.firstByteAt = 0
+    // --local-address: the connections take the source addresses in turn
+    const sources = runner.opts.localAddresses
+    this.localAddress = sources !== undefined && sources.length > 0 ? sources[id % sources.length] : undefined
     this.scanner = new ResponseScanner(this, runner.expectBody)
   }
 
   open () {
-    if (this.runner.stopping) return
+    if (this.runner.stopping || this.finished) return
     this.retryTimer = null
     this.connected = false
     this.answeredSinceConnect = 0
@@ -56,7 +69,7 @@ class Connection {
     this.socketFailed = false
     this.scanner.reset()
     this.connectStarted = performance.now()
-    const socket = this.runner.transport.connect(onRead)
+    const socket = this.runner.transport.connect(onRead, this.localAddress)
     socket[kConn] = this
     socket.setNoDelay(true)
     socket.once(this.runner.transport.readyEvent, onReady)
@@ -69,7 +82,8 @@ class Connection {
   ready () {
     this.connected = true
     this.retryMs = RETRY_MIN_MS
-    this.runner.connected()
+    this.allowance = this.grant = Math.min(this.maxRequests, this.reconnectRate)
+    this.runner.connected(performance.now() - this.connectStarted)
     // re-send what a previous socket left unanswered, then fill the window
     if (this.inflight > 0) {
       const n = this.inflight
@@ -89,8 +103,10 @@ class Connection {
   refill () {
     if (this.inflight > this.lowWater) return
     let k = this.depth - this.inflight
+    if (k > this.allowance) k = this.allowance
     k = this.runner.take(k)
     if (k === 0) return
+    this.allowance -= k
     const first = this.cursor
     const now = performance.now()
     let slot = (this.head + this.inflight) % this.depth
@@ -126,11 +142,20 @@ class Connection {
       this.unsolicited = true
       return
     }
-    const sent = this.sendTimes[this.head]
+    const slot = this.head
     if (++this.head === this.depth) this.head = 0
     this.inflight--
     this.answeredSinceConnect++
-    this.runner.response(status, this.readAt - sent, mismatch, this)
+    if (this.breakout) {
+      this.runner.firstByte(this.firstByteAt - this.sendTimes[slot])
+      this.firstByteAt = this.readAt // the next response starts in this chunk or later
+    }
+    this.record(slot, status, mismatch)
+  }
+
+  /** Records the response to the request in ring slot `slot`. */
+  record (slot, status, mismatch) {
+    this.runner.response(status, this.readAt - this.sendTimes[slot], mismatch, this)
   }
 
   // --- socket events -----------------------------------------------------
@@ -139,6 +164,7 @@ class Connection {
     // one clock read per chunk: every response in it arrived at this time
     this.readAt = performance.now()
     runner.counters[C.BYTES] += n
+    if (this.breakout && this.scanner.idle()) this.firstByteAt = this.readAt
     if (!this.scanner.scan(buf, 0, n)) {
       runner.error(C.ERR_PARSE, this.scanner.error)
       this.dropHead()
@@ -157,7 +183,24 @@ class Connection {
       this.restart()
       return
     }
+    if (this.allowance === 0 && this.inflight === 0) {
+      this.exhausted()
+      return
+    }
     this.refill()
+  }
+
+  /** This socket sent what -M or -D allow: reconnect, or retire the connection. */
+  exhausted () {
+    this.spend()
+    if (this.maxRequests <= 0) {
+      this.finished = true
+      this.close()
+      this.runner.connectionFinished()
+      return
+    }
+    this.runner.counters[C.PLANNED_RECONNECTS]++
+    this.restart()
   }
 
   ended () {
@@ -177,7 +220,11 @@ class Connection {
   closed () {
     this.socket = null
     this.readAt = performance.now()
-    if (this.runner.stopping) return
+    if (this.connected) {
+      this.runner.disconnected()
+      this.spend()
+    }
+    if (this.runner.stopping || this.finished) return
     if (!this.connected) {
       // connect failed (counted in errored): retry with a growing delay
       this.runner.connectFailed()
@@ -196,6 +243,17 @@ class Connection {
     }
     if (this.runner.stopping) return
     this.open()
+  }
+
+  /** Charges what this socket sent against -M/--max-connection-requests. */
+  spend () {
+    this.maxRequests -= this.grant - this.allowance
+    this.grant = this.allowance
+  }
+
+  /** The oldest request timed out at `now`: it is dropped (counted by the caller). */
+  timedOutHead (now) {
+    this.dropHead()
   }
 
   /** Forgets the oldest request in flight (it failed); it counts as finished. */

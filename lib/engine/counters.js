@@ -3,8 +3,8 @@
 // Float64 keeps counts exact up to 2^53 and merges with a plain loop.
 const names = [
   'COMPLETED', 'SENT', 'BYTES', 'RESENT', 'RECONNECTS', 'INFORMATIONAL',
-  'DROPPED', 'MISMATCHES', 'CONNECTS',
-  'ERR_CONNECT', 'ERR_READ', 'ERR_WRITE', 'ERR_TIMEOUT', 'ERR_PARSE',
+  'DROPPED', 'MISMATCHES', 'CONNECTS', 'PLANNED_RECONNECTS', 'GOAWAYS',
+  'ERR_CONNECT', 'ERR_READ', 'ERR_WRITE', 'ERR_TIMEOUT', 'ERR_PARSE', 'ERR_RESET', 'ERR_GOAWAY',
   'S1XX', 'S2XX', 'S3XX', 'S4XX', 'S5XX'
 ]
 const C = {}
@@ -12,6 +12,7 @@ names.forEach((n, i) => { C[n] = i })
 C.SIZE = names.length
 C.NAMES = names
 /** error kinds, in the order of the ERR_* counters */
-C.ERROR_KINDS = ['connect', 'read', 'write', 'timeout', 'parse']
+// (reset: an HTTP/2 stream reset by the server; goaway: a GOAWAY with an error code)
+C.ERROR_KINDS = ['connect', 'read', 'write', 'timeout', 'parse', 'reset', 'goaway']
 
 module.exports = C

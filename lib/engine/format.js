@@ -49,10 +49,15 @@ function bytes (x) {
 function formatResult (r, opts = {}) {
   const out = []
   const L = r.latency
-  out.push(table([
-    ['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'],
-    ['Latency', ms(L.p2_5), ms(L.p50), ms(L.p97_5), ms(L.p99), ms(L.average), ms(L.stddev), ms(L.max)]
-  ]))
+  const latencyRow = (name, x) => [name, ms(x.p2_5), ms(x.p50), ms(x.p97_5), ms(x.p99), ms(x.average), ms(x.stddev), ms(x.max)]
+  const latencyRows = [latencyRow(r.uncorrectedLatency ? 'Latency (corrected)' : 'Latency', L)]
+  if (r.uncorrectedLatency) latencyRows.push(latencyRow('Latency (uncorrected)', r.uncorrectedLatency))
+  if (r.breakout) {
+    latencyRows.push(latencyRow('Connect', r.breakout.connect))
+    latencyRows.push(latencyRow('First byte', r.breakout.firstByte))
+    latencyRows.push(latencyRow('Last byte', r.breakout.lastByte))
+  }
+  out.push(table([['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'], ...latencyRows]))
   const q = r.requests
   const t = r.throughput
   out.push(table([
@@ -82,6 +87,16 @@ function formatResult (r, opts = {}) {
   if (kinds.length) out.push(`${r.errors} errors (${kinds.map(([k, v]) => `${v} ${k}`).join(', ')})`)
   if (r.mismatches) out.push(`${r.mismatches} responses did not match the expected body`)
   if (r.reconnects) out.push(`${r.reconnects} reconnects, ${r.resent} requests re-sent`)
+  if (r.goaways) out.push(`${r.goaways} GOAWAY frames received (HTTP/2)`)
+  if (r.rate) {
+    const k = r.rate
+    out.push(`rate: target ${count(k.target)} req/s, achieved ${count(k.achieved)} req/s` +
+      (k.lag ? `; sends behind the plan: p50 ${ms(k.lag.p50)}, p99 ${ms(k.lag.p99)}, max ${ms(k.lag.max)}` : '') +
+      (k.unsent > 0 ? `; ${k.unsent} planned requests could not be sent` : ''))
+    if (!r.latencyCorrected) out.push('latency measured from the actual sends (-C): it hides the wait of requests the server held back')
+  }
+  if (r.plannedReconnects) out.push(`${r.plannedReconnects} planned reconnects (--connection close, -D)`)
+  if (r.openConnectionsMax !== r.connections) out.push(`at most ${r.openConnectionsMax} connections open at once`)
   return out.join('\n')
 }
 

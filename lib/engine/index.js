@@ -24,6 +24,48 @@ function split (n, k) {
   return Array.from({ length: k }, (_, i) => base + (i < extra ? 1 : 0))
 }
 
+/**
+ * The options of each runner: connections, the request budget (-a or -O)
+ * and the send plan split over the workers, remainders spread.
+ */
+function planRunners (opts) {
+  const shares = opts.workers <= 1 ? 1 : opts.workers
+  const conns = split(opts.connections, shares)
+  const budget = opts.amount > 0 ? opts.amount : opts.maxOverallRequests
+  const amounts = budget > 0 ? split(budget, shares) : conns.map(() => 0)
+  const bursts = opts.rate?.mode === 'burst' ? split(opts.rate.burst, shares) : null
+  let idOffset = 0
+  return conns.map((c, i) => {
+    let rate = opts.rate
+    if (rate?.mode === 'overall') rate = { ...rate, rate: rate.rate * c / opts.connections }
+    if (bursts !== null) rate = { ...rate, burst: bursts[i] }
+    const ro = {
+      requests: opts.requests,
+      target: opts.target,
+      connections: c,
+      pipelining: opts.pipelining,
+      refill: opts.refill,
+      durationMs: opts.durationMs,
+      amount: amounts[i],
+      timeoutMs: opts.timeoutMs,
+      bailout: opts.bailout,
+      expectBody: opts.expectBody,
+      rate: rate ?? null,
+      ignoreCoordinatedOmission: opts.ignoreCoordinatedOmission,
+      maxConnectionRequests: opts.maxConnectionRequests,
+      reconnectRate: opts.reconnectRate,
+      breakout: opts.breakout,
+      localAddresses: opts.localAddresses,
+      h2: opts.h2,
+      hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
+      t0: 0, // set when the run starts
+      idOffset
+    }
+    idOffset += c
+    return ro
+  })
+}
+
 class LoadRun extends EventEmitter {
   #promise
   #runners = []
@@ -60,38 +102,19 @@ class LoadRun extends EventEmitter {
 
   async #run () {
     const opts = this.opts
-    const cpu0 = process.cpuUsage()
-    const shares = opts.workers <= 1 ? 1 : opts.workers
-    const conns = split(opts.connections, shares)
-    const amounts = opts.amount > 0 ? split(opts.amount, shares) : conns.map(() => 0)
-    let idOffset = 0
-    const runnerOpts = conns.map((c, i) => {
-      const ro = {
-        requests: opts.requests,
-        target: opts.target,
-        connections: c,
-        pipelining: opts.pipelining,
-        refill: opts.refill,
-        durationMs: opts.durationMs,
-        amount: amounts[i],
-        timeoutMs: opts.timeoutMs,
-        bailout: opts.bailout,
-        expectBody: opts.expectBody,
-        hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
-        t0: 0, // set when the run starts
-        idOffset
-      }
-      idOffset += c
-      return ro
-    })
-    let stats
-    this.emit('start')
-    if (shares === 1) {
-      runnerOpts[0].t0 = Date.now()
-      stats = [await this.#runHere(runnerOpts[0])]
-    } else {
-      stats = await this.#runWorkers(runnerOpts)
+    if (opts.warmup !== null) {
+      // a run of its own before the measured one, its results dropped
+      const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0 }
+      this.emit('warmup', { connections: w.connections, duration: w.durationMs / 1000 })
+      await this.#runShares(planRunners(w))
+      if (this.#stopped) throw new RunError('the run was stopped during its warmup')
+      this.#runners = []
+      this.#workers = []
+      this.#ticks.clear()
     }
+    const cpu0 = process.cpuUsage()
+    this.emit('start')
+    const stats = await this.#runShares(planRunners(opts))
     const usage = process.cpuUsage(cpu0)
     const merged = mergeStats(stats)
     if (!merged.everConnected && merged.counters[C.COMPLETED] === 0) {
@@ -105,6 +128,15 @@ class LoadRun extends EventEmitter {
     if (opts.title !== undefined) result.title = opts.title
     this.emit('done', result)
     return result
+  }
+
+  /** Runs one runner here, or one per worker thread; resolves to their stats. */
+  async #runShares (runnerOpts) {
+    if (runnerOpts.length === 1) {
+      runnerOpts[0].t0 = Date.now()
+      return [await this.#runHere(runnerOpts[0])]
+    }
+    return this.#runWorkers(runnerOpts)
   }
 
   #runHere (ro) {

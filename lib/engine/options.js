@@ -5,6 +5,8 @@
 const fs = require('node:fs')
 const { UsageError } = require('../errors.js')
 const { applyRequestOptions } = require('./request-options.js')
+const { normalizeShape } = require('./shape-options.js')
+const { normalizeH2 } = require('./h2-options.js')
 
 const DEFAULTS = {
   connections: 10,
@@ -149,6 +151,9 @@ function normalizeOptions (o) {
   }
   const expectBody = o.expectBody === undefined ? undefined : Buffer.from(String(o.expectBody))
   const headers = parseHeaders(o.headers)
+  const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
+  const h2 = normalizeH2(o, { pipelining, body, shape })
+  if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'
   const requests = targets.map((t) => ({ method, path: t.path, host: t.host, headers, body }))
   // sequences, hooks, HAR, forms, TLS files, title (request-options.js)
   return applyRequestOptions(o, {
@@ -166,7 +171,9 @@ function normalizeOptions (o) {
     timeoutMs: Math.round(timeout * 1000),
     bailout,
     method,
-    expectBody
+    expectBody,
+    ...shape,
+    h2
   }, { parseHeaders })
 }
 

@@ -25,7 +25,21 @@ function mergeStats (list) {
   let elapsedMs = 0
   let start = Infinity
   let t0 = Infinity
+  const connectTimes = new Histogram()
+  const firstBytes = list[0]?.firstBytes ? new Histogram() : null
+  const rate = list[0]?.rate ? { planned: 0, issued: 0, lag: new Histogram(), uncorrected: list[0].rate.uncorrected ? new Histogram() : null } : null
+  let openMax = 0
   for (const s of list) {
+    connectTimes.add(Histogram.fromTransfer(s.connectTimes))
+    if (firstBytes !== null) firstBytes.add(Histogram.fromTransfer(s.firstBytes))
+    if (rate !== null) {
+      rate.planned += s.rate.planned
+      rate.issued += s.rate.issued
+      rate.lag.add(Histogram.fromTransfer(s.rate.lag))
+      if (rate.uncorrected !== null) rate.uncorrected.add(Histogram.fromTransfer(s.rate.uncorrected))
+    }
+    // workers peak at different moments: the sum is an upper bound
+    openMax += s.openMax
     for (let i = 0; i < C.SIZE; i++) counters[i] += s.counters[i]
     for (let i = 0; i < 600; i++) statusCodes[i] += s.statusCodes[i]
     histogram.add(Histogram.fromTransfer(s.histogram))
@@ -57,6 +71,10 @@ function mergeStats (list) {
     elapsedMs,
     start,
     perSecond,
+    connectTimes,
+    firstBytes,
+    rate,
+    openMax,
     everConnected: list.some((s) => s.everConnected),
     reasons: list.map((s) => s.reason),
     runners: list.map((s) => s.saturation)
@@ -93,6 +111,7 @@ function latencyStats (h, scale) {
   }
   for (const p of PERCENTILES) out[pkey(p)] = v(h.percentile(p))
   out.p90 = v(h.percentile(90))
+  out.p95 = v(h.percentile(95))
   out.totalCount = h.totalCount
   return out
 }
@@ -171,11 +190,57 @@ function buildResult (m, opts, usage) {
     informational: c[C.INFORMATIONAL],
     reconnects: c[C.RECONNECTS],
     resent: c[C.RESENT],
+    goaways: c[C.GOAWAYS], // HTTP/2: GOAWAY frames received (with an error code they are also `goaway` errors)
     stoppedBy: m.reasons[0],
     histogram: encode(m.histogram),
     perSecond: m.perSecond,
-    saturation
+    saturation,
+    ...rateResult(m, opts, duration),
+    connectLatency: latencyStats(m.connectTimes, 1000),
+    connectHistogram: encode(m.connectTimes),
+    ...(m.firstBytes === null
+      ? {}
+      : { breakout: { connect: latencyStats(m.connectTimes, 1000), firstByte: latencyStats(m.firstBytes, 1000), lastByte: latencyStats(m.histogram, 1000) } }),
+    openConnectionsMax: m.openMax,
+    plannedReconnects: c[C.PLANNED_RECONNECTS]
   }
+}
+
+/** The overall request rate a plan aims at, in requests per second. */
+function targetRate (rate, connections) {
+  if (rate.mode === 'connection') return rate.rate * connections
+  if (rate.mode === 'burst') return rate.burst * 1000 / rate.intervalMs
+  return rate.rate
+}
+
+/**
+ * Rate-mode keys: `latency` above is measured from the planned send time
+ * (unless -C), `uncorrectedLatency` from the actual send; `rate` says how
+ * well the plan was kept.
+ */
+function rateResult (m, opts, duration) {
+  if (m.rate === null) return {}
+  const r = m.rate
+  const target = targetRate(opts.rate, opts.connections)
+  const out = {
+    latencyCorrected: r.uncorrected !== null,
+    rate: {
+      mode: opts.rate.mode,
+      target: round3(target),
+      achieved: duration > 0 ? round2(r.issued / duration) : 0,
+      planned: r.planned,
+      sent: r.issued,
+      unsent: Math.max(0, r.planned - r.issued),
+      // how late sends were against the plan (ms), and its histogram for merge
+      lag: latencyStats(r.lag, 1000),
+      lagHistogram: encode(r.lag)
+    }
+  }
+  if (r.uncorrected !== null) {
+    out.uncorrectedLatency = latencyStats(r.uncorrected, 1000)
+    out.uncorrectedHistogram = encode(r.uncorrected)
+  }
+  return out
 }
 
 module.exports = { mergeStats, buildResult, sampleStats, latencyStats, PERCENTILES, pkey }

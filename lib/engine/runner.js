@@ -4,14 +4,17 @@
 // count (the end of the run, the per-second sample on absolute time, and one
 // timeout sweep), and none per request.
 //
-// A constant-rate scheduler (issue 6) would replace `take()` (the budget the
-// connections draw from) with tokens released by one per-runner timer, and
-// record latency from the planned send time into a second histogram.
+// A constant-rate or burst run (opts.rate) uses PacedConnections, which draw
+// from pacers (pacer.js) instead of `take()`. Connections with nothing due
+// wait on one list, woken by one pace timer set for the next due request.
 const { performance } = require('node:perf_hooks')
 const { Histogram } = require('./histogram.js')
 const { RequestSource } = require('./request-source.js')
 const { chooseTransport } = require('./transport.js')
 const { Connection } = require('./connection.js')
+const { H2Connection } = require('./h2-connection.js')
+const { PacedConnection } = require('./paced-connection.js')
+const { createPacers } = require('./pacer.js')
 const { threadCpuUs } = require('./thread-cpu.js')
 const C = require('./counters.js')
 
@@ -29,6 +32,12 @@ const C = require('./counters.js')
  * @property {Buffer|undefined} expectBody
  * @property {number} t0           epoch ms every runner counts seconds from
  * @property {number} idOffset     first connection id (spreads URLs across workers)
+ * @property {{mode: string, rate: number, burst: number, intervalMs: number}|null} [rate]
+ *   constant-rate or burst plan for this runner (null: closed loop)
+ * @property {boolean} [ignoreCoordinatedOmission] rate mode: latency from the actual send only
+ * @property {number} [maxConnectionRequests] -M (0: no limit)
+ * @property {number} [reconnectRate] -D (0: never)
+ * @property {boolean} [breakout] record time to first byte
  */
 
 class Runner {
@@ -43,6 +52,19 @@ class Runner {
     this.counters = new Float64Array(C.SIZE)
     this.statusCodes = new Float64Array(600)
     this.histogram = new Histogram()
+    const rate = opts.rate ?? null
+    // rate mode: latency from the actual send, and how late sends were
+    this.uncorrected = rate !== null && !opts.ignoreCoordinatedOmission ? new Histogram() : null
+    this.lag = rate !== null ? new Histogram() : null
+    this.connectTimes = new Histogram()
+    this.breakout = opts.breakout === true
+    this.firstBytes = this.breakout ? new Histogram() : null
+    this.openNow = 0
+    this.openMax = 0
+    this.finishedConnections = 0
+    this.waiting = []
+    this.pacing = false
+    this.paceTimer = null
     this.budget = opts.amount > 0 ? opts.amount : Infinity
     this.finished = 0
     this.stopping = false
@@ -57,7 +79,13 @@ class Runner {
     this.onResponse = null // set by a `response` listener (main thread only)
     this.onTick = null
     this.connections = []
-    for (let i = 0; i < opts.connections; i++) this.connections.push(new Connection(this, opts.idOffset + i))
+    this.pacers = rate === null ? [] : createPacers(rate, opts.connections, this.budget)
+    const Closed = opts.h2 ? H2Connection : Connection // --h2: the same interface, its own framing
+    for (let i = 0; i < opts.connections; i++) {
+      this.connections.push(rate === null
+        ? new Closed(this, opts.idOffset + i)
+        : new PacedConnection(this, opts.idOffset + i, this.pacers[i]))
+    }
     // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
     if (opts.hooks !== undefined) require('./hooks.js').installHooks(this)
     /** @type {Promise<object>} */
@@ -97,16 +125,52 @@ class Runner {
     return k
   }
 
-  connected () {
-    if (!this.everConnected && this.opts.amount === 0 && this.opts.durationMs > 0) {
-      // the duration counts from the first connection, so a short run on a
-      // busy machine measures load, not how long connecting took
+  /** @param {number} connectMs how long this connection took to establish */
+  connected (connectMs) {
+    if (!this.everConnected) {
+      // the duration (and the send plan) count from the first connection, so
+      // a short run on a busy machine measures load, not how long connecting took
       this.startWall = Date.now()
       this.startMono = performance.now()
-      this.timers.push(setTimeout(stopRunner, this.opts.durationMs, this, 'duration'))
+      if (this.opts.durationMs > 0) this.timers.push(setTimeout(stopRunner, this.opts.durationMs, this, 'duration'))
+      for (const p of this.pacers) p.start(this.startMono)
     }
     this.everConnected = true
     this.counters[C.CONNECTS]++
+    this.connectTimes.record(connectMs * 1000)
+    if (++this.openNow > this.openMax) this.openMax = this.openNow
+  }
+
+  disconnected () {
+    this.openNow--
+  }
+
+  /** A connection sent all that -M allows it. */
+  connectionFinished () {
+    if (++this.finishedConnections === this.connections.length) this.stop('max-connection-requests')
+  }
+
+  /** Time to first byte of one response (--breakout). */
+  firstByte (ms) {
+    this.firstBytes.record(ms * 1000)
+  }
+
+  /** A paced connection with room has nothing due: wake it when something is. */
+  wait (conn) {
+    if (conn.waiting) return
+    conn.waiting = true
+    this.waiting.push(conn)
+    if (!this.pacing && this.paceTimer === null) this.armPace()
+  }
+
+  armPace () {
+    let next = Infinity
+    for (const c of this.waiting) {
+      const t = c.pacer.nextDue()
+      if (t < next) next = t
+    }
+    if (next === Infinity) return
+    this.paceTimer = setTimeout(pace, Math.max(0, next - performance.now()), this)
   }
 
   connectFailed () {
@@ -117,6 +181,7 @@ class Runner {
   }
 
   response (status, latencyMs, mismatch, conn) {
+    // closed loop and paced runs alike; `latencyMs` is from the planned send in rate mode
     const counters = this.counters
     counters[C.COMPLETED]++
     this.histogram.record(latencyMs * 1000)
@@ -146,7 +211,7 @@ class Runner {
 
   errorCount () {
     let n = this.counters[C.MISMATCHES] // body mismatches count towards -B, as in autocannon
-    for (let k = C.ERR_CONNECT; k <= C.ERR_PARSE; k++) n += this.counters[k]
+    for (let k = C.ERR_CONNECT; k < C.ERR_CONNECT + C.ERROR_KINDS.length; k++) n += this.counters[k]
     return n
   }
 
@@ -156,7 +221,15 @@ class Runner {
     this.reason = reason
     for (const t of this.timers) clearTimeout(t)
     clearTimeout(this.tickTimer)
-    const elapsedMs = performance.now() - this.startMono
+    clearTimeout(this.paceTimer)
+    const now = performance.now()
+    const elapsedMs = now - this.startMono
+    this.planned = 0
+    this.issued = 0
+    for (const p of new Set(this.pacers)) {
+      this.planned += p.due(now)
+      this.issued += p.issued
+    }
     for (const conn of this.connections) conn.close()
     this.finishStats(elapsedMs)
   }
@@ -185,7 +258,18 @@ class Runner {
       reason: this.reason,
       everConnected: this.everConnected,
       errorDetails: this.errorDetails,
-      saturation: { elu: elu.utilization, cpuUs, wallMs: elapsedMs }
+      saturation: { elu: elu.utilization, cpuUs, wallMs: elapsedMs },
+      connectTimes: this.connectTimes.toTransfer(),
+      firstBytes: this.firstBytes === null ? null : this.firstBytes.toTransfer(),
+      openMax: this.openMax,
+      rate: this.lag === null
+        ? null
+        : {
+            planned: this.planned,
+            issued: this.issued,
+            lag: this.lag.toTransfer(),
+            uncorrected: this.uncorrected === null ? null : this.uncorrected.toTransfer()
+          }
     }
     // let the sockets' close events run before reporting
     setImmediate(() => this.resolveDone(stats))
@@ -207,8 +291,27 @@ function tick (runner, n) {
   runner.scheduleTick(n + 1)
 }
 
+/** Wakes the waiting paced connections whose plan has something due. */
+function pace (runner) {
+  runner.paceTimer = null
+  if (runner.stopping) return
+  const now = performance.now()
+  const list = runner.waiting
+  runner.waiting = []
+  runner.pacing = true
+  for (const c of list) {
+    c.waiting = false
+    // a shared plan may be used up by the connections before this one
+    if (c.pacer.due(now) > c.pacer.issued) c.refill(true)
+    else runner.wait(c)
+  }
+  runner.pacing = false
+  if (runner.waiting.length > 0) runner.armPace()
+}
+
 function sweepTimeouts (runner) {
-  const limit = performance.now() - runner.opts.timeoutMs
+  const now = performance.now()
+  const limit = now - runner.opts.timeoutMs
   for (const conn of runner.connections) {
     if (runner.stopping) return
     if (!conn.timedOut(limit)) continue
@@ -217,7 +320,7 @@ function sweepTimeouts (runner) {
       conn.socket.destroy()
     } else {
       runner.error(C.ERR_TIMEOUT, 'request timeout')
-      conn.dropHead()
+      conn.timedOutHead(now)
       conn.restart()
     }
   }

@@ -6,7 +6,8 @@
 //     scanner copies nothing), so reads allocate nothing;
 //   TLS: tls with 'data' events (TLSSocket has no onread), certificates
 //     unchecked by default like wrk and autocannon.
-// An HTTP/2 transport (issue 8) would be a third entry with its own framing.
+// HTTP/2 (--h2) uses these transports too, with ALPN h2 for https (target.h2);
+// its framing lives in h2-connection.js.
 const net = require('node:net')
 
 const READ_BUFFER_BYTES = 64 * 1024
@@ -37,12 +38,13 @@ function chooseTransport (target) {
       ...where,
       servername: net.isIP(target.hostname) ? undefined : target.hostname,
       rejectUnauthorized: target.rejectUnauthorized === true,
-      ALPNProtocols: ['http/1.1']
+      ALPNProtocols: target.h2 === true ? ['h2'] : ['http/1.1'],
+      ...target.tls // --cert --key --ca -s, tlsOptions (request-options.js)
     }
     return {
       readyEvent: 'secureConnect',
-      connect (onRead) {
-        const socket = tls.connect(opts)
+      connect (onRead, localAddress) {
+        const socket = tls.connect(localAddress === undefined ? opts : { ...opts, localAddress })
         socket.on('data', function (chunk) { onRead.call(this, chunk.length, chunk) })
         return socket
       }
@@ -51,8 +53,8 @@ function chooseTransport (target) {
   const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
   return {
     readyEvent: 'connect',
-    connect (onRead) {
-      return net.connect({ ...where, onread: { buffer, callback: onRead } })
+    connect (onRead, localAddress) {
+      return net.connect({ ...where, localAddress, onread: { buffer, callback: onRead } })
     }
   }
 }

@@ -1,0 +1,73 @@
+'use strict'
+// The `benchrig load` flags that shape traffic and what is recorded beside
+// latency (lib/engine/shape-options.js validates them). Long names follow
+// autocannon's (camelCase, and the kebab-case form yargs accepts too); pound's
+// and wrk2's ideas get names of their own where autocannon has none.
+const { UsageError } = require('../errors.js')
+
+const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
+
+/** @param {import('yargs').Argv} y */
+function addShapeFlags (y) {
+  return y
+    .option('overallRate', { alias: 'R', type: 'string', describe: 'constant rate: requests per second over all connections, paced evenly; latency from each planned send (coordinated omission corrected)' })
+    .option('connectionRate', { alias: 'r', type: 'string', describe: 'constant rate per connection (requests per second); wins over -R' })
+    .option('ignoreCoordinatedOmission', { alias: 'C', type: 'boolean', describe: 'rate mode: report latency from the actual sends only (hides server stalls; not recommended)' })
+    .option('burst', { type: 'string', describe: 'send N requests at once every --burst-interval' })
+    .option('burstInterval', { type: 'string', describe: 'milliseconds between bursts (default 1000)' })
+    .option('connection', { type: 'string', describe: 'close: a new connection for every request (Connection: close)' })
+    .option('reconnectRate', { alias: 'D', type: 'string', describe: 'reconnect each connection after it sent N requests' })
+    .option('maxConnectionRequests', { alias: 'M', type: 'string', describe: 'each connection sends at most N requests, then closes; the run ends when all have' })
+    .option('maxOverallRequests', { alias: 'O', type: 'string', describe: 'stop after N requests in all (split over workers); the duration still applies' })
+    .option('warmup', { alias: 'W', type: 'string', describe: 'an unmeasured run first: seconds, or [ -c N -d S ] with its own connections and duration' })
+    .option('breakout', { type: 'boolean', describe: 'also report connect time, time to first byte and time to last byte' })
+    .option('reqlog', { type: 'string', describe: 'write one line per request to FILE: code;start;end;connection (ns since the start)' })
+    .option('interval', { type: 'string', describe: 'print a timeline row every MS milliseconds (count, mean, p50..p99, errors); in the JSON as intervals' })
+    .option('localAddress', { type: 'string', describe: 'source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or a CIDR (taken in turn)' })
+}
+
+/**
+ * Takes autocannon's sub-argument form `-W [ -c 1 -d 3 ]` out of argv (yargs
+ * cannot parse it) and returns the remaining argv and the warmup object.
+ * @param {string[]} argv
+ * @returns {{argv: string[], warmup: {connections?: string, duration?: string}|undefined}}
+ */
+function extractWarmup (argv) {
+  const at = argv.findIndex((a, i) => (a === '-W' || a === '--warmup') && argv[i + 1] === '[')
+  if (at < 0) return { argv, warmup: undefined }
+  const close = argv.indexOf(']', at + 2)
+  if (close < 0) throw new UsageError('invalid -W/--warmup: the [ has no closing ], e.g. --warmup [ -c 1 -d 3 ]')
+  const inner = argv.slice(at + 2, close)
+  const warmup = {}
+  for (let i = 0; i < inner.length; i += 2) {
+    const flag = inner[i]
+    const value = inner[i + 1]
+    if (value === undefined) throw new UsageError(`invalid -W/--warmup: ${flag} needs a value`)
+    if (flag === '-c' || flag === '--connections') warmup.connections = value
+    else if (flag === '-d' || flag === '--duration') warmup.duration = value
+    else throw new UsageError(`invalid -W/--warmup: "${flag}" is not a warmup option (use -c and -d)`)
+  }
+  return { argv: [...argv.slice(0, at), ...argv.slice(close + 1)], warmup }
+}
+
+/** The load() options from the parsed flags. */
+function shapeOptions (args, warmup) {
+  return {
+    overallRate: last(args.overallRate),
+    connectionRate: last(args.connectionRate),
+    ignoreCoordinatedOmission: args.ignoreCoordinatedOmission === true,
+    burst: last(args.burst),
+    burstInterval: last(args.burstInterval),
+    connection: last(args.connection),
+    reconnectRate: last(args.reconnectRate),
+    maxConnectionRequests: last(args.maxConnectionRequests),
+    maxOverallRequests: last(args.maxOverallRequests),
+    warmup: warmup ?? last(args.warmup),
+    breakout: args.breakout === true,
+    reqlog: last(args.reqlog),
+    interval: last(args.interval),
+    localAddress: args.localAddress === undefined ? undefined : [].concat(args.localAddress)
+  }
+}
+
+module.exports = { addShapeFlags, extractWarmup, shapeOptions }

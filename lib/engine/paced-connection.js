@@ -1,0 +1,102 @@
+'use strict'
+// A connection of a constant-rate or burst run. It sends only what its pacer
+// says is due, remembers each request's planned send time beside its actual
+// one, and measures latency from the planned time (coordinated omission
+// corrected): a request that waited for a free connection because the
+// server stalled carries that wait in its latency, as a user would see it.
+// The latency from the actual send goes to the runner's uncorrected
+// histogram, and the lag of each send behind its plan to the lag histogram.
+//
+// The class is chosen once per run (runner.js), so the closed-loop
+// Connection's hot path has no rate branch.
+const { performance } = require('node:perf_hooks')
+const { Connection } = require('./connection.js')
+const C = require('./counters.js')
+
+class PacedConnection extends Connection {
+  /**
+   * @param {import('./runner.js').Runner} runner
+   * @param {number} id
+   * @param {import('./pacer.js').Pacer} pacer
+   */
+  constructor (runner, id, pacer) {
+    super(runner, id)
+    this.pacer = pacer
+    this.plannedTimes = new Float64Array(this.depth)
+    /** on the runner's list of connections waiting for the plan */
+    this.waiting = false
+    this.corrected = runner.uncorrected !== null
+  }
+
+  /**
+   * Sends what the plan has due, as far as the window allows, in one write().
+   * @param {boolean} [woken] called by the pace timer while this connection
+   *   sat idle waiting for the plan: the server held nothing back, so the
+   *   requests' lateness is the timer's (the millisecond granularity of
+   *   setTimeout, kept in the lag histogram) and their latency counts from
+   *   the send. Requests that waited for a busy connection keep their planned
+   *   time: that wait is the coordinated omission being corrected.
+   */
+  refill (woken) {
+    if (!this.connected || this.socket === null) return
+    let k = this.depth - this.inflight
+    if (k > this.allowance) k = this.allowance
+    if (k === 0) return
+    const runner = this.runner
+    const now = performance.now()
+    k = runner.stopping ? 0 : this.pacer.take(k, now)
+    if (k === 0) {
+      runner.wait(this)
+      return
+    }
+    this.allowance -= k
+    const pacer = this.pacer
+    const planFirst = pacer.first
+    const first = this.cursor
+    const lag = runner.lag
+    let slot = (this.head + this.inflight) % this.depth
+    for (let j = 0; j < k; j++) {
+      const planned = pacer.planned(planFirst + j)
+      this.sendTimes[slot] = now
+      this.plannedTimes[slot] = woken === true ? now : planned
+      this.requestIds[slot] = (first + j) % this.source.count
+      lag.record((now - planned) * 1000)
+      if (++slot === this.depth) slot = 0
+    }
+    this.inflight += k
+    this.cursor = this.source.advance(first, k)
+    runner.counters[C.SENT] += k
+    this.socket.write(this.source.slice(first, k))
+  }
+
+  record (slot, status, mismatch) {
+    const runner = this.runner
+    const sent = this.sendTimes[slot]
+    if (this.corrected) {
+      runner.uncorrected.record((this.readAt - sent) * 1000)
+      runner.response(status, this.readAt - this.plannedTimes[slot], mismatch, this)
+    } else {
+      runner.response(status, this.readAt - sent, mismatch, this)
+    }
+  }
+
+  /**
+   * A timed-out request still enters the latency histograms, with the time
+   * it had waited when it was given up (a lower bound of its latency), so
+   * that the slowest requests are not the ones left out.
+   */
+  timedOutHead (now) {
+    if (this.inflight === 0) return
+    const slot = this.head
+    const runner = this.runner
+    if (this.corrected) {
+      runner.uncorrected.record((now - this.sendTimes[slot]) * 1000)
+      runner.histogram.record((now - this.plannedTimes[slot]) * 1000)
+    } else {
+      runner.histogram.record((now - this.sendTimes[slot]) * 1000)
+    }
+    this.dropHead()
+  }
+}
+
+module.exports = { PacedConnection }

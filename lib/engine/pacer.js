@@ -1,0 +1,99 @@
+'use strict'
+// The send plan of a constant-rate or burst run. Request i of a plan is due
+// at `start + floor(i / burst) * intervalMs`: an even spacing at the rate
+// (burst 1), or `burst` requests at once every interval. The plan is pure
+// arithmetic on a counter, so pacing needs no timer and no object per
+// request: a connection asks `take(k, now)` for what is due, and the send
+// time the plan gave each request is what latency is measured from
+// (coordinated omission corrected, as wrk2 does).
+//
+// One pacer per runner for -R/--overall-rate and --burst (every connection
+// of the runner draws from it, so a free connection sends what a blocked one
+// cannot), one per connection for -r/--connection-rate.
+
+class Pacer {
+  /**
+   * @param {object} plan
+   * @param {number} plan.intervalMs time between two due points
+   * @param {number} [plan.burst] requests due at each point (default 1)
+   * @param {number} [plan.phaseMs] offset of the first point from the start
+   * @param {number} [plan.limit] at most this many requests (default no limit)
+   */
+  constructor ({ intervalMs, burst = 1, phaseMs = 0, limit = Infinity }) {
+    this.intervalMs = intervalMs
+    this.burst = burst
+    this.phaseMs = phaseMs
+    this.limit = limit
+    this.startMs = Infinity // not started: nothing is due
+    this.issued = 0
+    /** index of the first request of the last take() */
+    this.first = 0
+  }
+
+  /** @param {number} now performance.now() at which the plan starts */
+  start (now) {
+    if (this.startMs === Infinity) this.startMs = now + this.phaseMs
+  }
+
+  /** The planned send time of request i (ms, performance.now clock). */
+  planned (i) {
+    return this.startMs + Math.floor(i / this.burst) * this.intervalMs
+  }
+
+  /** How many requests the plan holds up to `now` (sent or not). */
+  due (now) {
+    if (now < this.startMs) return 0
+    const n = (Math.floor((now - this.startMs) / this.intervalMs) + 1) * this.burst
+    return n < this.limit ? n : this.limit
+  }
+
+  /**
+   * Up to k of the requests due by `now` and not yet taken; `first` is the
+   * plan index of the first of them.
+   */
+  take (k, now) {
+    const ready = this.due(now) - this.issued
+    if (ready <= 0) return 0
+    if (k > ready) k = ready
+    this.first = this.issued
+    this.issued += k
+    return k
+  }
+
+  /** When the next request not yet taken is due (Infinity: none left). */
+  nextDue () {
+    return this.issued >= this.limit ? Infinity : this.planned(this.issued)
+  }
+}
+
+/**
+ * Builds the pacers of one runner from the run's rate options.
+ * @param {{mode: 'overall'|'connection'|'burst', rate: number, burst: number, intervalMs: number}} rate
+ *   rate: req/s for this runner (overall) or per connection; burst mode: `burst`
+ *   requests every `intervalMs`
+ * @param {number} connections this runner's connections
+ * @param {number} limit most requests for this runner (Infinity: none)
+ * @returns {Pacer[]} one per connection (the same object for shared plans)
+ */
+function createPacers (rate, connections, limit) {
+  if (rate.mode === 'connection') {
+    const intervalMs = 1000 / rate.rate
+    const share = Number.isFinite(limit) ? splitEven(limit, connections) : null
+    // spread the connections' first sends over one interval, so that c
+    // connections at r req/s are an even c*r req/s stream, not c-fold bursts
+    return Array.from({ length: connections }, (_, i) => new Pacer({
+      intervalMs, phaseMs: (i / connections) * intervalMs, limit: share === null ? Infinity : share[i]
+    }))
+  }
+  const shared = rate.mode === 'burst'
+    ? new Pacer({ intervalMs: rate.intervalMs, burst: rate.burst, limit })
+    : new Pacer({ intervalMs: 1000 / rate.rate, limit })
+  return Array.from({ length: connections }, () => shared)
+}
+
+function splitEven (n, k) {
+  const base = Math.floor(n / k)
+  return Array.from({ length: k }, (_, i) => base + (i < n % k ? 1 : 0))
+}
+
+module.exports = { Pacer, createPacers }

@@ -1,0 +1,141 @@
+'use strict'
+// Options that shape the traffic of a load run and what it records beside
+// the latency: constant rate (-R, -r, -C), bursts, connection lifetimes
+// (--connection close, -D, -M, -O), warmup (-W), --breakout, --reqlog,
+// --interval and --local-address. Every message names the flag.
+const net = require('node:net')
+const { UsageError } = require('../errors.js')
+
+function positive (value, flag) {
+  const n = typeof value === 'number' ? value : Number(String(value).trim() || NaN)
+  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`invalid ${flag} "${value}": expected a positive number`)
+  return n
+}
+
+function count (value, flag) {
+  const n = positive(value, flag)
+  if (!Number.isInteger(n)) throw new UsageError(`invalid ${flag} "${value}": expected a whole number`)
+  return n
+}
+
+/**
+ * @returns {{mode: 'overall'|'connection'|'burst', rate: number, burst: number, intervalMs: number}|null}
+ */
+function parseRate (o) {
+  const given = (k) => o[k] !== undefined && o[k] !== null && o[k] !== false
+  if (given('burst') || given('burstInterval')) {
+    if (given('overallRate') || given('connectionRate')) {
+      throw new UsageError('--burst sends requests in bursts; it cannot be combined with -R/--overall-rate or -r/--connection-rate')
+    }
+    if (!given('burst')) throw new UsageError('--burst-interval needs --burst N (the requests sent at once)')
+    const burst = count(o.burst, '--burst')
+    const intervalMs = given('burstInterval') ? positive(o.burstInterval, '--burst-interval') : 1000
+    return { mode: 'burst', rate: burst * 1000 / intervalMs, burst, intervalMs }
+  }
+  // as with autocannon, a per-connection rate wins over an overall one
+  if (given('connectionRate')) {
+    const rate = positive(o.connectionRate, '-r/--connection-rate')
+    return { mode: 'connection', rate, burst: 1, intervalMs: 1000 / rate }
+  }
+  if (given('overallRate')) {
+    const rate = positive(o.overallRate, '-R/--overall-rate')
+    return { mode: 'overall', rate, burst: 1, intervalMs: 1000 / rate }
+  }
+  return null
+}
+
+/**
+ * Local addresses from "IP", "IP1,IP2", "A.B.C.D-E" (last octet range) or
+ * a CIDR such as "127.0.0.0/29" (network and broadcast addresses left out).
+ * @param {string|string[]|undefined} value
+ * @returns {string[]} empty when not given
+ */
+function parseLocalAddresses (value) {
+  if (value === undefined || value === null || value === '') return []
+  const out = []
+  const bad = (s, why) => new UsageError(`invalid --local-address "${s}": ${why}; give an IP, a list IP1,IP2, a range 127.0.0.2-9 or a CIDR like 127.0.0.0/29`)
+  for (const part of [].concat(value).flatMap((v) => String(v).split(','))) {
+    const s = part.trim()
+    const range = /^(\d+\.\d+\.\d+\.)(\d+)-(\d+)$/.exec(s)
+    const cidr = /^(\d+\.\d+\.\d+\.\d+)\/(\d+)$/.exec(s)
+    if (range) {
+      const lo = Number(range[2])
+      const hi = Number(range[3])
+      if (!(lo <= hi && hi <= 255) || !net.isIPv4(range[1] + lo)) throw bad(s, 'not a valid range')
+      for (let i = lo; i <= hi; i++) out.push(range[1] + i)
+    } else if (cidr) {
+      const bits = Number(cidr[2])
+      if (!net.isIPv4(cidr[1]) || bits < 16 || bits > 32) throw bad(s, 'IPv4 CIDR with a prefix of /16 to /32')
+      const base = cidr[1].split('.').reduce((a, b) => a * 256 + Number(b), 0)
+      const size = 2 ** (32 - bits)
+      const start = base - (base % size)
+      const [from, to] = size <= 2 ? [0, size - 1] : [1, size - 2]
+      for (let i = from; i <= to; i++) {
+        const v = start + i
+        out.push([v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join('.'))
+      }
+    } else if (net.isIP(s)) {
+      out.push(s)
+    } else {
+      throw bad(s, 'not an IP address')
+    }
+  }
+  return out
+}
+
+/**
+ * Warmup: seconds, or {connections, duration} (autocannon's `[ -c N -d S ]`).
+ * @returns {{connections: number|undefined, durationMs: number}|null}
+ */
+function parseWarmup (value, parseDuration, connections) {
+  if (value === undefined || value === null || value === false || value === 0) return null
+  if (typeof value === 'object') {
+    const c = value.connections === undefined ? connections : count(value.connections, '-W/--warmup -c')
+    if (value.duration === undefined) throw new UsageError('invalid -W/--warmup: give its duration, e.g. -W 3 or --warmup [ -c 1 -d 3 ]')
+    return { connections: c, durationMs: Math.round(parseDuration(value.duration, '-W/--warmup -d') * 1000) }
+  }
+  return { connections, durationMs: Math.round(parseDuration(value, '-W/--warmup') * 1000) }
+}
+
+/**
+ * @param {object} o user options
+ * @param {{connections: number, pipelining: number, workers: number, amount: number, parseDuration: Function}} base
+ * @returns {object} the normalized shape options
+ */
+function normalizeShape (o, base) {
+  const rate = parseRate(o)
+  if (o.ignoreCoordinatedOmission && rate === null) {
+    throw new UsageError('-C/--ignore-coordinated-omission only applies to a constant rate: add -R/--overall-rate or -r/--connection-rate')
+  }
+  const connectionClose = o.connectionClose === true || o.connection === 'close'
+  if (o.connection !== undefined && o.connection !== 'close' && o.connection !== 'keep-alive') {
+    throw new UsageError(`invalid --connection "${o.connection}": give close (a new connection per request) or keep-alive`)
+  }
+  const reconnectRate = connectionClose ? 1 : (o.reconnectRate === undefined ? 0 : count(o.reconnectRate, '-D/--reconnect-rate'))
+  if (connectionClose && base.pipelining > 1) {
+    throw new UsageError('--connection close sends one request per connection: it cannot pipeline (-p 1)')
+  }
+  const maxConnectionRequests = o.maxConnectionRequests === undefined ? 0 : count(o.maxConnectionRequests, '-M/--max-connection-requests')
+  const maxOverallRequests = o.maxOverallRequests === undefined ? 0 : count(o.maxOverallRequests, '-O/--max-overall-requests')
+  if (maxOverallRequests > 0 && base.amount > 0) {
+    throw new UsageError('give either -a/--amount or -O/--max-overall-requests, not both')
+  }
+  const intervalMs = o.interval === undefined ? 0 : positive(o.interval, '--interval')
+  if (intervalMs > 0 && intervalMs < 10) throw new UsageError(`invalid --interval "${o.interval}": at least 10 ms`)
+  const localAddresses = parseLocalAddresses(o.localAddress)
+  return {
+    rate,
+    ignoreCoordinatedOmission: o.ignoreCoordinatedOmission === true,
+    connectionClose,
+    reconnectRate,
+    maxConnectionRequests,
+    maxOverallRequests,
+    warmup: parseWarmup(o.warmup, base.parseDuration, base.connections),
+    breakout: o.breakout === true,
+    reqlog: o.reqlog === undefined ? undefined : String(o.reqlog),
+    intervalMs,
+    localAddresses
+  }
+}
+
+module.exports = { normalizeShape, parseLocalAddresses, parseRate }
