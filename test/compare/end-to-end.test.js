@@ -16,9 +16,12 @@ t.test('a new binary that does 25% more work is called slower, with a CI that ex
   const out = path.join(dir, 'slow.csv')
   // Each pair runs old and new back to back, so the slow and fast spells of
   // this machine hit both alike; spin.js reports per CPU-second.
+  // --max-regression 5: the ~20% slowdown is a regression, so compare.js
+  // exits 1 and names it, with every row still written.
   const r = await runCompare(['--old', process.execPath, '--new', slow, '--runs', '8', '--seed', '7',
-    '--set', 'kind=sqrt', '--output', out, 'cpu'])
-  t.equal(r.code, 0, r.stderr)
+    '--set', 'kind=sqrt', '--output', out, '--max-regression', '5', 'cpu'])
+  t.equal(r.code, 1, `exit 1 for a regression beyond -5%: ${r.stderr}`)
+  t.match(r.stderr, /FAIL: 1 configuration\(s\) significantly slower than -5%/)
   const text = fs.readFileSync(out, 'utf8')
   t.equal(text.split('\n')[0], '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs"')
   const rows = readRows(out)
@@ -39,8 +42,8 @@ t.test('the same binary against itself is not called faster or slower', async (t
   const dir = t.testdir()
   const same = makeWrapper(dir, 'node-same')
   const r = await runCompare(['--old', process.execPath, '--new', same, '--runs', '10', '--seed', '11',
-    '--set', 'kind=mix', '--analyze', '--format', 'json', '--alpha', '0.005', 'cpu'])
-  t.equal(r.code, 0, r.stderr)
+    '--set', 'kind=mix', '--analyze', '--format', 'json', '--alpha', '0.005', '--max-regression', '5', 'cpu'])
+  t.equal(r.code, 0, `no regression, exit 0: ${r.stderr}`)
   const a = JSON.parse(r.stdout)
   t.equal(a.schema, 'benchrig-analysis/1')
   t.equal(a.results.length, 1, 'one configuration')
