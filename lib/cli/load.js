@@ -3,13 +3,15 @@
 // load tester, with autocannon's flag names so users can switch by changing
 // the command name. With -j, stdout holds only the JSON result.
 const yargs = require('yargs')
-const { load } = require('../engine/index.js')
+const { load } = require('../engine/api.js') // -f: a run that starts again
+const { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
 const { formatResult, progressLine } = require('../engine/format.js')
 const { writeHistText } = require('../engine/hist-text.js')
 const { UsageError, RunError } = require('../errors.js')
 
-function parse (argv) {
-  const y = yargs(argv)
+function parse (rawArgv) {
+  const { argv, command } = splitCommand(rawArgv) // --on-port -- CMD ...
+  const y = addRequestFlags(yargs(argv))
     .scriptName('benchrig load')
     .usage('Usage: benchrig load [options] <url...>\n\nLoad-test an HTTP/1.1 server (http:// or https://). Several URLs are sent round-robin.')
     .option('connections', { alias: 'c', type: 'string', describe: 'concurrent connections', default: '10' })
@@ -45,7 +47,7 @@ function parse (argv) {
     })
   let helpText
   const args = y.parse(argv, (_err, _parsed, output) => { if (output) helpText = output })
-  return { args, helpText }
+  return { args, helpText, command }
 }
 
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
@@ -55,7 +57,7 @@ const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
  * @returns {Promise<number>}
  */
 async function main (argv) {
-  const { args, helpText } = parse(argv)
+  const { args, helpText, command } = parse(argv)
   if (args.help) {
     console.log(helpText)
     return 0
@@ -78,9 +80,18 @@ async function main (argv) {
     socketPath: last(args.socketPath),
     bailout: last(args.bailout),
     expectBody: last(args.expectBody),
-    rejectUnauthorized: args.rejectUnauthorized
+    rejectUnauthorized: args.rejectUnauthorized,
+    ...requestOptions(args, argv)
   }
-  const run = load(opts)
+  const onPort = await startCommand(args, command, urls)
+  let run
+  try {
+    run = load(opts)
+  } catch (err) {
+    await onPort?.stop()
+    throw err
+  }
+  watchRun(run, args, process)
   const tty = process.stderr.isTTY === true
   const showProgress = tty && args.progress !== false && !args.n
   const chatty = tty || !args.json
@@ -104,6 +115,7 @@ async function main (argv) {
   } finally {
     process.removeListener('SIGINT', onSigint)
     if (showProgress) process.stderr.write('\r\x1b[K')
+    await onPort?.stop()
   }
   if (args.histOut !== undefined) writeHistText(String(last(args.histOut)), result.histogram)
   if (args.json) {
@@ -112,7 +124,7 @@ async function main (argv) {
     process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
-  if (result.requests.total === 0) {
+  if (result.requests.total === 0 && !args.forever) { // -f: Ctrl-C may end a round before its first response
     const kinds = Object.entries(result.errorsByKind).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`)
     throw new RunError(`no request completed against ${target}` + (kinds.length ? ` (errors: ${kinds.join(', ')})` : '') +
       ': check the URL, the server, and -t/--timeout')

@@ -164,6 +164,8 @@ function applyRequestOptions (o, out, { parseHeaders }) {
     throw new UsageError('invalid initialContext: give an object')
   }
   const idReplacement = o.idReplacement === true
+  // the URL parser percent-encodes the tag in a path: /items/[%3Cid%3E]
+  if (idReplacement) for (const r of out.requests) r.path = r.path.replace(/\[%3Cid%3E\]/gi, '[<id>]')
   if (idReplacement && !out.requests.some((r) => r.path.includes('[<id>]') || r.body?.includes('[<id>]'))) {
     throw new UsageError('-I/--idReplacement: no request has [<id>] in its path or body')
   }

@@ -1,0 +1,84 @@
+'use strict'
+// The `benchrig load` flags of issue 7 (requests, scripting, TLS files,
+// --on-port, --forever, --debug), with autocannon's names and aliases, and
+// what the command does with them around the run.
+const { startOnPort, splitCommand } = require('../engine/on-port.js')
+const { printResult } = require('../engine/print-result.js')
+const { UsageError } = require('../errors.js')
+
+const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
+
+/** @param {import('yargs').Argv} y */
+function addRequestFlags (y) {
+  return y
+    .option('script', { type: 'string', describe: 'a JS module exporting setupRequest, onResponse, setupClient, verifyBody, requests, initialContext' })
+    .option('har', { type: 'string', describe: 'replay the requests of a HAR file that go to the URL\'s origin' })
+    .option('form', { alias: 'F', type: 'string', describe: 'multipart/form-data body from JSON or a JSON file: {"f": {"type": "text"|"file", "value"|"path": ...}}' })
+    .option('idReplacement', { alias: 'I', type: 'boolean', describe: 'replace every [<id>] in the path and body with a fresh id per request' })
+    .option('cert', { type: 'string', describe: 'client certificate chain, PEM file (https)' })
+    .option('key', { type: 'string', describe: 'private key of --cert, PEM file (https)' })
+    .option('ca', { type: 'string', describe: 'trusted CA certificates, PEM file (repeatable; https)' })
+    .option('servername', { alias: 's', type: 'string', describe: 'TLS SNI server name (default: the URL\'s host unless it is an IP)' })
+    .option('onPort', { type: 'boolean', describe: 'start the command after --, wait until the URL\'s port accepts connections, run, then stop it' })
+    .option('forever', { alias: 'f', type: 'boolean', describe: 'run again and again (a result after each round) until Ctrl-C' })
+    .option('title', { alias: 'T', type: 'string', describe: 'a title for the result' })
+    .option('debug', { type: 'boolean', describe: 'print connection and request errors to stderr' })
+    .option('excludeErrorStats', { alias: 'x', type: 'boolean', describe: 'leave non-2xx responses out of latency and bytes/s' })
+}
+
+/**
+ * Load options from the parsed flags.
+ * @param {object} args parsed flags
+ * @param {string[]} argv the raw arguments (to tell a given -m from its default)
+ */
+function requestOptions (args, argv) {
+  const ca = args.ca === undefined ? undefined : [].concat(args.ca).map(String)
+  return {
+    script: last(args.script),
+    har: last(args.har),
+    form: last(args.form),
+    idReplacement: args.idReplacement === true,
+    cert: last(args.cert),
+    key: last(args.key),
+    ca: ca === undefined ? undefined : (ca.length === 1 ? ca[0] : ca),
+    servername: last(args.servername),
+    forever: args.forever === true,
+    title: last(args.title),
+    excludeErrorStats: args.excludeErrorStats === true,
+    // a form is a POST unless -m says otherwise (autocannon's rule)
+    ...(args.form !== undefined && !argv.some((a) => /^(-m|--method)(=|$)/.test(a)) ? { method: undefined } : {})
+  }
+}
+
+/**
+ * Starts the --on-port command (when given) and waits for the port.
+ * @returns {Promise<null | {stop: () => Promise<void>}>}
+ */
+async function startCommand (args, command, urls) {
+  if (!args.onPort) {
+    if (command !== undefined && command.length > 0) throw new UsageError(`a command after -- needs --on-port: benchrig load --on-port ${urls[0] ?? 'URL'} -- ${command.join(' ')}`)
+    return null
+  }
+  let url
+  try {
+    url = new URL(urls[0])
+  } catch {
+    throw new UsageError('--on-port: give the URL the command will listen on, e.g. --on-port http://127.0.0.1:3000/ -- node server.js')
+  }
+  const port = url.port ? Number(url.port) : (url.protocol === 'https:' ? 443 : 80)
+  return startOnPort(command, { hostname: url.hostname.replace(/^\[|\]$/g, ''), port, socketPath: last(args.socketPath) })
+}
+
+/** --debug and --forever: what the CLI listens to on the run. */
+function watchRun (run, args, { stdout, stderr }) {
+  if (args.debug) run.on('reqError', (err) => stderr.write(`error: ${err.message}\n`))
+  if (args.forever) {
+    // each finished round is printed; the round Ctrl-C stops is printed by the caller
+    run.on('done', (result) => {
+      if (result.stoppedBy === 'stopped') return
+      stdout.write((args.json ? JSON.stringify(result) : printResult(result, { renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes })) + '\n')
+    })
+  }
+}
+
+module.exports = { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand }
