@@ -4,6 +4,7 @@
 // autocannon's (camelCase, and the kebab-case form yargs accepts too); pound's
 // and wrk2's ideas get names of their own where autocannon has none.
 const { UsageError } = require('../errors.js')
+const { formatRow } = require('../engine/timeline.js')
 
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
 
@@ -70,4 +71,21 @@ function shapeOptions (args, warmup) {
   }
 }
 
-module.exports = { addShapeFlags, extractWarmup, shapeOptions }
+/**
+ * Prints what the shape options add while a run goes: the timeline rows
+ * (stdout, or stderr when stdout holds the JSON) and the warmup.
+ * @param {import('../engine/index.js').LoadRun} run
+ * @param {{json?: boolean}} args
+ * @param {{stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream}} io
+ */
+function watchShape (run, args, io) {
+  const out = args.json ? io.stderr : io.stdout
+  let first
+  run.on('interval', (row) => {
+    first ??= row.start
+    out.write(formatRow(row, first) + '\n')
+  })
+  run.on('warmup', (w) => io.stderr.write(`warming up: ${w.connections} connections for ${w.duration}s (not measured)\n`))
+}
+
+module.exports = { addShapeFlags, extractWarmup, shapeOptions, watchShape }

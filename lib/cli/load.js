@@ -8,12 +8,14 @@ const { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand } 
 const { formatResult, progressLine } = require('../engine/format.js')
 const { writeHistText } = require('../engine/hist-text.js')
 const { UsageError, RunError } = require('../errors.js')
+const { addShapeFlags, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 
 function parse (rawArgv) {
-  const { argv, command } = splitCommand(rawArgv) // --on-port -- CMD ...
-  const y = addRequestFlags(yargs(argv))
+  const { argv: beforeCommand, command } = splitCommand(rawArgv) // --on-port -- CMD ...
+  const { argv, warmup } = extractWarmup(beforeCommand)
+  const y = addRequestFlags(addShapeFlags(yargs(argv)))
     .scriptName('benchrig load')
-    .usage('Usage: benchrig load [options] <url...>\n\nLoad-test an HTTP/1.1 server (http:// or https://). Several URLs are sent round-robin.')
+    .usage('Usage: benchrig load [options] <url...>\n\nLoad-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin.')
     .option('connections', { alias: 'c', type: 'string', describe: 'concurrent connections', default: '10' })
     .option('pipelining', { alias: 'p', type: 'string', describe: 'requests in flight per connection', default: '1' })
     .option('refill', { type: 'string', describe: 'pipelining: window (refill after each read, always -p in flight), half (refill when half the window is free) or batch (refill when all are answered, like wrk)', default: 'window' })
@@ -37,6 +39,10 @@ function parse (rawArgv) {
     .option('progress', { type: 'boolean', default: true, describe: 'show progress on a TTY (--no-progress hides it)' })
     .option('n', { type: 'boolean', describe: 'hide the progress bar (same as --no-progress)' })
     .option('rejectUnauthorized', { type: 'boolean', default: false, describe: 'check the server certificate of https URLs' })
+    .option('h2', { type: 'boolean', describe: 'HTTP/2: h2c with prior knowledge for http://, ALPN h2 for https://' })
+    // -m is the method (autocannon's flag), so max streams has a long flag only
+    .option('maxStreams', { type: 'string', describe: 'with --h2: concurrent streams per connection (never more than the server allows; default 10)' })
+    .option('h2Window', { type: 'string', describe: 'with --h2: our stream and connection flow-control window, bytes or 1m, 16m (default 16m)' })
     .help('help').alias('help', 'h')
     .version(false)
     .strictOptions()
@@ -47,7 +53,7 @@ function parse (rawArgv) {
     })
   let helpText
   const args = y.parse(argv, (_err, _parsed, output) => { if (output) helpText = output })
-  return { args, helpText, command }
+  return { args, helpText, warmup, command }
 }
 
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
@@ -57,7 +63,7 @@ const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
  * @returns {Promise<number>}
  */
 async function main (argv) {
-  const { args, helpText, command } = parse(argv)
+  const { args, helpText, warmup, command } = parse(argv)
   if (args.help) {
     console.log(helpText)
     return 0
@@ -81,6 +87,10 @@ async function main (argv) {
     bailout: last(args.bailout),
     expectBody: last(args.expectBody),
     rejectUnauthorized: args.rejectUnauthorized,
+    h2: args.h2 === true,
+    maxStreams: last(args.maxStreams),
+    h2Window: last(args.h2Window),
+    ...shapeOptions(args, warmup),
     ...requestOptions(args, argv)
   }
   const onPort = await startCommand(args, command, urls)
@@ -92,6 +102,7 @@ async function main (argv) {
     throw err
   }
   watchRun(run, args, process)
+  watchShape(run, args, process)
   const tty = process.stderr.isTTY === true
   const showProgress = tty && args.progress !== false && !args.n
   const chatty = tty || !args.json
@@ -100,6 +111,7 @@ async function main (argv) {
     const what = run.opts.amount > 0 ? `${run.opts.amount} requests` : `${run.opts.duration}s test`
     process.stderr.write(`Running ${what} @ ${target}\n${run.opts.connections} connections` +
       (run.opts.pipelining > 1 ? ` with ${run.opts.pipelining} pipelining factor` : '') +
+      (run.opts.h2 ? ` over HTTP/2, up to ${run.opts.h2.maxStreams} streams each` : '') +
       (run.opts.workers > 1 ? `\n${run.opts.workers} workers` : '') + '\n\n')
   }
   if (showProgress) {

@@ -178,13 +178,15 @@ class Connection {
       return
     }
     if (runner.stopping || this.socket === null) return
+    if (this.allowance === 0 && this.inflight === 0) {
+      // before the server's close below: with --connection close both apply,
+      // and the reconnect is the planned one
+      this.exhausted()
+      return
+    }
     if (this.scanner.closeAfter && !this.scanner.readingUntilClose()) {
       // the server said it closes: reconnect now and re-send the rest
       this.restart()
-      return
-    }
-    if (this.allowance === 0 && this.inflight === 0) {
-      this.exhausted()
       return
     }
     this.refill()
@@ -241,8 +243,13 @@ class Connection {
       if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed before a response')
       this.dropHead()
     }
-    if (this.runner.stopping) return
+    if (this.runner.stopping || !this.hasWork()) return
     this.open()
+  }
+
+  /** Something is left to send or re-send (else a closed socket is not reopened). */
+  hasWork () {
+    return this.inflight > 0 || this.runner.budget > 0
   }
 
   /** Charges what this socket sent against -M/--max-connection-requests. */

@@ -14,6 +14,8 @@ const { normalizeOptions } = require('./options.js')
 const { Runner } = require('./runner.js')
 const { mergeStats, buildResult } = require('./result.js')
 const { RunError } = require('../errors.js')
+const { combineRows } = require('./timeline.js')
+const { openRequestLog } = require('./reqlog.js')
 const { forwardErrors, requestError, clientOf, withResponses } = require('./hooks.js')
 const C = require('./counters.js')
 
@@ -58,6 +60,8 @@ function planRunners (opts) {
       localAddresses: opts.localAddresses,
       h2: opts.h2,
       hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
+      intervalMs: opts.intervalMs,
+      reqlog: opts.reqlog !== undefined,
       t0: 0, // set when the run starts
       idOffset
     }
@@ -72,6 +76,10 @@ class LoadRun extends EventEmitter {
   #workers = []
   #stopped = false
   #ticks = new Map() // second -> ticks summed so far over workers
+  #intervals = new Map() // interval start -> rows of the runners so far
+  #timeline = [] // combined interval rows, in order
+  #reqlog = null // the --reqlog writer of the measured run
+  #reqlogRows = 0
 
   /** @param {ReturnType<typeof normalizeOptions>} opts */
   constructor (opts) {
@@ -104,7 +112,7 @@ class LoadRun extends EventEmitter {
     const opts = this.opts
     if (opts.warmup !== null) {
       // a run of its own before the measured one, its results dropped
-      const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0 }
+      const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0, intervalMs: 0, reqlog: undefined }
       this.emit('warmup', { connections: w.connections, duration: w.durationMs / 1000 })
       await this.#runShares(planRunners(w))
       if (this.#stopped) throw new RunError('the run was stopped during its warmup')
@@ -112,9 +120,17 @@ class LoadRun extends EventEmitter {
       this.#workers = []
       this.#ticks.clear()
     }
+    if (opts.reqlog !== undefined) this.#reqlog = openRequestLog(opts.reqlog)
     const cpu0 = process.cpuUsage()
     this.emit('start')
-    const stats = await this.#runShares(planRunners(opts))
+    const runnerOpts = planRunners(opts)
+    let stats
+    try {
+      stats = await this.#runShares(runnerOpts)
+    } finally {
+      this.#flushIntervals()
+      if (this.#reqlog !== null) this.#reqlogRows = await this.#reqlog.end()
+    }
     const usage = process.cpuUsage(cpu0)
     const merged = mergeStats(stats)
     if (!merged.everConnected && merged.counters[C.COMPLETED] === 0) {
@@ -126,6 +142,8 @@ class LoadRun extends EventEmitter {
     const result = buildResult(merged, opts, { cpuUs: usage.user + usage.system, wallMs: merged.elapsedMs })
     if (this.#stopped) result.stoppedBy = 'stopped'
     if (opts.title !== undefined) result.title = opts.title
+    if (opts.intervalMs > 0) result.intervals = this.#timeline
+    if (opts.reqlog !== undefined) result.reqlog = { file: opts.reqlog, rows: this.#reqlogRows }
     this.emit('done', result)
     return result
   }
@@ -144,6 +162,8 @@ class LoadRun extends EventEmitter {
     if (this.listenerCount('response') > 0) ro = withResponses(ro)
     const runner = new Runner(ro)
     this.#runners.push(runner)
+    if (ro.intervalMs > 0) runner.onInterval = (row) => this.#interval(row, 1)
+    if (ro.reqlog) runner.onReqlog = (chunk, rows) => this.#reqlog.write(chunk, rows)
     runner.onTick = (t) => this.emit('tick', { second: t.second, requests: t.requests, bytes: t.bytes, counter: t.requests })
     forwardErrors(runner, (kind, detail) => { if (this.listenerCount('reqError') > 0) this.emit('reqError', requestError(kind, detail)) })
     // `response` costs nothing until someone listens
@@ -179,6 +199,10 @@ class LoadRun extends EventEmitter {
           resolve(msg.stats)
         } else if (msg.type === 'tick') {
           this.#tick(pending, msg)
+        } else if (msg.type === 'interval') {
+          this.#interval(msg.row, list.length)
+        } else if (msg.type === 'reqlog') {
+          this.#reqlog.write(msg.chunk, msg.rows)
         } else if (msg.type === 'reqError') {
           this.emit('reqError', requestError(msg.kind, msg.detail))
         } else if (msg.type === 'ready' && ++readyCount === list.length) {
@@ -196,6 +220,27 @@ class LoadRun extends EventEmitter {
     for (const w of this.#workers) w.postMessage({ type: 'start', t0 })
     if (this.#stopped) for (const w of this.#workers) w.postMessage({ type: 'stop' })
     return failed
+  }
+
+  /** Combines an interval once every runner has closed it; emits 'interval'. */
+  #interval (row, runners) {
+    const rows = this.#intervals.get(row.start) ?? []
+    rows.push(row)
+    this.#intervals.set(row.start, rows)
+    if (rows.length === runners) this.#emitInterval(row.start)
+  }
+
+  #emitInterval (start) {
+    const combined = combineRows(this.#intervals.get(start))
+    this.#intervals.delete(start)
+    this.#timeline.push(combined)
+    this.emit('interval', combined)
+  }
+
+  /** At the end: intervals some runner did not close (it stopped exactly at a boundary). */
+  #flushIntervals () {
+    for (const start of [...this.#intervals.keys()].sort((a, b) => a - b)) this.#emitInterval(start)
+    this.#timeline.sort((a, b) => a.start - b.start)
   }
 
   /** Emits one tick per second once every worker has reported that second. */

@@ -69,6 +69,10 @@ class PacedConnection extends Connection {
     this.socket.write(this.source.slice(first, k))
   }
 
+  hasWork () {
+    return this.inflight > 0 || this.pacer.issued < this.pacer.limit
+  }
+
   record (slot, status, mismatch) {
     const runner = this.runner
     const sent = this.sendTimes[slot]

@@ -15,6 +15,8 @@ const { Connection } = require('./connection.js')
 const { H2Connection } = require('./h2-connection.js')
 const { PacedConnection } = require('./paced-connection.js')
 const { createPacers } = require('./pacer.js')
+const { Timeline } = require('./timeline.js')
+const { RequestLogBuffer } = require('./reqlog.js')
 const { threadCpuUs } = require('./thread-cpu.js')
 const C = require('./counters.js')
 
@@ -78,6 +80,11 @@ class Runner {
     this.timers = []
     this.onResponse = null // set by a `response` listener (main thread only)
     this.onTick = null
+    // --interval and --reqlog: set up in start(), fed by response()
+    this.timeline = null
+    this.onInterval = null
+    this.reqlog = null
+    this.onReqlog = null
     this.connections = []
     this.pacers = rate === null ? [] : createPacers(rate, opts.connections, this.budget)
     const Closed = opts.h2 ? H2Connection : Connection // --h2: the same interface, its own framing
@@ -99,6 +106,11 @@ class Runner {
     this.startWall = Date.now()
     this.startMono = performance.now()
     this.scheduleTick(1)
+    if (opts.intervalMs > 0) {
+      this.timeline = new Timeline(this, opts.intervalMs, (row) => this.onInterval?.(row))
+      this.timeline.start(opts.t0)
+    }
+    if (this.onReqlog !== null) this.reqlog = new RequestLogBuffer(opts.t0, this.onReqlog)
     const sweepMs = Math.max(10, Math.min(250, opts.timeoutMs / 4))
     const sweep = setInterval(sweepTimeouts, sweepMs, this)
     this.timers.push(sweep)
@@ -185,6 +197,8 @@ class Runner {
     const counters = this.counters
     counters[C.COMPLETED]++
     this.histogram.record(latencyMs * 1000)
+    if (this.timeline !== null) this.timeline.histogram.record(latencyMs * 1000)
+    if (this.reqlog !== null) this.reqlog.add(status, conn.readAt - latencyMs, conn.readAt, conn.id)
     this.statusCodes[status]++
     counters[C.S1XX + ((status / 100) | 0) - 1]++
     if (mismatch) this.mismatched()
@@ -231,6 +245,8 @@ class Runner {
       this.issued += p.issued
     }
     for (const conn of this.connections) conn.close()
+    if (this.timeline !== null) this.timeline.stop()
+    if (this.reqlog !== null) this.reqlog.flush()
     this.finishStats(elapsedMs)
   }
 

@@ -3,7 +3,9 @@
 // the latency: constant rate (-R, -r, -C), bursts, connection lifetimes
 // (--connection close, -D, -M, -O), warmup (-W), --breakout, --reqlog,
 // --interval and --local-address. Every message names the flag.
+const fs = require('node:fs')
 const net = require('node:net')
+const path = require('node:path')
 const { UsageError } = require('../errors.js')
 
 function positive (value, flag) {
@@ -83,6 +85,16 @@ function parseLocalAddresses (value) {
   return out
 }
 
+/** Fails now, naming the flag, if FILE's folder cannot be written (the file is opened as the run starts). */
+function checkWritable (file, flag) {
+  try {
+    fs.accessSync(path.dirname(path.resolve(file)), fs.constants.W_OK)
+  } catch (err) {
+    throw new UsageError(`cannot write ${flag} "${file}": ${err.code || err.message}`)
+  }
+  return file
+}
+
 /**
  * Warmup: seconds, or {connections, duration} (autocannon's `[ -c N -d S ]`).
  * @returns {{connections: number|undefined, durationMs: number}|null}
@@ -132,7 +144,7 @@ function normalizeShape (o, base) {
     maxOverallRequests,
     warmup: parseWarmup(o.warmup, base.parseDuration, base.connections),
     breakout: o.breakout === true,
-    reqlog: o.reqlog === undefined ? undefined : String(o.reqlog),
+    reqlog: o.reqlog === undefined ? undefined : checkWritable(String(o.reqlog), '--reqlog'),
     intervalMs,
     localAddresses
   }

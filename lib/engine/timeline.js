@@ -1,0 +1,105 @@
+'use strict'
+// --interval MS: a timeline of the run. Each runner keeps a histogram of the
+// current interval and closes it on absolute time (t0 + k * MS, the t0 every
+// worker shares), so rows of different workers, and of different machines
+// whose clocks agree, cover the same span and add up exactly. A row carries
+// its histogram (HdrHistogram V2) so that merged rows are recomputed, never
+// averaged.
+const { Histogram } = require('./histogram.js')
+const { encode } = require('./hdr-codec.js')
+const C = require('./counters.js')
+
+class Timeline {
+  /**
+   * @param {object} runner the runner whose counters it reads
+   * @param {number} intervalMs
+   * @param {(row: object) => void} onRow called with each closed interval
+   */
+  constructor (runner, intervalMs, onRow) {
+    this.runner = runner
+    this.intervalMs = intervalMs
+    this.onRow = onRow
+    this.histogram = new Histogram()
+    this.k = 0
+    this.timer = null
+    this.lastErrors = 0
+    this.lastSent = 0
+  }
+
+  /** @param {number} t0 epoch ms of the run's start */
+  start (t0) {
+    this.t0 = t0
+    this.schedule(1)
+  }
+
+  schedule (k) {
+    this.k = k
+    const due = this.t0 + k * this.intervalMs - Date.now()
+    this.timer = setTimeout(closeInterval, Math.max(0, due), this)
+  }
+
+  /** Closes the current interval (at its end, or early when the run stops). */
+  close (partialMs) {
+    const runner = this.runner
+    const errors = runner.errorCount()
+    const sent = runner.counters[C.SENT]
+    const h = this.histogram
+    const row = {
+      start: this.t0 + (this.k - 1) * this.intervalMs,
+      ms: this.intervalMs,
+      count: h.totalCount,
+      errors: errors - this.lastErrors,
+      sent: sent - this.lastSent,
+      histogram: h.toTransfer()
+    }
+    if (partialMs !== undefined) row.elapsedMs = partialMs
+    this.lastErrors = errors
+    this.lastSent = sent
+    this.histogram = new Histogram()
+    this.onRow(row)
+  }
+
+  stop () {
+    clearTimeout(this.timer)
+    const into = Date.now() - (this.t0 + (this.k - 1) * this.intervalMs)
+    if (into > 0 && (this.histogram.totalCount > 0 || into >= 1)) this.close(Math.min(into, this.intervalMs))
+  }
+}
+
+function closeInterval (timeline) {
+  timeline.close()
+  timeline.schedule(timeline.k + 1)
+}
+
+/**
+ * Adds rows of the same interval (from several runners) into one row with
+ * its derived figures in ms.
+ * @param {object[]} rows rows with `histogram` as a transfer object
+ */
+function combineRows (rows) {
+  const h = new Histogram()
+  const out = { start: rows[0].start, ms: rows[0].ms, count: 0, errors: 0, sent: 0 }
+  for (const r of rows) {
+    h.add(Histogram.fromTransfer(r.histogram))
+    out.count += r.count
+    out.errors += r.errors
+    out.sent += r.sent
+    if (r.elapsedMs !== undefined) out.elapsedMs = Math.max(out.elapsedMs ?? 0, r.elapsedMs)
+  }
+  const ms = (us) => Math.round(us) / 1000
+  out.mean = h.totalCount ? ms(h.mean()) : 0
+  for (const p of [50, 75, 90, 99]) out[`p${p}`] = h.totalCount ? ms(h.percentile(p)) : 0
+  out.max = ms(h.maxValue)
+  out.histogram = encode(h)
+  return out
+}
+
+/** One text line of the timeline. */
+function formatRow (row, t0) {
+  const at = ((row.start - t0) / 1000).toFixed(row.ms % 1000 === 0 ? 0 : 1)
+  const f = (x) => x.toFixed(2)
+  return `interval ${at}s +${row.elapsedMs ?? row.ms}ms: ${row.count} req, mean ${f(row.mean)} ms, ` +
+    `p50 ${f(row.p50)}, p75 ${f(row.p75)}, p90 ${f(row.p90)}, p99 ${f(row.p99)} ms, ${row.errors} errors`
+}
+
+module.exports = { Timeline, combineRows, formatRow }
