@@ -13,6 +13,12 @@
 // frames the chunk asked for (SETTINGS/PING acks, WINDOW_UPDATEs). The frame
 // parser works on the read buffer in place and copies only a frame that is
 // split across reads; DATA payloads are never copied.
+//
+// -M/-D (a socket's allowance of new streams), --breakout and --local-address
+// live here as in connection.js; a constant rate (-R, -r, --burst) is the
+// subclass in h2-paced-connection.js, chosen once by the runner, which
+// overrides take/stamp/record/timedOutHead so that this path has no rate
+// branch.
 const { performance } = require('node:perf_hooks')
 const { HpackDecoder, encodeRequest } = require('./hpack.js')
 const H = require('./h2-frames.js')
@@ -95,6 +101,19 @@ class H2Connection {
     this.frameHeader = Buffer.allocUnsafe(FRAME_HEADER)
     this.payload = Buffer.allocUnsafe(MAX_FRAME) // a frame split across reads
     this.error = ''
+    // -M/--max-connection-requests and -D/--reconnect-rate: new streams this
+    // socket may still open (Infinity unless set; one compare per flush)
+    this.maxRequests = runner.opts.maxConnectionRequests > 0 ? runner.opts.maxConnectionRequests : Infinity
+    this.reconnectRate = runner.opts.reconnectRate > 0 ? runner.opts.reconnectRate : Infinity
+    this.allowance = Math.min(this.maxRequests, this.reconnectRate)
+    this.grant = this.allowance // the allowance this socket started with
+    this.finished = false
+    // --breakout: when each stream's final HEADERS arrived (time to first byte)
+    this.breakout = runner.breakout === true
+    this.headersAt = this.breakout ? new Float64Array(m) : null
+    // --local-address: the connections take the source addresses in turn
+    const sources = runner.opts.localAddresses
+    this.localAddress = sources !== undefined && sources.length > 0 ? sources[id % sources.length] : undefined
     this.resetSocketState()
   }
 
@@ -123,7 +142,7 @@ class H2Connection {
   }
 
   open () {
-    if (this.runner.stopping) return
+    if (this.runner.stopping || this.finished) return
     this.retryTimer = null
     this.connected = false
     this.answeredSinceConnect = 0
@@ -131,7 +150,7 @@ class H2Connection {
     this.socketFailed = false
     this.resetSocketState()
     this.connectStarted = performance.now()
-    const socket = this.shared.transport.connect(onRead)
+    const socket = this.shared.transport.connect(onRead, this.localAddress)
     socket[kConn] = this
     socket.setNoDelay(true)
     socket.once(this.shared.transport.readyEvent, onReady)
@@ -158,6 +177,8 @@ class H2Connection {
   settled () {
     this.connected = true
     this.retryMs = RETRY_MIN_MS
+    this.allowance = this.grant = Math.min(this.maxRequests, this.reconnectRate)
+    // connect time as the user waits for it: TCP (+TLS) and the server's SETTINGS
     this.runner.connected(performance.now() - this.connectStarted)
   }
 
@@ -180,7 +201,9 @@ class H2Connection {
     if (capacity > 0 && this.pending > 0) resend = Math.min(capacity, this.pending)
     let k = capacity - resend
     if (k > this.freeTop) k = this.freeTop
-    k = k > 0 ? this.runner.take(k) : 0
+    if (k > this.allowance) k = this.allowance
+    k = k > 0 ? this.take(k) : 0
+    this.allowance -= k
     const n = resend + k
     if (n === 0 && this.controlLength === 0) {
       this.checkDrained()
@@ -222,6 +245,7 @@ class H2Connection {
     for (let j = 0; j < k; j++) {
       const slot = this.free[--this.freeTop]
       off = this.place(out, off, slot, this.cursor, now)
+      this.stamp(slot, j, now)
       if (++this.cursor === s.count) this.cursor = 0
     }
     this.active += k
@@ -231,6 +255,17 @@ class H2Connection {
     this.socket.write(out)
     if (this.nextStreamId > s.lastStreamId) this.draining = true
   }
+
+  /** Up to k new requests (closed loop: from the run's amount budget). */
+  take (k) {
+    return this.runner.take(k)
+  }
+
+  /**
+   * The j-th new request of this flush went into `slot` (closed loop:
+   * nothing to add; a monomorphic no-op that V8 inlines away).
+   */
+  stamp (slot, j, now) {}
 
   /** Copies request `req` into out at off as stream nextStreamId, in slot. */
   place (out, off, slot, req, now) {
@@ -285,7 +320,35 @@ class H2Connection {
       return
     }
     if (runner.stopping || this.socket === null || this.halted) return
+    if (this.allowance === 0 && this.active === 0) {
+      this.exhausted()
+      return
+    }
     this.flush()
+  }
+
+  /** This socket opened what -M or -D allow and all is answered: reconnect, or retire. */
+  exhausted () {
+    this.spend()
+    // a polite end (GOAWAY, NO_ERROR, last stream 0: we accept no pushes)
+    this.queue(T.GOAWAY, 0, 0, 8, 0, 0)
+    this.socket.write(this.control.subarray(0, this.controlLength))
+    this.controlLength = 0
+    if (this.maxRequests <= 0) {
+      this.finished = true
+      this.halted = true
+      this.close()
+      this.runner.connectionFinished()
+      return
+    }
+    this.runner.counters[C.PLANNED_RECONNECTS]++
+    this.restart()
+  }
+
+  /** Charges the streams this socket opened against -M/--max-connection-requests. */
+  spend () {
+    this.maxRequests -= this.grant - this.allowance
+    this.grant = this.allowance
   }
 
   /** Feeds bytes to the frame parser; false on a connection error (this.error). */
@@ -455,6 +518,7 @@ class H2Connection {
         return true
       }
       this.status[slot] = status
+      if (this.breakout) this.headersAt[slot] = this.readAt
     }
     if (endStream) this.complete(slot)
     return true
@@ -583,12 +647,18 @@ class H2Connection {
     }
     const status = this.status[slot]
     const mismatch = this.expectBody !== undefined && this.matched[slot] !== this.expectBody.length
-    const latency = this.readAt - this.sendTimes[slot]
+    // forget() keeps the slot's times: they are read below, before any reuse
     this.forget(slot)
     this.answeredSinceConnect++
-    runner.response(status, latency, mismatch, this)
+    if (this.breakout) runner.firstByte(this.headersAt[slot] - this.sendTimes[slot])
+    this.record(slot, status, mismatch)
     if (runner.stopping) this.halted = true
     else if (this.draining) this.checkDrained()
+  }
+
+  /** Records the response of the stream in `slot`. */
+  record (slot, status, mismatch) {
+    this.runner.response(status, this.readAt - this.sendTimes[slot], mismatch, this)
   }
 
   /** Frees a slot whose stream is open on this socket. */
@@ -629,7 +699,10 @@ class H2Connection {
     this.socket = null
     this.readAt = performance.now()
     const wasConnected = this.connected
-    if (wasConnected && typeof this.runner.disconnected === 'function') this.runner.disconnected()
+    if (wasConnected) {
+      this.runner.disconnected()
+      this.spend()
+    }
     // what was open on this socket is re-sent on the next one
     if (this.live > 0) {
       for (let slot = 0; slot < this.slots; slot++) {
@@ -638,7 +711,7 @@ class H2Connection {
       this.pending += this.live
       this.live = 0
     }
-    if (this.runner.stopping) return
+    if (this.runner.stopping || this.finished) return
     if (!wasConnected) {
       this.runner.connectFailed()
       if (this.runner.stopping) return
@@ -654,23 +727,34 @@ class H2Connection {
       if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed before a response')
       this.dropHead()
     }
-    if (this.runner.stopping) return
+    if (this.runner.stopping || !this.hasWork()) return
     this.open()
   }
 
-  /** Forgets the oldest request (it failed); it counts as finished. */
-  dropHead () {
+  /** Something is left to send or re-send (else a closed socket is not reopened). */
+  hasWork () {
+    return this.active > 0 || this.runner.budget > 0
+  }
+
+  /** The slot of the oldest request (by send time), or -1. */
+  oldest () {
     let oldest = -1
     for (let slot = 0; slot < this.slots; slot++) {
       if (this.requestIds[slot] >= 0 && (oldest < 0 || this.sendTimes[slot] < this.sendTimes[oldest])) oldest = slot
     }
+    return oldest
+  }
+
+  /** Forgets the oldest request (it failed); it counts as finished. */
+  dropHead () {
+    const oldest = this.oldest()
     if (oldest < 0) return
     this.forget(oldest)
     this.runner.dropped()
   }
 
-  /** The oldest request timed out (counted by the caller). */
-  timedOutHead () {
+  /** The oldest request timed out at `now` (counted by the caller). */
+  timedOutHead (now) {
     this.dropHead()
   }
 

@@ -43,16 +43,10 @@ function normalizeH2 (o, base) {
   }
   if (base.pipelining > 1) throw new UsageError('-p/--pipelining is HTTP/1.1: with --h2 give --max-streams N (concurrent streams per connection)')
   const shape = base.shape ?? {}
-  const unsupported = [
-    [shape.rate, '-R/-r/--burst (a constant rate)'],
-    [shape.connectionClose || shape.reconnectRate > 0, '--connection close and -D/--reconnect-rate'],
-    [shape.maxConnectionRequests > 0, '-M/--max-connection-requests'],
-    [shape.maxOverallRequests > 0, '-O/--max-overall-requests (use -a/--amount)'],
-    [shape.breakout, '--breakout'],
-    [shape.localAddresses !== undefined && shape.localAddresses !== null && shape.localAddresses.length > 0, '--local-address']
-  ]
-  for (const [used, flag] of unsupported) {
-    if (used) throw new UsageError(`${flag} is not supported with --h2 yet: drop it, or run HTTP/1.1 without --h2`)
+  if (shape.connectionClose) {
+    // HTTP/2 forbids the Connection header, and a server does not close after
+    // one stream; -D 1 is the same traffic (one stream per connection)
+    throw new UsageError('--connection close is HTTP/1.1 (HTTP/2 has no Connection header): with --h2 give -D 1 (--reconnect-rate 1) for a new connection per request')
   }
   if (base.body !== undefined && base.body.length > MAX_BODY) {
     throw new UsageError(`with --h2 a request body may be at most ${MAX_BODY} bytes (-b/--body or -i/--input has ${base.body.length})`)
