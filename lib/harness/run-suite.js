@@ -8,12 +8,12 @@ const { runBenchmarkFile } = require('./run-file.js')
 const { cpusetPrefix } = require('./cpuset.js')
 const { createProgress } = require('./progress.js')
 const { createTextWriter, formatErrorLine } = require('../report/text.js')
-const { createRunCsvWriter } = require('../report/csv.js')
+const { createRunCsvWriter, createWideCsvWriter } = require('../report/csv.js')
 const { createNdjsonWriter } = require('../report/ndjson.js')
 const { collectMeta } = require('../report/meta.js')
 const { UsageError } = require('../errors.js')
 
-const FORMATS = ['simple', 'csv', 'ndjson']
+const FORMATS = ['simple', 'csv', 'csv-wide', 'ndjson']
 
 /**
  * Checks --set values: `key=value`, returned as argv for the benchmark files
@@ -35,6 +35,7 @@ function setArgs (set) {
 function createWriter (format, out, meta) {
   if (format === 'simple') return createTextWriter(out)
   if (format === 'csv') return createRunCsvWriter(out)
+  if (format === 'csv-wide') return createWideCsvWriter(out)
   if (format === 'ndjson') return createNdjsonWriter(out, meta())
   throw new UsageError(`--format ${format}: use one of ${FORMATS.join(', ')}`)
 }
@@ -46,7 +47,7 @@ function createWriter (format, out, meta) {
  * @param {string[]} [opts.filter]
  * @param {string[]} [opts.exclude]
  * @param {string[]} [opts.set] key=value
- * @param {'simple'|'csv'|'ndjson'} [opts.format]
+ * @param {'simple'|'csv'|'csv-wide'|'ndjson'} [opts.format]
  * @param {number} [opts.runs] how many times each file runs
  * @param {'test'|'test-all'} [opts.mode]
  * @param {string} [opts.cpuset]

@@ -87,4 +87,28 @@ function createRunCsvWriter (out) {
   }
 }
 
+/** The columns `--format csv-wide` appends for the details a load generator reports. */
+const WIDE_COLUMNS = ['benchmarker_version', 'latency_p50', 'latency_p90', 'latency_p99', 'latency_max', 'errors', 'non2xx']
+
+/**
+ * `--format csv-wide`: Node core's four columns first (so its tools still
+ * read the file), then the load generator's version, latency percentiles
+ * (ms), errors and non-2xx of HTTP benchmarks; empty for other benchmarks.
+ * @param {{write: (s: string) => unknown}} out
+ */
+function createWideCsvWriter (out) {
+  const { formatConfiguration } = require('./text.js')
+  return {
+    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...WIDE_COLUMNS])) },
+    file () {},
+    result (r) {
+      const x = r.extra ?? {}
+      out.write(csvRow([r.name, formatConfiguration(r.conf), r.rate, r.time, ...WIDE_COLUMNS.map((k) => x[k])]))
+    },
+    end () {}
+  }
+}
+
 module.exports.createRunCsvWriter = createRunCsvWriter
+module.exports.createWideCsvWriter = createWideCsvWriter
+module.exports.WIDE_COLUMNS = WIDE_COLUMNS

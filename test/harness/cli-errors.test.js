@@ -35,7 +35,7 @@ test('run.js: wrong invocations', async (t) => {
     [['--test=1', 'buffers'], /^run\.js: --test takes no value/],
     [['--timeout', '-1', 'buffers'], /^run\.js: --timeout -1: a value that starts with "-" must be joined to its flag, as in --timeout=-1/],
     [['--timeout=-1', 'buffers'], /^run\.js: --timeout -1: give a number of seconds > 0/],
-    [['--format', 'xml', 'buffers'], /--format xml: use one of simple, csv, ndjson/],
+    [['--format', 'xml', 'buffers'], /--format xml: use one of simple, csv, csv-wide, ndjson/],
     [['--runs', '0', 'buffers'], /--runs 0: give a whole number >= 1/],
     [['--set', 'len', 'buffers'], /--set len: expected key=value/],
     [['--root', '/nonexistent-benchrig', 'buffers'], /--root \/nonexistent-benchrig: cannot read the benchmark directory/],

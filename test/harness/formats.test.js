@@ -5,7 +5,7 @@ const { test } = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { createTextWriter, formatRate, formatConfiguration, formatResultLine, formatExtraLine, formatErrorLine } = require('../../lib/report/text.js')
-const { createRunCsvWriter, parseCsvRecords } = require('../../lib/report/csv.js')
+const { createRunCsvWriter, createWideCsvWriter, WIDE_COLUMNS, parseCsvRecords } = require('../../lib/report/csv.js')
 const { createNdjsonWriter, SCHEMA } = require('../../lib/report/ndjson.js')
 const { collectMeta } = require('../../lib/report/meta.js')
 const { nodeBinary } = require('../helpers/tools.js')
@@ -80,6 +80,19 @@ test('CSV format: exactly the Node header, RFC 4180 quoting, bare numbers', asyn
   t.equal(records[2].configuration, 's="a \\"quoted\\", comma" flag=false n=1e-7')
   t.equal(Number(records[0].rate), REPORTS[0].rate, 'the rate keeps full precision')
   for (const i of [0, 1, 2, 4]) t.notMatch(csv.split('\n')[i], /, /, 'no space after a separator')
+})
+
+test('csv-wide format: Node\'s four columns, then the load generator\'s details', async (t) => {
+  const csv = render(createWideCsvWriter)
+  golden(t, 'run-wide.csv', csv)
+  const { header, records } = parseCsvRecords(csv)
+  t.same(header, ['filename', 'configuration', 'rate', 'time', ...WIDE_COLUMNS])
+  t.equal(records.length, REPORTS.length)
+  const http = records[3]
+  t.equal(http.configuration, 'type="bytes" c=50 benchmarker="wrk"', 'the tool is in the configuration, as in Node core')
+  t.same([http.benchmarker_version, http.latency_p50, http.latency_p90, http.latency_p99, http.latency_max, http.errors, http.non2xx],
+    ['4.1.0', '0.9', '', '2.5', '12.25', '0', '3'], 'version, latency (ms), errors, non-2xx; a figure the tool lacks is empty')
+  t.same(WIDE_COLUMNS.map((k) => records[0][k]), WIDE_COLUMNS.map(() => ''), 'empty for a benchmark without a load generator')
 })
 
 test('NDJSON format: schema, metadata and extra fields on every record', async (t) => {

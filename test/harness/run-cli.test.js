@@ -94,7 +94,7 @@ test('--format csv and ndjson; options in any order and the --x=y form', async (
   t.equal(rec.benchmarker, 'fake')
   t.ok(Array.isArray(rec.execArgv), 'extra fields of the report are NDJSON fields')
   const badFormat = await run(['alpha', '--format', 'xml'])
-  t.equal(badFormat.stderr, 'run.js: --format xml: use one of simple, csv, ndjson\n')
+  t.equal(badFormat.stderr, 'run.js: --format xml: use one of simple, csv, csv-wide, ndjson\n')
   const unknown = await run(['alpha', '--bogus'])
   t.match(unknown.stderr, /^run\.js: unknown option --bogus; see --help/)
 })
