@@ -30,6 +30,9 @@ const kConn = Symbol('benchrig.h2connection')
 const RETRY_MIN_MS = 10
 const RETRY_MAX_MS = 1000
 const NO_STREAM = 0
+// what the run's 'response' event reads as conn.scanner.resBytes: like the
+// HTTP/1.1 static scanner, the HTTP/2 client does not count bytes per response
+const NO_CAPTURE = Object.freeze({ resBytes: undefined })
 
 /** What every connection of a runner shares: request templates and the preface. */
 const sharedByRunner = new WeakMap()
@@ -101,6 +104,7 @@ class H2Connection {
     this.frameHeader = Buffer.allocUnsafe(FRAME_HEADER)
     this.payload = Buffer.allocUnsafe(MAX_FRAME) // a frame split across reads
     this.error = ''
+    this.scanner = NO_CAPTURE
     // -M/--max-connection-requests and -D/--reconnect-rate: new streams this
     // socket may still open (Infinity unless set; one compare per flush)
     this.maxRequests = runner.opts.maxConnectionRequests > 0 ? runner.opts.maxConnectionRequests : Infinity

@@ -273,3 +273,18 @@ t.test('benchrig serve --h2c: rate, -M and --breakout together', async (t) => {
 t.test('--connection close is refused with --h2, naming -D 1', async (t) => {
   t.throws(() => load({ url: 'http://127.0.0.1:1/', h2: true, connection: 'close' }), /--connection close is HTTP\/1\.1 .*-D 1/)
 })
+
+t.test('the \'response\' event over HTTP/2, attached before or during the run', async (t) => {
+  const { url } = await h2server(t)
+  let early = 0
+  const run = load({ url, h2: true, connections: 2, maxStreams: 3, amount: 30 })
+  run.on('response', (client, status) => { if (status === 200) early++ })
+  t.equal((await run).requests.total, 30)
+  t.equal(early, 30)
+  let late = 0
+  const run2 = load({ url, h2: true, connections: 1, maxStreams: 3, amount: 300 })
+  setImmediate(() => run2.on('response', () => { late++ }))
+  const r2 = await run2
+  t.equal(r2.requests.total, 300)
+  t.ok(late > 0 && late <= 300, `a listener attached during the run hears the rest (${late})`)
+})
