@@ -30,6 +30,8 @@ const kConn = Symbol('benchrig.h2connection')
 const RETRY_MIN_MS = 10
 const RETRY_MAX_MS = 1000
 const NO_STREAM = 0
+const EMPTY = Buffer.alloc(0)
+const CANCEL = 0x8
 // what the run's 'response' event reads as conn.scanner.resBytes: like the
 // HTTP/1.1 static scanner, the HTTP/2 client does not count bytes per response
 const NO_CAPTURE = Object.freeze({ resBytes: undefined })
@@ -41,11 +43,18 @@ function shared (runner) {
   if (s !== undefined) return s
   const h2 = runner.opts.h2
   const scheme = runner.opts.target.protocol === 'https:' ? 'https' : 'http'
-  const templates = runner.opts.requests.map((spec) => H.requestTemplate(encodeRequest(spec, scheme), spec.body))
+  // Bodies up to 64 KiB go inside the templates (every server grants that
+  // window first); larger ones are streamed as the windows allow (pump()).
+  const largest = runner.opts.requests.reduce((m, r) => Math.max(m, r.body === undefined ? 0 : r.body.length), 0)
+  const streamed = largest > H.DEFAULT_WINDOW
+  const templates = runner.opts.requests.map((spec) => H.requestTemplate(encodeRequest(spec, scheme), spec.body, { streamed }))
   s = {
     bytes: templates.map((t) => t.bytes),
     idOffsets: templates.map((t) => Int32Array.from(t.idOffsets)),
-    bodyLength: templates.reduce((m, t) => Math.max(m, t.bodyLength), 0),
+    // body bytes inside the templates (0 when streamed)
+    bodyLength: streamed ? 0 : templates.reduce((m, t) => Math.max(m, t.bodyLength), 0),
+    // streamed: each request's body, sent by pump()
+    bodies: streamed ? runner.opts.requests.map((r) => r.body ?? EMPTY) : null,
     count: templates.length,
     preface: H.clientPreface(h2.window),
     // the runner's transport offers ALPN http/1.1; ours asks for h2
@@ -118,6 +127,15 @@ class H2Connection {
     // --local-address: the connections take the source addresses in turn
     const sources = runner.opts.localAddresses
     this.localAddress = sources !== undefined && sources.length > 0 ? sources[id % sources.length] : undefined
+    // bodies over 64 KiB (send-side flow control): per stream, the body bytes
+    // sent and our send window; `bodiesLeft` counts open streams with body
+    // left, so the template path checks a single 0 per flush
+    this.bodies = s.bodies
+    this.bodySent = s.bodies === null ? null : new Float64Array(m)
+    this.streamWindow = s.bodies === null ? null : new Float64Array(m)
+    this.bodiesLeft = 0
+    this.pumpFrom = 0
+    this.pumpPlan = s.bodies === null ? null : new Float64Array(m)
     this.resetSocketState()
   }
 
@@ -128,6 +146,7 @@ class H2Connection {
     this.peerWindow = H.DEFAULT_WINDOW // the server's initial stream window
     this.sendWindow = H.DEFAULT_WINDOW // the connection's send window (request bodies)
     this.consumed = 0 // DATA bytes since our last connection WINDOW_UPDATE
+    this.bodiesLeft = 0
     this.draining = false // GOAWAY received or stream ids used up: no new streams
     this.halted = false
     this.controlLength = 0
@@ -210,7 +229,8 @@ class H2Connection {
     this.allowance -= k
     const n = resend + k
     if (n === 0 && this.controlLength === 0) {
-      this.checkDrained()
+      if (this.bodiesLeft > 0) this.pump()
+      else this.checkDrained()
       return
     }
     let size = this.controlLength
@@ -257,7 +277,61 @@ class H2Connection {
     this.sendWindow -= n * s.bodyLength
     this.runner.counters[C.SENT] += k
     this.socket.write(out)
+    if (this.bodiesLeft > 0) this.pump()
     if (this.nextStreamId > s.lastStreamId) this.draining = true
+  }
+
+  /**
+   * Streamed bodies: sends what the connection window and each stream's
+   * window allow as DATA frames (END_STREAM on a body's last one), in one
+   * write(). The streams take turns from a rotating start, so one large body
+   * does not hold the connection window for the others.
+   */
+  pump () {
+    let budget = this.sendWindow
+    if (budget <= 0) return
+    const slots = this.slots
+    const plan = this.pumpPlan // bytes each stream sends in this write
+    let size = 0
+    const from = this.pumpFrom
+    if (++this.pumpFrom >= slots) this.pumpFrom = 0
+    for (let i = 0; i < slots && budget > 0; i++) {
+      const slot = (from + i) % slots
+      if (this.requestIds[slot] < 0 || this.streamIds[slot] === NO_STREAM) continue
+      const left = this.bodies[this.requestIds[slot]].length - this.bodySent[slot]
+      if (left <= 0) continue
+      let n = left < this.streamWindow[slot] ? left : this.streamWindow[slot]
+      if (n > budget) n = budget
+      if (n <= 0) continue
+      plan[slot] = n
+      budget -= n
+      size += n + FRAME_HEADER * Math.ceil(n / MAX_FRAME)
+    }
+    if (size === 0) return
+    const out = Buffer.allocUnsafe(size)
+    let off = 0
+    for (let i = 0; i < slots; i++) {
+      const slot = (from + i) % slots
+      const n = plan[slot]
+      if (n === 0) continue
+      plan[slot] = 0
+      const body = this.bodies[this.requestIds[slot]]
+      let at = this.bodySent[slot]
+      const end = at + n
+      while (at < end) {
+        const len = end - at < MAX_FRAME ? end - at : MAX_FRAME
+        const last = at + len === body.length
+        H.writeHeader(out, off, len, T.DATA, last ? F.END_STREAM : 0, this.streamIds[slot])
+        body.copy(out, off + FRAME_HEADER, at, at + len)
+        off += FRAME_HEADER + len
+        at += len
+      }
+      this.bodySent[slot] = end
+      this.streamWindow[slot] -= n
+      this.sendWindow -= n
+      if (end === body.length) this.bodiesLeft--
+    }
+    this.socket.write(out)
   }
 
   /** Up to k new requests (closed loop: from the run's amount budget). */
@@ -293,6 +367,12 @@ class H2Connection {
     this.received[slot] = 0
     this.matched[slot] = 0
     this.lookup[(sid >>> 1) & this.lookupMask] = slot + 1
+    if (this.bodies !== null && this.bodies[req].length > 0) {
+      // a (re-)sent stream starts its body afresh, with the server's initial window
+      this.bodySent[slot] = 0
+      this.streamWindow[slot] = this.peerWindow
+      this.bodiesLeft++
+    }
     return off + bytes.length
   }
 
@@ -447,6 +527,7 @@ class H2Connection {
       case T.WINDOW_UPDATE:
         if (end - p !== 4) return this.fail('FRAME_SIZE_ERROR: a WINDOW_UPDATE of the wrong size')
         if (this.fStream === 0) this.sendWindow += buf.readUInt32BE(p) & 0x7fffffff
+        else if (this.bodies !== null) this.windowUpdate(this.fStream, buf.readUInt32BE(p) & 0x7fffffff)
         return true
       case T.RST_STREAM:
         if (end - p !== 4) return this.fail('FRAME_SIZE_ERROR: a RST_STREAM of the wrong size')
@@ -592,6 +673,8 @@ class H2Connection {
         this.peerMaxStreams = value
       } else if (id === S.INITIAL_WINDOW_SIZE) {
         if (value > H.MAX_WINDOW) return this.fail('FLOW_CONTROL_ERROR: SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1')
+        // a change applies to the windows of the open streams too (RFC 9113 6.9.2)
+        if (this.bodies !== null) this.shiftWindows(value - this.peerWindow)
         this.peerWindow = value
       }
       // HEADER_TABLE_SIZE: our encoder uses no dynamic table; MAX_FRAME_SIZE:
@@ -607,6 +690,24 @@ class H2Connection {
       this.settled()
     }
     return true
+  }
+
+  /** A stream's WINDOW_UPDATE (streamed bodies): more of its body may go. */
+  windowUpdate (sid, inc) {
+    const slot = this.slotOf(sid)
+    if (slot >= 0) this.streamWindow[slot] += inc
+  }
+
+  shiftWindows (delta) {
+    for (let slot = 0; slot < this.slots; slot++) {
+      if (this.requestIds[slot] >= 0 && this.streamIds[slot] !== NO_STREAM) this.streamWindow[slot] += delta
+    }
+  }
+
+  /** True when the stream in `slot` still has body bytes to send (streamed bodies). */
+  bodyLeft (slot) {
+    return this.bodies !== null && this.streamIds[slot] !== NO_STREAM &&
+      this.bodySent[slot] < this.bodies[this.requestIds[slot]].length
   }
 
   /** RST_STREAM from the server: the stream is finished as an error. */
@@ -626,6 +727,7 @@ class H2Connection {
     this.draining = true
     for (let slot = 0; slot < this.slots; slot++) {
       if (this.requestIds[slot] >= 0 && this.streamIds[slot] > lastId) {
+        if (this.bodiesLeft > 0 && this.bodyLeft(slot)) this.bodiesLeft--
         this.streamIds[slot] = NO_STREAM
         this.live--
         this.pending++
@@ -651,6 +753,8 @@ class H2Connection {
     }
     const status = this.status[slot]
     const mismatch = this.expectBody !== undefined && this.matched[slot] !== this.expectBody.length
+    // the server answered before the whole body was sent: stop sending it
+    if (this.bodiesLeft > 0 && this.bodyLeft(slot)) this.queue(T.RST_STREAM, 0, this.streamIds[slot], 4, CANCEL, 0)
     // forget() keeps the slot's times: they are read below, before any reuse
     this.forget(slot)
     this.answeredSinceConnect++
@@ -667,6 +771,7 @@ class H2Connection {
 
   /** Frees a slot whose stream is open on this socket. */
   forget (slot) {
+    if (this.bodiesLeft > 0 && this.bodyLeft(slot)) this.bodiesLeft--
     if (this.streamIds[slot] !== NO_STREAM) this.live--
     else this.pending--
     this.requestIds[slot] = -1
@@ -715,6 +820,7 @@ class H2Connection {
       this.pending += this.live
       this.live = 0
     }
+    this.bodiesLeft = 0 // the streams' bodies start afresh when re-sent
     if (this.runner.stopping || this.finished) return
     if (!wasConnected) {
       this.runner.connectFailed()

@@ -94,9 +94,12 @@ function clientPreface (window) {
  * between requests: `idOffsets` are the positions of the stream-id fields.
  * @param {Buffer} block the HPACK header block
  * @param {Buffer|undefined} body
+ * @param {{streamed?: boolean}} [opts] streamed: the HEADERS only (no
+ *   END_STREAM when there is a body); the client sends the body as DATA
+ *   frames as the flow-control windows allow
  * @returns {{bytes: Buffer, idOffsets: number[], bodyLength: number}}
  */
-function requestTemplate (block, body) {
+function requestTemplate (block, body, { streamed = false } = {}) {
   const parts = []
   const idOffsets = []
   let off = 0
@@ -111,7 +114,7 @@ function requestTemplate (block, body) {
     idOffsets.push(off + 5)
     off += FRAME_HEADER + piece.length
   }
-  if (hasBody) {
+  if (hasBody && !streamed) {
     for (let at = 0; at < body.length; at += MAX_FRAME) {
       const piece = body.subarray(at, at + MAX_FRAME)
       const last = at + MAX_FRAME >= body.length

@@ -7,9 +7,6 @@ const DEFAULT_MAX_STREAMS = 10
 const DEFAULT_WINDOW = 16 * 1024 * 1024
 const MIN_WINDOW = 65535
 const MAX_WINDOW = 2 ** 31 - 1
-// our frames are at most 16384 bytes and HEADERS are sent whole: a body
-// must fit the window every server grants before its first WINDOW_UPDATE
-const MAX_BODY = 65535
 
 function integer (value, flag, min, max) {
   const n = typeof value === 'number' ? value : Number(String(value).trim() || NaN)
@@ -47,9 +44,6 @@ function normalizeH2 (o, base) {
     // HTTP/2 forbids the Connection header, and a server does not close after
     // one stream; -D 1 is the same traffic (one stream per connection)
     throw new UsageError('--connection close is HTTP/1.1 (HTTP/2 has no Connection header): with --h2 give -D 1 (--reconnect-rate 1) for a new connection per request')
-  }
-  if (base.body !== undefined && base.body.length > MAX_BODY) {
-    throw new UsageError(`with --h2 a request body may be at most ${MAX_BODY} bytes (-b/--body or -i/--input has ${base.body.length})`)
   }
   const out = {
     maxStreams: o.maxStreams === undefined ? DEFAULT_MAX_STREAMS : integer(o.maxStreams, '--max-streams', 1, 10000),

@@ -288,3 +288,48 @@ t.test('the \'response\' event over HTTP/2, attached before or during the run', 
   t.equal(r2.requests.total, 300)
   t.ok(late > 0 && late <= 300, `a listener attached during the run hears the rest (${late})`)
 })
+
+t.test('request bodies over 64 KiB: sent as the server\'s windows allow, byte for byte', async (t) => {
+  const crypto = require('node:crypto')
+  const body = crypto.randomBytes(300 * 1024)
+  const digest = crypto.createHash('sha1').update(body).digest('hex')
+  for (const settings of [{}, { initialWindowSize: 16384 }, { initialWindowSize: 1 << 20 }]) {
+    let good = 0
+    let bad = 0
+    const server = http2.createServer({ settings })
+    server.on('session', (s) => s.on('error', () => {}))
+    server.on('stream', (stream) => {
+      stream.on('error', () => {})
+      const hash = crypto.createHash('sha1')
+      stream.on('data', (c) => hash.update(c))
+      stream.on('end', () => {
+        if (stream.destroyed) return
+        if (hash.digest('hex') === digest) good++
+        else bad++
+        stream.respond({ ':status': 200 })
+        stream.end('ok')
+      })
+    })
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    t.teardown(() => server.close())
+    const url = `http://127.0.0.1:${server.address().port}/`
+    const r = await load({ url, h2: true, method: 'POST', body, connections: 2, maxStreams: 4, amount: 40, timeout: 5 })
+    const w = settings.initialWindowSize ?? 65535
+    t.equal(r.requests.total, 40, `window ${w}: every stream answered`)
+    t.equal(r.errors, 0)
+    t.equal(good, 40, `window ${w}: the server read every body whole`)
+    t.equal(bad, 0)
+    const paced = await load({ url, h2: true, method: 'POST', body, connections: 2, maxStreams: 4, overallRate: 100, amount: 50, timeout: 5 })
+    t.equal(paced.requests.total, 50, `window ${w}: at a constant rate too`)
+    t.equal(paced.errors, 0)
+  }
+  // a server that answers before reading the body: the rest is cancelled
+  const { url } = await h2server(t, (stream) => {
+    stream.respond({ ':status': 413 })
+    stream.end('too large')
+  })
+  const early = await load({ url, h2: true, method: 'POST', body, connections: 1, maxStreams: 4, amount: 30, timeout: 5 })
+  t.equal(early.requests.total, 30)
+  t.same(early.statusCodeStats, { 413: { count: 30 } })
+  t.equal(early.errors, 0)
+})
