@@ -14,6 +14,7 @@ const { chooseTransport } = require('./transport.js')
 const { Connection } = require('./connection.js')
 const { H2Connection } = require('./h2-connection.js')
 const { PacedConnection } = require('./paced-connection.js')
+const { PacedH2Connection } = require('./h2-paced-connection.js')
 const { createPacers } = require('./pacer.js')
 const { Timeline } = require('./timeline.js')
 const { RequestLogBuffer } = require('./reqlog.js')
@@ -88,10 +89,11 @@ class Runner {
     this.connections = []
     this.pacers = rate === null ? [] : createPacers(rate, opts.connections, this.budget)
     const Closed = opts.h2 ? H2Connection : Connection // --h2: the same interface, its own framing
+    const Paced = opts.h2 ? PacedH2Connection : PacedConnection
     for (let i = 0; i < opts.connections; i++) {
       this.connections.push(rate === null
         ? new Closed(this, opts.idOffset + i)
-        : new PacedConnection(this, opts.idOffset + i, this.pacers[i]))
+        : new Paced(this, opts.idOffset + i, this.pacers[i]))
     }
     // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
     if (opts.hooks !== undefined) require('./hooks.js').installHooks(this)
