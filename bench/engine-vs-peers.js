@@ -8,6 +8,9 @@
 // bash wrapper (`times`), so it includes every thread of the tool.
 //
 //   node bench/engine-vs-peers.js [--rounds 3] [--duration 5] [--connections 50] [--only p1|p10|h2] [--peers NAME]
+//                                 [--also LABEL=PATH/bin/benchrig.js]
+//   --also runs another benchrig checkout's engine beside this one in the same rounds (e.g. the
+//   commit before a change to the hot path), named LABEL:benchrig ..., with the ratios of the two.
 //   node bench/engine-vs-peers.js --long    60 s, 1000 connections: RSS over time
 const { spawn, spawnSync } = require('node:child_process')
 const path = require('node:path')
@@ -87,6 +90,15 @@ async function compare () {
   const groups = PEERS(c, d)
   const nginx = only === 'h2' ? null : await startNginx({ cpus: '1' })
   const nginxH2 = only && only !== 'h2' ? null : await startNginx({ cpus: '1', h2c: true })
+  const also = arg('also') // LABEL=BIN: another checkout's engine, alternated with ours
+  if (also) {
+    const [label, bin] = also.split('=')
+    for (const g of ['p1', 'p10']) {
+      groups[g] = groups[g].flatMap((p) => p.name.startsWith('benchrig')
+        ? [p, { ...p, name: `${label}:${p.name}`, cmd: p.cmd.map((x) => (x === BIN ? bin : x)) }]
+        : [p])
+    }
+  }
   const pick = arg('peers') // a substring: run only the peers whose name holds it
   if (pick) for (const g of Object.keys(groups)) groups[g] = groups[g].filter((p) => p.name.includes(pick))
   const results = {}
@@ -99,6 +111,11 @@ async function compare () {
     autocannon: [NODE, AUTOCANNON, '-c', '1', '-a', '1', '-j']
   }
   const startups = { benchrig: [], autocannon: [], h2: [] }
+  if (also) {
+    const [label, bin] = also.split('=')
+    STARTUP[`${label}:benchrig`] = [NODE, bin, 'load', '-c', '1', '-a', '1', '-j']
+    startups[`${label}:benchrig`] = []
+  }
   try {
     for (const [group, peers] of Object.entries(groups)) {
       if (only && only !== group) continue
@@ -152,6 +169,14 @@ async function compare () {
   console.log(`  benchrig -p 10 --refill batch / wrk lua pipeline 10  ${ratio('benchrig -p 10 --refill batch', 'wrk lua pipeline 10')}`)
   console.log(`  benchrig -p 10 / autocannon -p 10       ${ratio('benchrig -p 10', 'autocannon -p 10')}`)
   console.log(`  benchrig --h2 -m 10 / h2load -m 10      ${ratio('benchrig --h2 --max-streams 10', 'h2load -m 10')} (excluding start-up: ${ratio('benchrig --h2 --max-streams 10', 'h2load -m 10', steady)})`)
+  if (also) {
+    const label = also.split('=')[0]
+    console.log(`\nthis checkout / ${label} (ratios of medians, start-up included; excluded)`)
+    for (const name of Object.keys(results).filter((n) => n.startsWith(`${label}:`))) {
+      const ours = name.slice(label.length + 1)
+      console.log(`  ${ours.padEnd(30)} ${ratio(ours, name)}; ${ratio(ours, name, steady)}`)
+    }
+  }
 }
 
 function rssKb (pid) {

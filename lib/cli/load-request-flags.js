@@ -3,7 +3,6 @@
 // --on-port, --forever, --debug), with autocannon's names and aliases, and
 // what the command does with them around the run.
 const { startOnPort, splitCommand } = require('../engine/on-port.js')
-const { printResult } = require('../engine/print-result.js')
 const { UsageError } = require('../errors.js')
 
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
@@ -76,7 +75,7 @@ function watchRun (run, args, { stdout, stderr }) {
     // each finished round is printed; the round Ctrl-C stops is printed by the caller
     run.on('done', (result) => {
       if (result.stoppedBy === 'stopped') return
-      stdout.write((args.json ? JSON.stringify(result) : printResult(result, { renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes })) + '\n')
+      stdout.write((args.json ? JSON.stringify(result) : require('../engine/print-result.js').printResult(result, { renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes })) + '\n')
     })
   }
 }

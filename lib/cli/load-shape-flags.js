@@ -4,7 +4,6 @@
 // autocannon's (camelCase, and the kebab-case form yargs accepts too); pound's
 // and wrk2's ideas get names of their own where autocannon has none.
 const { UsageError } = require('../errors.js')
-const { formatRow } = require('../engine/timeline.js')
 
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
 
@@ -80,6 +79,7 @@ function shapeOptions (args, warmup) {
  */
 function watchShape (run, args, io) {
   const out = args.json ? io.stderr : io.stdout
+  const { formatRow } = require('../engine/timeline.js')
   let first
   run.on('interval', (row) => {
     first ??= row.start

@@ -6,7 +6,6 @@ const yargs = require('yargs')
 const { load } = require('../engine/api.js') // -f: a run that starts again
 const { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
 const { formatResult, progressLine } = require('../engine/format.js')
-const { writeHistText } = require('../engine/hist-text.js')
 const { UsageError, RunError } = require('../errors.js')
 const { addShapeFlags, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 
@@ -129,7 +128,7 @@ async function main (argv) {
     if (showProgress) process.stderr.write('\r\x1b[K')
     await onPort?.stop()
   }
-  if (args.histOut !== undefined) writeHistText(String(last(args.histOut)), result.histogram)
+  if (args.histOut !== undefined) require('../engine/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
   if (args.json) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {

@@ -9,9 +9,10 @@
 // rounds; they live here so the engine's run stays one run.
 const { EventEmitter } = require('node:events')
 const engine = require('./index.js')
-const { track } = require('./track.js')
-const { printResult } = require('./print-result.js')
-const { aggregateResult } = require('./aggregate-result.js')
+// loaded when called: `benchrig load` itself needs none of them
+const track = (...args) => require('./track.js').track(...args)
+const printResult = (...args) => require('./print-result.js').printResult(...args)
+const aggregateResult = (...args) => require('./aggregate-result.js').aggregateResult(...args)
 
 const EVENTS = ['start', 'tick', 'response', 'reqError']
 

@@ -11,9 +11,8 @@
 // here, in the thread that runs them). A hook that throws stops the run,
 // which then rejects with the hook's message.
 const path = require('node:path')
-const { DynamicSource } = require('./dynamic-source.js')
-const { CaptureScanner } = require('./capture-scanner.js')
-const { Client } = require('./client.js')
+// the dynamic path's modules load in installHooks(): the helpers below are
+// used by every run (reqError, the response event), the path only by runs with hooks
 const { loadHook } = require('./request-options.js')
 const { Histogram } = require('./histogram.js')
 const C = require('./counters.js')
@@ -47,6 +46,9 @@ function contextMaker (initial) {
  * @param {import('./runner.js').Runner} runner
  */
 function installHooks (runner) {
+  const { DynamicSource } = require('./dynamic-source.js')
+  const { CaptureScanner } = require('./capture-scanner.js')
+  const { Client } = require('./client.js')
   const hooks = runner.opts.hooks
   const resolve = resolver(hooks)
   let failed = false
@@ -174,7 +176,7 @@ function requestError (kind, detail) {
 
 /** A Client for a connection of a static run (a 'response' listener attached late). */
 function clientOf (conn) {
-  if (conn.client === undefined || conn.client === null) conn.client = new Client(conn.id, null, null)
+  if (conn.client === undefined || conn.client === null) conn.client = new (require('./client.js').Client)(conn.id, null, null)
   return conn.client
 }
 

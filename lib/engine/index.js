@@ -14,8 +14,6 @@ const { normalizeOptions } = require('./options.js')
 const { Runner } = require('./runner.js')
 const { mergeStats, buildResult } = require('./result.js')
 const { RunError } = require('../errors.js')
-const { combineRows } = require('./timeline.js')
-const { openRequestLog } = require('./reqlog.js')
 const { forwardErrors, requestError, clientOf, withResponses } = require('./hooks.js')
 const C = require('./counters.js')
 
@@ -120,7 +118,7 @@ class LoadRun extends EventEmitter {
       this.#workers = []
       this.#ticks.clear()
     }
-    if (opts.reqlog !== undefined) this.#reqlog = openRequestLog(opts.reqlog)
+    if (opts.reqlog !== undefined) this.#reqlog = require('./reqlog.js').openRequestLog(opts.reqlog)
     const cpu0 = process.cpuUsage()
     this.emit('start')
     const runnerOpts = planRunners(opts)
@@ -231,7 +229,7 @@ class LoadRun extends EventEmitter {
   }
 
   #emitInterval (start) {
-    const combined = combineRows(this.#intervals.get(start))
+    const combined = require('./timeline.js').combineRows(this.#intervals.get(start))
     this.#intervals.delete(start)
     this.#timeline.push(combined)
     this.emit('interval', combined)

@@ -12,12 +12,9 @@ const { Histogram } = require('./histogram.js')
 const { RequestSource } = require('./request-source.js')
 const { chooseTransport } = require('./transport.js')
 const { Connection } = require('./connection.js')
-const { H2Connection } = require('./h2-connection.js')
-const { PacedConnection } = require('./paced-connection.js')
-const { PacedH2Connection } = require('./h2-paced-connection.js')
-const { createPacers } = require('./pacer.js')
-const { Timeline } = require('./timeline.js')
-const { RequestLogBuffer } = require('./reqlog.js')
+// HTTP/2, rate mode, --interval and --reqlog load their modules only when a
+// run uses them: every configuration of a suite pays for what `load` requires
+// (a plain run's start-up CPU, bench/engine-vs-peers)
 const { threadCpuUs } = require('./thread-cpu.js')
 const C = require('./counters.js')
 
@@ -87,9 +84,12 @@ class Runner {
     this.reqlog = null
     this.onReqlog = null
     this.connections = []
-    this.pacers = rate === null ? [] : createPacers(rate, opts.connections, this.budget)
-    const Closed = opts.h2 ? H2Connection : Connection // --h2: the same interface, its own framing
-    const Paced = opts.h2 ? PacedH2Connection : PacedConnection
+    this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
+    // --h2: the same interface, its own framing
+    const Closed = opts.h2 ? require('./h2-connection.js').H2Connection : Connection
+    const Paced = rate === null
+      ? null
+      : (opts.h2 ? require('./h2-paced-connection.js').PacedH2Connection : require('./paced-connection.js').PacedConnection)
     for (let i = 0; i < opts.connections; i++) {
       this.connections.push(rate === null
         ? new Closed(this, opts.idOffset + i)
@@ -109,10 +109,11 @@ class Runner {
     this.startMono = performance.now()
     this.scheduleTick(1)
     if (opts.intervalMs > 0) {
+      const { Timeline } = require('./timeline.js')
       this.timeline = new Timeline(this, opts.intervalMs, (row) => this.onInterval?.(row))
       this.timeline.start(opts.t0)
     }
-    if (this.onReqlog !== null) this.reqlog = new RequestLogBuffer(opts.t0, this.onReqlog)
+    if (this.onReqlog !== null) this.reqlog = new (require('./reqlog.js').RequestLogBuffer)(opts.t0, this.onReqlog)
     const sweepMs = Math.max(10, Math.min(250, opts.timeoutMs / 4))
     const sweep = setInterval(sweepTimeouts, sweepMs, this)
     this.timers.push(sweep)
