@@ -135,8 +135,11 @@ test('autocannon and builtin: args', async (t) => {
   t.equal(autocannon.executable(opts), '/x/node')
   const b = builtin.args(opts)
   t.match(b[0], /bin[/\\]benchrig\.js$/)
-  t.same(b.slice(1), ['load', '-c', '3', '-d', '0.3', '-p', '2', '-m', 'POST', '-H', 'content-type=a=b', '-b', '{}', '-j', 'http://127.0.0.1:9/'])
+  t.same(b.slice(1), ['load', '-c', '3', '-d', '0.3', '-m', 'POST', '-p', '2', '-H', 'content-type=a=b', '-b', '{}', '-j', 'http://127.0.0.1:9/'])
   t.equal(builtin.executable(opts), '/x/node')
+  const h2 = builtin.args({ ...opts, protocol: 'h2', clients: 4, streams: 8 })
+  t.same(h2.slice(1, 10), ['load', '-c', '4', '-d', '0.3', '-m', 'POST', '--h2', '--max-streams'], 'HTTP/2: clients x streams, as h2load')
+  t.equal(h2[10], '8')
 })
 
 test('h2load 1.52 (older generation)', async (t) => {
