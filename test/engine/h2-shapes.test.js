@@ -8,9 +8,9 @@
 // shapes, never on speed.
 const t = require('tap')
 const http2 = require('node:http2')
-const { spawn } = require('node:child_process')
 const { load } = require('../../lib/engine/index.js')
 const { startServe } = require('../helpers/serve.js')
+const { startFreezer, expectedLatencies, percentileOf } = require('../helpers/freezer.js')
 
 /**
  * A node:http2 h2c server closed in teardown, counting what it sees:
@@ -121,53 +121,13 @@ t.test('rate mode: a stream that times out still enters both histograms', async 
 
 // --- coordinated omission against a freezing h2c server ----------------------
 
-const FREEZER = `
-const http2 = require('node:http2')
-const S = Number(process.argv[1]), T = Number(process.argv[2])
-const lock = new Int32Array(new SharedArrayBuffer(4))
-const server = http2.createServer()
-server.on('session', (s) => s.on('error', () => {}))
-server.on('stream', (stream) => {
-  stream.on('error', () => {})
-  stream.respond({ ':status': 200 })
-  stream.end('ok')
-})
-server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'))
-// check every millisecond; inside a window's first S ms, block until it ends
-setInterval(() => {
-  const into = Date.now() % T
-  if (into < S) Atomics.wait(lock, 0, 0, S - into)
-}, 1)
-process.on('disconnect', () => process.exit(0))
-`
-
-function startFreezer (t, freezeMs, periodMs) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', FREEZER, String(freezeMs), String(periodMs)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
-    t.teardown(() => child.kill())
-    child.once('error', reject)
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim())))
-  })
-}
-
-/** The exact latencies (ms) of a plan at `rate` from start to finish against the freezer. */
-function expectedLatencies (startMs, finishMs, rate, freezeMs, periodMs) {
-  const out = []
-  for (let t = startMs; t <= finishMs; t += 1000 / rate) {
-    const into = t % periodMs
-    const wait = into < freezeMs ? freezeMs - into : 0
-    if (t + wait <= finishMs) out.push(wait) // a response after the end is not recorded by the run either
-  }
-  return out.sort((a, b) => a - b)
-}
-
-const at = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+const at = percentileOf
 
 t.test('h2c coordinated omission: corrected percentiles match the analytic expectation', async (t) => {
   const S = 800
   const T = 2000
   const R = 250
-  const port = await startFreezer(t, S, T)
+  const port = await startFreezer(t, S, T, 'h2c')
   // 5 connections x 5 streams = 25 in flight, as rate.test.js's 25
   // HTTP/1.1 connections: the 200 requests planned in a freeze drain in about
   // 8 round trips after it, small against the 600-800 ms under test, and 25

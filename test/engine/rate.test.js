@@ -7,48 +7,11 @@
 // start and finish; the uncorrected ones must show the omission.
 const { test } = require('tap')
 const http = require('node:http')
-const { spawn } = require('node:child_process')
 const { load } = require('../../lib/engine/index.js')
 const { Pacer, createPacers } = require('../../lib/engine/pacer.js')
+const { startFreezer, expectedLatencies, percentileOf } = require('../helpers/freezer.js')
 
-const FREEZER = `
-const http = require('node:http')
-const S = Number(process.argv[1]), T = Number(process.argv[2])
-const lock = new Int32Array(new SharedArrayBuffer(4))
-const server = http.createServer((req, res) => res.end('ok'))
-server.keepAliveTimeout = 30000
-server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'))
-// check every millisecond; inside a window's first S ms, block until it ends
-setInterval(() => {
-  const now = Date.now()
-  const into = now % T
-  if (into < S) Atomics.wait(lock, 0, 0, S - into)
-}, 1)
-process.on('disconnect', () => process.exit(0))
-`
-
-function startFreezer (t, freezeMs, periodMs) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', FREEZER, String(freezeMs), String(periodMs)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
-    t.teardown(() => child.kill())
-    child.once('error', reject)
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim())))
-  })
-}
-
-/** The exact latencies (ms) of a plan at `rate` from start to finish against the freezer. */
-function expectedLatencies (startMs, finishMs, rate, freezeMs, periodMs) {
-  const out = []
-  for (let t = startMs; t <= finishMs; t += 1000 / rate) {
-    const into = t % periodMs
-    const wait = into < freezeMs ? freezeMs - into : 0
-    // a response due after the end of the run is not recorded by the run either
-    if (t + wait <= finishMs) out.push(wait)
-  }
-  return out.sort((a, b) => a - b)
-}
-
-const at = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+const at = percentileOf
 
 test('coordinated omission: corrected percentiles match the analytic expectation, uncorrected ones show the omission', async (t) => {
   const S = 800
