@@ -32,10 +32,14 @@ class DynamicSource {
    * @param {import('./request-source.js').RequestSpec[]} specs the sequence
    * @param {number} depth the most requests one write may hold
    * @param {{setupRequest: (Function|undefined)[], idReplacement: boolean,
-   *   newContext: () => object, hookFailed: (name: string, err: unknown) => void}} how
+   *   newContext: () => object, hookFailed: (name: string, err: unknown) => void,
+   *   encode?: (spec: import('./request-source.js').RequestSpec) => unknown}} how
+   *   encode: what built[] holds for a finished request (HTTP/1.1 bytes by
+   *   default; the HTTP/2 client keeps the spec and encodes it when sending)
    */
   constructor (specs, depth, how) {
     this.how = how
+    this.encode = how.encode ?? buildRequest
     this.depth = depth
     this.count = depth + 1
     this.noBody = new Uint8Array(this.count)
@@ -129,7 +133,7 @@ class DynamicSource {
       if (path.includes(ID_TAG)) path = replaceIds(path)
       if (body !== undefined && body !== null && body.includes(ID_TAG)) body = Buffer.from(replaceIds(body.toString()))
     }
-    return buildRequest({
+    return this.encode({
       method: String(spec.method).toUpperCase(),
       path,
       host: spec.host,

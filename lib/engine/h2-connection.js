@@ -233,6 +233,16 @@ class H2Connection {
       else this.checkDrained()
       return
     }
+    this.send(resend, k, n)
+  }
+
+  /**
+   * Writes the queued control frames, `resend` pending streams and k new
+   * ones (n = resend + k) in one write(). Here each request is its template;
+   * the hooked subclass (h2-hooked-connection.js) encodes them per request.
+   */
+  send (resend, k, n) {
+    const s = this.shared
     let size = this.controlLength
     // the templates' sizes: pending slots hold their request index
     if (resend > 0) {

@@ -42,6 +42,17 @@ function contextMaker (initial) {
   }
 }
 
+/** Completes a partial request (the Client's setters) with the run's defaults. */
+function specMaker (defaults) {
+  return (r) => ({
+    method: String(r.method ?? defaults.method).toUpperCase(),
+    path: r.path ?? defaults.path,
+    host: defaults.host,
+    headers: r.headers ?? defaults.headers,
+    body: r.body ?? defaults.body
+  })
+}
+
 /**
  * @param {import('./runner.js').Runner} runner
  */
@@ -61,20 +72,20 @@ function installHooks (runner) {
   }
 
   const base = runner.opts.requests
+  const toSpec = specMaker(base[0])
+  if (runner.opts.h2) {
+    // HTTP/2: the same sequences and hooks over streams (h2-hooks.js)
+    require('./h2-hooks.js').installH2Hooks(runner, { resolve, hookFailed, newContext: contextMaker(hooks.initialContext), toSpec })
+    if (hooks.dynamic) emitClientResponses(runner)
+    if (hooks.excludeErrorStats) excludeErrorStats(runner)
+    return
+  }
   if (hooks.dynamic) {
     const sequence = hooks.sequence ?? base.map(() => ({}))
     const setupRequest = sequence.map((s, i) => resolve(s.setupRequest, 'setupRequest', i))
     const onResponse = sequence.map((s, i) => resolve(s.onResponse, 'onResponse', i))
     const setupClient = resolve(hooks.setupClient, 'setupClient')
     const newContext = contextMaker(hooks.initialContext)
-    const defaults = base[0]
-    const toSpec = (r) => ({
-      method: String(r.method ?? defaults.method).toUpperCase(),
-      path: r.path ?? defaults.path,
-      host: defaults.host,
-      headers: r.headers ?? defaults.headers,
-      body: r.body ?? defaults.body
-    })
     for (const conn of runner.connections) {
       const source = new DynamicSource(base, runner.pipelining, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed })
       const client = new Client(conn.id, source, toSpec)

@@ -461,4 +461,98 @@ function encodeRequest (spec, scheme) {
   return encodeHeaders(fields.concat(rest))
 }
 
-module.exports = { HpackDecoder, encodeHeaders, encodeRequest, huffmanDecode, huffmanCodes, STATIC }
+// --- the per-request encoder (runs with hooks) --------------------------------
+//
+// Requests that change while a run goes on (setupRequest, the Client API,
+// [<id>]) are encoded at each send straight into the connection's buffer:
+// the same representation as encodeRequest (no dynamic table, literals
+// without indexing, no Huffman) without its intermediate arrays and strings.
+
+const INDEX_AUTHORITY = 1
+const INDEX_METHOD = 2
+const INDEX_PATH = 4
+const INDEX_CONTENT_LENGTH = 28
+
+function writeInt (out, off, first, prefix, v) {
+  const max = (1 << prefix) - 1
+  if (v < max) {
+    out[off] = first | v
+    return off + 1
+  }
+  out[off++] = first | max
+  v -= max
+  while (v >= 128) {
+    out[off++] = (v % 128) + 128
+    v = Math.floor(v / 128)
+  }
+  out[off] = v
+  return off + 1
+}
+
+/** A string literal without Huffman; latin1, one byte per character (as encodeRequest). */
+function writeString (out, off, s) {
+  off = writeInt(out, off, 0, 7, s.length)
+  return off + out.latin1Write(s, off, s.length)
+}
+
+/** A literal without indexing: a static name index, or the name as a literal. */
+function writeField (out, off, nameIndex, name, value) {
+  if (nameIndex !== undefined) {
+    off = writeInt(out, off, 0x00, 4, nameIndex)
+  } else {
+    out[off++] = 0x00
+    off = writeString(out, off, name)
+  }
+  return writeString(out, off, value)
+}
+
+/**
+ * The most bytes encodeRequestInto can write for spec: each field is at
+ * most one byte of representation, two length integers (5 bytes each for
+ * any string under 2^28) and its characters.
+ * @param {{method: string, path: string, host: string, headers: Record<string, unknown>, body?: Buffer}} spec
+ */
+function requestBound (spec, scheme) {
+  let n = 4 * 11 + 32 + spec.method.length + scheme.length + String(spec.host).length + spec.path.length
+  for (const k in spec.headers) n += 11 + k.length + String(spec.headers[k]).length
+  return n
+}
+
+/**
+ * Encodes the header block of a request into out at off (room for
+ * requestBound(spec, scheme) bytes) and returns the end offset. The fields
+ * are those of encodeRequest: Host becomes :authority, connection-specific
+ * headers are dropped, a content-length is added for a body.
+ * @returns {number}
+ */
+function encodeRequestInto (spec, scheme, out, off) {
+  const headers = spec.headers
+  let authority = spec.host
+  let hasLength = false
+  for (const k in headers) {
+    const name = k.toLowerCase()
+    if (name === 'host') authority = headers[k]
+    else if (name === 'content-length') hasLength = true
+  }
+  const method = spec.method
+  if (method === 'GET') out[off++] = 0x82
+  else if (method === 'POST') out[off++] = 0x83
+  else off = writeField(out, off, INDEX_METHOD, '', method)
+  out[off++] = scheme === 'https' ? 0x87 : 0x86
+  off = writeField(out, off, INDEX_AUTHORITY, '', String(authority))
+  const path = spec.path
+  if (path === '/') out[off++] = 0x84
+  else off = writeField(out, off, INDEX_PATH, '', path)
+  for (const k in headers) {
+    const name = k.toLowerCase()
+    if (DROP.has(name)) continue
+    const value = String(headers[k])
+    // RFC 9113 8.2.2: te may only carry "trailers"
+    if (name === 'te' && value.trim().toLowerCase() !== 'trailers') continue
+    off = writeField(out, off, STATIC_NAME.get(name), name, value)
+  }
+  if (spec.body !== undefined && !hasLength) off = writeField(out, off, INDEX_CONTENT_LENGTH, '', String(spec.body.length))
+  return off
+}
+
+module.exports = { HpackDecoder, encodeHeaders, encodeRequest, encodeRequestInto, requestBound, huffmanDecode, huffmanCodes, STATIC }

@@ -170,9 +170,6 @@ function applyRequestOptions (o, out, { parseHeaders }) {
   const anyRequestHook = sequence.some((s) => s.setupRequest !== undefined || s.onResponse !== undefined)
   const dynamic = anyRequestHook || setupClient !== undefined || idReplacement
   const captureBody = verifyBody !== undefined || sequence.some((s) => s.onResponse !== undefined)
-  if ((dynamic || captureBody || out.excludeErrorStats) && out.h2) {
-    throw new UsageError('--h2 runs do not support request hooks, --script, -I, verifyBody or -x yet: drop --h2 to use them')
-  }
   if (dynamic || captureBody || out.excludeErrorStats) {
     out.hooks = {
       dynamic,
