@@ -128,7 +128,12 @@ class DynamicSource {
   serialize (spec) {
     let path = String(spec.path)
     let body = spec.body
-    if (body !== undefined && body !== null && !Buffer.isBuffer(body)) body = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body))
+    if (body !== undefined && body !== null && !Buffer.isBuffer(body)) {
+      // a Uint8Array: a Buffer of the options after a worker's structured clone
+      body = ArrayBuffer.isView(body)
+        ? Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+        : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body))
+    }
     if (this.how.idReplacement) {
       if (path.includes(ID_TAG)) path = replaceIds(path)
       if (body !== undefined && body !== null && body.includes(ID_TAG)) body = Buffer.from(replaceIds(body.toString()))

@@ -45,16 +45,20 @@ function shared (runner) {
   const scheme = runner.opts.target.protocol === 'https:' ? 'https' : 'http'
   // Bodies up to 64 KiB go inside the templates (every server grants that
   // window first); larger ones are streamed as the windows allow (pump()).
-  const largest = runner.opts.requests.reduce((m, r) => Math.max(m, r.body === undefined ? 0 : r.body.length), 0)
+  // a worker's options are structured clones, in which Buffers are Uint8Arrays
+  const requests = runner.opts.requests.map((r) => (r.body === undefined || Buffer.isBuffer(r.body)
+    ? r
+    : { ...r, body: Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) }))
+  const largest = requests.reduce((m, r) => Math.max(m, r.body === undefined ? 0 : r.body.length), 0)
   const streamed = largest > H.DEFAULT_WINDOW
-  const templates = runner.opts.requests.map((spec) => H.requestTemplate(encodeRequest(spec, scheme), spec.body, { streamed }))
+  const templates = requests.map((spec) => H.requestTemplate(encodeRequest(spec, scheme), spec.body, { streamed }))
   s = {
     bytes: templates.map((t) => t.bytes),
     idOffsets: templates.map((t) => Int32Array.from(t.idOffsets)),
     // body bytes inside the templates (0 when streamed)
     bodyLength: streamed ? 0 : templates.reduce((m, t) => Math.max(m, t.bodyLength), 0),
     // streamed: each request's body, sent by pump()
-    bodies: streamed ? runner.opts.requests.map((r) => r.body ?? EMPTY) : null,
+    bodies: streamed ? requests.map((r) => r.body ?? EMPTY) : null,
     count: templates.length,
     preface: H.clientPreface(h2.window),
     // the runner's transport offers ALPN http/1.1; ours asks for h2

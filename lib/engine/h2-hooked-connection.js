@@ -60,10 +60,9 @@ function withHooks (Base) {
       this.wantHeaders = how.wantHeaders
       this.headersOf = new Array(m).fill(null)
       this.collect = null // the headers object the decoder fills
-      this.wantBody = how.wantBody
+      this.wantBody = false
       this.bodyParts = new Array(m).fill(null)
-      this.expected = runner.expectBody
-      if (this.wantBody) this.expectBody = CAPTURE
+      if (how.wantBody) this.captureBodies()
       if (how.dynamic) {
         // bodies vary per request: each stream's body goes into the write of
         // its HEADERS when both windows allow it, else pump() sends it as the
@@ -79,6 +78,12 @@ function withHooks (Base) {
         this.blockBuf = Buffer.allocUnsafe(1024) // one request's header block, then framed into the write
       }
       this.resetSocketState()
+    }
+
+    /** Keeps each response's body (for hooks, verifyBody, the Client's 'body' event). */
+    captureBodies () {
+      this.wantBody = true
+      this.expectBody = CAPTURE
     }
 
     resetSocketState () {

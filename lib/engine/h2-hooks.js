@@ -53,7 +53,7 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
         } catch (err) {
           hookFailed('verifyBody', err)
         }
-      } else if (captureBody && expected !== undefined) {
+      } else if (conn.wantBody && expected !== undefined) {
         mismatch = !body.equals(expected)
       }
       const source = conn.source
@@ -94,6 +94,8 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
         hookFailed('setupClient', err)
       }
     }
+    // a 'body' listener from setupClient: this connection keeps bodies too
+    if (client.listenerCount('body') > 0) conn.captureBodies()
   }
 }
 
