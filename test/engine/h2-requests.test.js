@@ -335,3 +335,41 @@ t.test('the sequence goes on across reconnects (-D)', async (t) => {
   t.ok(sessions.length >= 4, `a new session every 2 streams (${sessions.length})`)
   t.same(sessions.flat().map((q) => q.path), ['/1', '/2', '/3', '/1', '/2', '/3', '/1', '/2', '/3'])
 })
+
+t.test('the per-request encoder: the fields of encodeRequest; a header block over one frame goes in CONTINUATION', async (t) => {
+  const { HpackDecoder, encodeRequest, encodeRequestInto, requestBound } = require('../../lib/engine/hpack.js')
+  const decode = (buf, start, end) => {
+    const d = new HpackDecoder({ full: true })
+    const got = []
+    d.onHeader = (name, value) => got.push([name, value])
+    t.ok(d.decode(buf, start, end))
+    return got
+  }
+  const specs = [
+    { method: 'GET', path: '/', host: 'h:1', headers: {} },
+    { method: 'DELETE', path: '/a?b=c', host: 'h:1', headers: { Host: 'other:2', 'X-K': 'v', Connection: 'keep-alive', TE: 'trailers', accept: '*/*' }, body: Buffer.from('xyz') },
+    { method: 'POST', path: '/p', host: 'h:1', headers: { 'content-length': '3', 'x-long': 'l'.repeat(300) }, body: Buffer.from('abc') }
+  ]
+  for (const spec of specs) {
+    for (const scheme of ['http', 'https']) {
+      const out = Buffer.alloc(requestBound(spec, scheme) + 4)
+      const end = encodeRequestInto(spec, scheme, out, 4)
+      const plain = encodeRequest(spec, scheme)
+      t.same(decode(out, 4, end), decode(plain, 0, plain.length), `${spec.method} ${spec.path} ${scheme}`)
+    }
+  }
+
+  const { url, all } = await recordingServer(t, () => ({}))
+  const big = 'b'.repeat(40 * 1024)
+  const r = await load({
+    url,
+    h2: true,
+    connections: 1,
+    maxStreams: 2,
+    amount: 6,
+    requests: [{ setupRequest: (req, ctx) => ({ ...req, headers: { 'x-big': big, 'x-i': String(ctx.i = (ctx.i ?? 0) + 1) } }) }]
+  })
+  t.equal(r.requests.total, 6)
+  t.equal(r.errors, 0)
+  t.ok(all.every((q) => q.headers['x-big'] === big), 'a 40 KiB header arrived whole')
+})
