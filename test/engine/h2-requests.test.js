@@ -373,3 +373,42 @@ t.test('the per-request encoder: the fields of encodeRequest; a header block ove
   t.equal(r.errors, 0)
   t.ok(all.every((q) => q.headers['x-big'] === big), 'a 40 KiB header arrived whole')
 })
+
+t.test('GOAWAY: streams above the last id are re-sent with the request they held, setupRequest not called again', async (t) => {
+  // each session sends GOAWAY with its first stream as the last one processed
+  const server = http2.createServer()
+  const open = new Set()
+  server.on('session', (s) => {
+    s.on('error', () => {})
+    s.first = true
+    open.add(s)
+    s.on('close', () => open.delete(s))
+  })
+  server.on('stream', (stream, headers) => {
+    stream.on('error', () => {})
+    if (stream.session.first) {
+      stream.session.first = false
+      stream.session.goaway(0, stream.id)
+    }
+    stream.respond({ ':status': 200 })
+    stream.end()
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => {
+    server.close(() => resolve())
+    for (const s of open) s.destroy()
+  }))
+  let calls = 0
+  const r = await load({
+    url: `http://127.0.0.1:${server.address().port}`,
+    h2: true,
+    connections: 1,
+    maxStreams: 3,
+    amount: 9,
+    requests: [{ path: '/1' }, { path: '/2', setupRequest: (req) => { calls++; return req } }, { path: '/3' }]
+  })
+  t.equal(r.requests.total, 9)
+  t.equal(r.errors, 0)
+  t.ok(r.resent > 0, `streams were re-sent (${r.resent})`)
+  t.equal(calls, 3, 'setupRequest ran once per request of the sequence, not per re-send')
+})
