@@ -14,6 +14,7 @@
 // per run (runner.js); H2Connection's closed-loop flush has no rate branch.
 const { performance } = require('node:perf_hooks')
 const { H2Connection } = require('./h2-connection.js')
+const { recordPaced, recordTimedOut } = require('./pacer.js')
 
 class PacedH2Connection extends H2Connection {
   /**
@@ -69,33 +70,15 @@ class PacedH2Connection extends H2Connection {
   }
 
   record (slot, status, mismatch) {
-    const runner = this.runner
-    const sent = this.sendTimes[slot]
-    if (this.corrected) {
-      runner.uncorrected.record((this.readAt - sent) * 1000)
-      runner.response(status, this.readAt - this.plannedTimes[slot], mismatch, this)
-    } else {
-      runner.response(status, this.readAt - sent, mismatch, this)
-    }
+    recordPaced(this, slot, status, mismatch)
   }
 
-  /**
-   * A timed-out stream still enters the latency histograms, with the time
-   * it had waited when it was given up (a lower bound of its latency), so
-   * that the slowest requests are not the ones left out.
-   */
   timedOutHead (now) {
     const slot = this.oldest()
     if (slot < 0) return
-    const runner = this.runner
-    if (this.corrected) {
-      runner.uncorrected.record((now - this.sendTimes[slot]) * 1000)
-      runner.histogram.record((now - this.plannedTimes[slot]) * 1000)
-    } else {
-      runner.histogram.record((now - this.sendTimes[slot]) * 1000)
-    }
+    recordTimedOut(this, slot, now)
     this.forget(slot)
-    runner.dropped()
+    this.runner.dropped()
   }
 }
 

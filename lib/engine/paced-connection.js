@@ -12,6 +12,7 @@
 const { performance } = require('node:perf_hooks')
 const { Connection } = require('./connection.js')
 const C = require('./counters.js')
+const { recordPaced, recordTimedOut } = require('./pacer.js')
 
 class PacedConnection extends Connection {
   /**
@@ -74,31 +75,12 @@ class PacedConnection extends Connection {
   }
 
   record (slot, status, mismatch) {
-    const runner = this.runner
-    const sent = this.sendTimes[slot]
-    if (this.corrected) {
-      runner.uncorrected.record((this.readAt - sent) * 1000)
-      runner.response(status, this.readAt - this.plannedTimes[slot], mismatch, this)
-    } else {
-      runner.response(status, this.readAt - sent, mismatch, this)
-    }
+    recordPaced(this, slot, status, mismatch)
   }
 
-  /**
-   * A timed-out request still enters the latency histograms, with the time
-   * it had waited when it was given up (a lower bound of its latency), so
-   * that the slowest requests are not the ones left out.
-   */
   timedOutHead (now) {
     if (this.inflight === 0) return
-    const slot = this.head
-    const runner = this.runner
-    if (this.corrected) {
-      runner.uncorrected.record((now - this.sendTimes[slot]) * 1000)
-      runner.histogram.record((now - this.plannedTimes[slot]) * 1000)
-    } else {
-      runner.histogram.record((now - this.sendTimes[slot]) * 1000)
-    }
+    recordTimedOut(this, this.head, now)
     this.dropHead()
   }
 }

@@ -96,4 +96,36 @@ function splitEven (n, k) {
   return Array.from({ length: k }, (_, i) => base + (i < n % k ? 1 : 0))
 }
 
-module.exports = { Pacer, createPacers }
+/**
+ * Records the response to a paced request (HTTP/1.1 and HTTP/2 alike):
+ * latency from its planned send time, and from its actual send into the
+ * uncorrected histogram; with -C only the latter, as the latency.
+ * @param {{runner: object, sendTimes: Float64Array, plannedTimes: Float64Array, readAt: number, corrected: boolean}} conn
+ */
+function recordPaced (conn, slot, status, mismatch) {
+  const runner = conn.runner
+  const sent = conn.sendTimes[slot]
+  if (conn.corrected) {
+    runner.uncorrected.record((conn.readAt - sent) * 1000)
+    runner.response(status, conn.readAt - conn.plannedTimes[slot], mismatch, conn)
+  } else {
+    runner.response(status, conn.readAt - sent, mismatch, conn)
+  }
+}
+
+/**
+ * A timed-out paced request still enters the latency histograms, with the
+ * time it had waited when it was given up (a lower bound of its latency), so
+ * that the slowest requests are not the ones left out (wrk drops them).
+ */
+function recordTimedOut (conn, slot, now) {
+  const runner = conn.runner
+  if (conn.corrected) {
+    runner.uncorrected.record((now - conn.sendTimes[slot]) * 1000)
+    runner.histogram.record((now - conn.plannedTimes[slot]) * 1000)
+  } else {
+    runner.histogram.record((now - conn.sendTimes[slot]) * 1000)
+  }
+}
+
+module.exports = { Pacer, createPacers, recordPaced, recordTimedOut }
