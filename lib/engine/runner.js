@@ -114,6 +114,7 @@ class Runner {
       this.timeline.start(opts.t0)
     }
     if (this.onReqlog !== null) this.reqlog = new (require('./reqlog.js').RequestLogBuffer)(opts.t0, this.onReqlog)
+    if (this.timeline !== null || this.reqlog !== null) recordAlso(this)
     const sweepMs = Math.max(10, Math.min(250, opts.timeoutMs / 4))
     const sweep = setInterval(sweepTimeouts, sweepMs, this)
     this.timers.push(sweep)
@@ -200,8 +201,6 @@ class Runner {
     const counters = this.counters
     counters[C.COMPLETED]++
     this.histogram.record(latencyMs * 1000)
-    if (this.timeline !== null) this.timeline.histogram.record(latencyMs * 1000)
-    if (this.reqlog !== null) this.reqlog.add(status, conn.readAt - latencyMs, conn.readAt, conn.id)
     this.statusCodes[status]++
     counters[C.S1XX + ((status / 100) | 0) - 1]++
     if (mismatch) this.mismatched()
@@ -308,6 +307,21 @@ function tick (runner, n) {
   runner.samplesBytes.push(bytes)
   if (runner.onTick !== null) runner.onTick({ second: n, requests: req, bytes, counters: c })
   runner.scheduleTick(n + 1)
+}
+
+/**
+ * --interval and --reqlog: `response` also feeds the interval's histogram and
+ * the request log. Wrapped once per run, so a run without them pays nothing.
+ */
+function recordAlso (runner) {
+  const response = runner.response
+  const timeline = runner.timeline
+  const reqlog = runner.reqlog
+  runner.response = function (status, latencyMs, mismatch, conn) {
+    if (timeline !== null) timeline.histogram.record(latencyMs * 1000)
+    if (reqlog !== null) reqlog.add(status, conn.readAt - latencyMs, conn.readAt, conn.id)
+    response.call(this, status, latencyMs, mismatch, conn)
+  }
 }
 
 /** Wakes the waiting paced connections whose plan has something due. */
