@@ -69,16 +69,26 @@ async function countingServer (t, handler) {
   return { url: `http://127.0.0.1:${server.address().port}/`, seen }
 }
 
+/**
+ * Runs load(opts), and once more, visibly, when this machine stalled the
+ * generator itself (a send more than `ms` behind its plan): the claims here
+ * are about the engine's pacing, not about other processes on the machine.
+ */
+async function loadSteady (t, opts, seen, ms = 20) {
+  const r = await load(opts)
+  if (r.rate.lag.max <= ms) return r
+  t.comment(`the generator was stalled ${r.rate.lag.max} ms by this machine; running again`)
+  if (seen) {
+    seen.arrivals.length = 0
+    seen.requests = 0
+  }
+  return load(opts)
+}
+
 test('the achieved rate is within 1% of the target when the server keeps up', async (t) => {
   const { url } = await countingServer(t)
   for (const [key, value, connections] of [['overallRate', 2000, 10], ['connectionRate', 200, 10]]) {
-    let r = await load({ url, connections, [key]: value, duration: 2 })
-    if (r.rate.lag.max > 20) {
-      // this machine stalled the generator itself (other processes): the
-      // claim is about the engine, so measure once more, visibly
-      t.comment(`${key}: the generator was stalled ${r.rate.lag.max} ms; running again`)
-      r = await load({ url, connections, [key]: value, duration: 2 })
-    }
+    const r = await loadSteady(t, { url, connections, [key]: value, duration: 2 })
     const target = key === 'overallRate' ? value : value * connections
     t.equal(r.rate.target, target, `${key}: target`)
     t.ok(Math.abs(r.rate.achieved - target) <= 0.01 * target, `${key}: achieved ${r.rate.achieved} req/s vs ${target}`)
@@ -89,7 +99,7 @@ test('the achieved rate is within 1% of the target when the server keeps up', as
 
 test('sends are paced evenly, not in bursts at second boundaries', async (t) => {
   const { url, seen } = await countingServer(t)
-  await load({ url, connections: 4, overallRate: 500, duration: 1.5 })
+  await loadSteady(t, { url, connections: 4, overallRate: 500, duration: 1.5 }, seen)
   // 50 per 100 ms window; bursts at second boundaries would put 500 in one
   const first = seen.arrivals[0]
   const windows = new Array(14).fill(0)
@@ -109,7 +119,7 @@ test('the rate is split over workers', async (t) => {
 
 test('--burst N --burst-interval MS: N requests at once every interval', async (t) => {
   const { url, seen } = await countingServer(t)
-  const r = await load({ url, connections: 10, burst: 10, burstInterval: 200, duration: 1.1 })
+  const r = await loadSteady(t, { url, connections: 10, burst: 10, burstInterval: 200, duration: 1.1 }, seen, 50)
   t.equal(r.rate.mode, 'burst')
   t.equal(r.rate.target, 50)
   t.equal(r.requests.total, 60, 'bursts at 0, 200, ... 1000 ms')
