@@ -10,6 +10,8 @@ const http = require('node:http')
 const { load } = require('../../lib/engine/index.js')
 const { Pacer, createPacers } = require('../../lib/engine/pacer.js')
 const { startFreezer, expectedLatencies, percentileOf } = require('../helpers/freezer.js')
+const { loadSteady } = require('../helpers/steady.js')
+const resetArrivals = (seen) => () => { seen.arrivals.length = 0 }
 
 const at = percentileOf
 
@@ -69,22 +71,6 @@ async function countingServer (t, handler) {
   return { url: `http://127.0.0.1:${server.address().port}/`, seen }
 }
 
-/**
- * Runs load(opts), and once more, visibly, when this machine stalled the
- * generator itself (a send more than `ms` behind its plan): the claims here
- * are about the engine's pacing, not about other processes on the machine.
- */
-async function loadSteady (t, opts, seen, ms = 20) {
-  const r = await load(opts)
-  if (r.rate.lag.max <= ms) return r
-  t.comment(`the generator was stalled ${r.rate.lag.max} ms by this machine; running again`)
-  if (seen) {
-    seen.arrivals.length = 0
-    seen.requests = 0
-  }
-  return load(opts)
-}
-
 test('the achieved rate is within 1% of the target when the server keeps up', async (t) => {
   const { url } = await countingServer(t)
   for (const [key, value, connections] of [['overallRate', 2000, 10], ['connectionRate', 200, 10]]) {
@@ -99,7 +85,7 @@ test('the achieved rate is within 1% of the target when the server keeps up', as
 
 test('sends are paced evenly, not in bursts at second boundaries', async (t) => {
   const { url, seen } = await countingServer(t)
-  await loadSteady(t, { url, connections: 4, overallRate: 500, duration: 1.5 }, seen)
+  await loadSteady(t, { url, connections: 4, overallRate: 500, duration: 1.5 }, { reset: resetArrivals(seen) })
   // 50 per 100 ms window; bursts at second boundaries would put 500 in one
   const first = seen.arrivals[0]
   const windows = new Array(14).fill(0)
@@ -119,7 +105,7 @@ test('the rate is split over workers', async (t) => {
 
 test('--burst N --burst-interval MS: N requests at once every interval', async (t) => {
   const { url, seen } = await countingServer(t)
-  const r = await loadSteady(t, { url, connections: 10, burst: 10, burstInterval: 200, duration: 1.1 }, seen, 50)
+  const r = await loadSteady(t, { url, connections: 10, burst: 10, burstInterval: 200, duration: 1.1 }, { reset: resetArrivals(seen), ms: 50 })
   t.equal(r.rate.mode, 'burst')
   t.equal(r.rate.target, 50)
   t.equal(r.requests.total, 60, 'bursts at 0, 200, ... 1000 ms')

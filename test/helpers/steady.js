@@ -1,0 +1,21 @@
+'use strict'
+// Rate-mode tests make claims about the engine's pacing; on a shared 2-core
+// machine another process can stall the generator itself for tens of ms.
+// loadSteady runs the load once more, visibly, when that happened.
+const { load } = require('../../lib/engine/index.js')
+
+/**
+ * @param {import('tap').Test} t
+ * @param {object} opts load() options with a rate
+ * @param {{reset?: () => void, ms?: number}} [o] reset: clear what the server
+ *   counted before the second run; ms: the lateness of a send that counts as a stall
+ */
+async function loadSteady (t, opts, { reset, ms = 20 } = {}) {
+  const r = await load(opts)
+  if (r.rate.lag.max <= ms) return r
+  t.comment(`the generator was stalled ${r.rate.lag.max} ms by this machine; running again`)
+  if (reset) reset()
+  return load(opts)
+}
+
+module.exports = { loadSteady }
