@@ -222,29 +222,14 @@ class Connection {
   closed () {
     this.socket = null
     this.readAt = performance.now()
-    if (this.connected) {
+    const wasConnected = this.connected
+    if (wasConnected) {
       this.runner.disconnected()
       this.spend()
+      // a close-delimited body ends here (after a stop, complete() ignores it)
+      if (this.scanner.readingUntilClose()) this.scanner.eof()
     }
-    if (this.runner.stopping || this.finished) return
-    if (!this.connected) {
-      // connect failed (counted in errored): retry with a growing delay
-      this.runner.connectFailed()
-      if (this.runner.stopping) return
-      this.retryTimer = setTimeout(reopen, this.retryMs, this)
-      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS)
-      return
-    }
-    if (this.scanner.readingUntilClose()) this.scanner.eof()
-    this.runner.counters[C.RECONNECTS]++
-    // no answer at all on this socket: drop the first request so that a
-    // server that always closes cannot keep us re-sending forever
-    if (this.inflight > 0 && this.answeredSinceConnect === 0 && !this.resetting) {
-      if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed before a response')
-      this.dropHead()
-    }
-    if (this.runner.stopping || !this.hasWork()) return
-    this.open()
+    reconnectAfterClose(this, wasConnected, this.inflight)
   }
 
   /** Something is left to send or re-send (else a closed socket is not reopened). */
@@ -295,10 +280,40 @@ class Connection {
 }
 
 function reopen (conn) { conn.open() }
+
+/**
+ * What an HTTP/1.1 or HTTP/2 connection does once its socket has closed and
+ * it has settled what was on it: retry a failed connect with a growing delay;
+ * otherwise count the reconnect, drop the oldest request if the socket
+ * answered nothing (so a server that always closes, or always sends GOAWAY,
+ * cannot keep us re-sending forever), and reopen while there is work.
+ * @param {Connection|import('./h2-connection.js').H2Connection} conn
+ * @param {boolean} wasConnected the socket had been established
+ * @param {number} outstanding requests sent on it and not answered
+ */
+function reconnectAfterClose (conn, wasConnected, outstanding) {
+  const runner = conn.runner
+  if (runner.stopping || conn.finished) return
+  if (!wasConnected) {
+    // connect failed (counted in errored)
+    runner.connectFailed()
+    if (runner.stopping) return
+    conn.retryTimer = setTimeout(reopen, conn.retryMs, conn)
+    conn.retryMs = Math.min(conn.retryMs * 2, RETRY_MAX_MS)
+    return
+  }
+  runner.counters[C.RECONNECTS]++
+  if (outstanding > 0 && conn.answeredSinceConnect === 0 && !conn.resetting) {
+    if (!conn.socketFailed) runner.error(C.ERR_READ, 'connection closed before a response')
+    conn.dropHead()
+  }
+  if (runner.stopping || !conn.hasWork()) return
+  conn.open()
+}
 function onRead (n, buf) { this[kConn].read(n, buf) }
 function onReady () { this[kConn].ready() }
 function onError (err) { this[kConn].errored(err) }
 function onEnd () { this[kConn].ended() }
 function onClose () { this[kConn].closed() }
 
-module.exports = { Connection }
+module.exports = { Connection, reconnectAfterClose, RETRY_MIN_MS }

@@ -24,11 +24,10 @@ const { HpackDecoder, encodeRequest } = require('./hpack.js')
 const H = require('./h2-frames.js')
 const C = require('./counters.js')
 const { chooseTransport } = require('./transport.js')
+const { reconnectAfterClose, RETRY_MIN_MS } = require('./connection.js')
 
 const { T, F, S, FRAME_HEADER, MAX_FRAME } = H
 const kConn = Symbol('benchrig.h2connection')
-const RETRY_MIN_MS = 10
-const RETRY_MAX_MS = 1000
 const NO_STREAM = 0
 const EMPTY = Buffer.alloc(0)
 const CANCEL = 0x8
@@ -835,24 +834,7 @@ class H2Connection {
       this.live = 0
     }
     this.bodiesLeft = 0 // the streams' bodies start afresh when re-sent
-    if (this.runner.stopping || this.finished) return
-    if (!wasConnected) {
-      this.runner.connectFailed()
-      if (this.runner.stopping) return
-      this.retryTimer = setTimeout(reopen, this.retryMs, this)
-      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS)
-      return
-    }
-    this.runner.counters[C.RECONNECTS]++
-    // no answer at all on this socket: drop the oldest request so that a
-    // server that always closes (or always sends GOAWAY) cannot keep us
-    // re-sending forever
-    if (this.active > 0 && this.answeredSinceConnect === 0 && !this.resetting) {
-      if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed before a response')
-      this.dropHead()
-    }
-    if (this.runner.stopping || !this.hasWork()) return
-    this.open()
+    reconnectAfterClose(this, wasConnected, this.active)
   }
 
   /** Something is left to send or re-send (else a closed socket is not reopened). */
@@ -909,7 +891,6 @@ class H2Connection {
   }
 }
 
-function reopen (conn) { conn.open() }
 function onRead (n, buf) { this[kConn].read(n, buf) }
 function onReady () { this[kConn].ready() }
 function onError (err) { this[kConn].errored(err) }
