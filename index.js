@@ -15,5 +15,6 @@ lazy('printResult', () => require('./lib/engine/print-result.js').printResult)
 lazy('aggregateResult', () => require('./lib/engine/aggregate-result.js').aggregateResult)
 lazy('merge', () => require('./lib/engine/merge.js').merge)
 lazy('analyze', () => require('./lib/stats/analyze.js').analyze)
+lazy('serve', () => require('./lib/serve/index.js').serve)
 
 module.exports = api
