@@ -195,14 +195,7 @@ class Connection {
   /** This socket sent what -M or -D allow: reconnect, or retire the connection. */
   exhausted () {
     this.spend()
-    if (this.maxRequests <= 0) {
-      this.finished = true
-      this.close()
-      this.runner.connectionFinished()
-      return
-    }
-    this.runner.counters[C.PLANNED_RECONNECTS]++
-    this.restart()
+    retireOrReconnect(this)
   }
 
   ended () {
@@ -282,6 +275,21 @@ class Connection {
 function reopen (conn) { conn.open() }
 
 /**
+ * After a socket sent what -M or -D allow and all of it is answered (HTTP/1.1
+ * and HTTP/2): retire the connection once -M is reached, else reconnect (-D).
+ */
+function retireOrReconnect (conn) {
+  if (conn.maxRequests <= 0) {
+    conn.finished = true
+    conn.close()
+    conn.runner.connectionFinished()
+    return
+  }
+  conn.runner.counters[C.PLANNED_RECONNECTS]++
+  conn.restart()
+}
+
+/**
  * What an HTTP/1.1 or HTTP/2 connection does once its socket has closed and
  * it has settled what was on it: retry a failed connect with a growing delay;
  * otherwise count the reconnect, drop the oldest request if the socket
@@ -316,4 +324,4 @@ function onError (err) { this[kConn].errored(err) }
 function onEnd () { this[kConn].ended() }
 function onClose () { this[kConn].closed() }
 
-module.exports = { Connection, reconnectAfterClose, RETRY_MIN_MS }
+module.exports = { Connection, reconnectAfterClose, retireOrReconnect, RETRY_MIN_MS }

@@ -24,7 +24,7 @@ const { HpackDecoder, encodeRequest } = require('./hpack.js')
 const H = require('./h2-frames.js')
 const C = require('./counters.js')
 const { chooseTransport } = require('./transport.js')
-const { reconnectAfterClose, RETRY_MIN_MS } = require('./connection.js')
+const { reconnectAfterClose, retireOrReconnect, RETRY_MIN_MS } = require('./connection.js')
 
 const { T, F, S, FRAME_HEADER, MAX_FRAME } = H
 const kConn = Symbol('benchrig.h2connection')
@@ -431,15 +431,8 @@ class H2Connection {
     this.queue(T.GOAWAY, 0, 0, 8, 0, 0)
     this.socket.write(this.control.subarray(0, this.controlLength))
     this.controlLength = 0
-    if (this.maxRequests <= 0) {
-      this.finished = true
-      this.halted = true
-      this.close()
-      this.runner.connectionFinished()
-      return
-    }
-    this.runner.counters[C.PLANNED_RECONNECTS]++
-    this.restart()
+    if (this.maxRequests <= 0) this.halted = true // nothing more is read from this socket
+    retireOrReconnect(this)
   }
 
   /** Charges the streams this socket opened against -M/--max-connection-requests. */
