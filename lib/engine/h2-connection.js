@@ -29,6 +29,7 @@ const { reconnectAfterClose, retireOrReconnect, RETRY_MIN_MS } = require('./conn
 const { T, F, S, FRAME_HEADER, MAX_FRAME } = H
 const kConn = Symbol('benchrig.h2connection')
 const NO_STREAM = 0
+const HTTP1_AS_LENGTH = 0x485454 // "HTT" as a 24-bit frame length
 const EMPTY = Buffer.alloc(0)
 const CANCEL = 0x8
 // what the run's 'response' event reads as conn.scanner.resBytes: like the
@@ -464,7 +465,11 @@ class H2Connection {
         this.fType = h[at + 3]
         this.fFlags = h[at + 4]
         this.fStream = ((h[at + 5] & 0x7f) * 0x1000000) + ((h[at + 6] << 16) | (h[at + 7] << 8) | h[at + 8])
-        if (length > MAX_FRAME) return this.fail(`FRAME_SIZE_ERROR: a frame of ${length} bytes (at most ${MAX_FRAME})`)
+        if (length > MAX_FRAME) {
+          // "HTTP/1.1 400 ..." read as a frame header: the server does not speak HTTP/2 here
+          if (length === HTTP1_AS_LENGTH && h[at + 3] === 0x50) return this.fail('the server answered in HTTP/1.x, not HTTP/2')
+          return this.fail(`FRAME_SIZE_ERROR: a frame of ${length} bytes (at most ${MAX_FRAME})`)
+        }
         if (this.continuing !== 0 && (this.fType !== T.CONTINUATION || this.fStream !== this.continuing)) {
           return this.fail('PROTOCOL_ERROR: a header block was interrupted before its CONTINUATION')
         }

@@ -271,3 +271,11 @@ t.test('nginx h2c (listen ... http2): exact amounts, bodies compared', async (t)
   t.equal(many.requests.total, 2000)
   t.equal(many.errors, 0, 'never above the server\'s SETTINGS_MAX_CONCURRENT_STREAMS')
 })
+
+t.test('--h2 against a server that answers in HTTP/1.1: a clear error, not a frame-size riddle', async (t) => {
+  const target = await startServe(t) // HTTP/1.1 only (no --h2c)
+  await t.rejects(load({ url: target.url + '/', h2: true, connections: 2, duration: 1 }), {
+    code: 'BENCHRIG_ERR_UNREACHABLE',
+    message: /the server answered in HTTP\/1\.x, not HTTP\/2\): with --h2 the server must speak HTTP\/2: h2c with prior knowledge/
+  })
+})
