@@ -148,7 +148,8 @@ function buildResult (m, opts, usage) {
     // per thread: the share of one core it used (undefined where the OS
     // does not tell), and how busy its event loop was
     workers: m.runners.map((r) => ({
-      cpu: r.cpuUs === undefined || !(r.wallMs > 0) ? undefined : round3(r.cpuUs / 1000 / r.wallMs),
+      // one thread uses at most one core; more is the 10 ms tick of /proc/thread-self/stat on a short run
+      cpu: r.cpuUs === undefined || !(r.wallMs > 0) ? undefined : round3(Math.min(1, r.cpuUs / 1000 / r.wallMs)),
       eventLoopUtilization: round3(r.elu)
     })),
     warning: undefined

@@ -105,6 +105,9 @@ class Runner {
     const opts = this.opts
     this.eluStart = performance.eventLoopUtilization()
     this.cpuStart = threadCpuUs()
+    // the saturation figures divide by this span, not by the measured duration
+    // (which starts at the first connection): CPU and wall over the same time
+    this.cpuWallStart = performance.now()
     this.startWall = Date.now()
     this.startMono = performance.now()
     this.scheduleTick(1)
@@ -276,7 +279,7 @@ class Runner {
       reason: this.reason,
       everConnected: this.everConnected,
       errorDetails: this.errorDetails,
-      saturation: { elu: elu.utilization, cpuUs, wallMs: elapsedMs },
+      saturation: { elu: elu.utilization, cpuUs, wallMs: performance.now() - this.cpuWallStart },
       connectTimes: this.connectTimes.toTransfer(),
       firstBytes: this.firstBytes === null ? null : this.firstBytes.toTransfer(),
       openMax: this.openMax,
