@@ -16,13 +16,7 @@ const { mergeStats, buildResult } = require('./result.js')
 const { RunError } = require('../errors.js')
 const { forwardErrors, requestError, clientOf, withResponses } = require('./hooks.js')
 const C = require('./counters.js')
-
-/** Splits n into k near-equal integer parts (the first n % k get one more). */
-function split (n, k) {
-  const base = Math.floor(n / k)
-  const extra = n % k
-  return Array.from({ length: k }, (_, i) => base + (i < extra ? 1 : 0))
-}
+const { split } = require('./split.js')
 
 /**
  * The options of each runner: connections, the request budget (-a or -O)
@@ -77,7 +71,6 @@ class LoadRun extends EventEmitter {
   #intervals = new Map() // interval start -> rows of the runners so far
   #timeline = [] // combined interval rows, in order
   #reqlog = null // the --reqlog writer of the measured run
-  #reqlogRows = 0
 
   /** @param {ReturnType<typeof normalizeOptions>} opts */
   constructor (opts) {
@@ -123,11 +116,12 @@ class LoadRun extends EventEmitter {
     this.emit('start')
     const runnerOpts = planRunners(opts)
     let stats
+    let reqlogRows = 0
     try {
       stats = await this.#runShares(runnerOpts)
     } finally {
       this.#flushIntervals()
-      if (this.#reqlog !== null) this.#reqlogRows = await this.#reqlog.end()
+      if (this.#reqlog !== null) reqlogRows = await this.#reqlog.end()
     }
     const usage = process.cpuUsage(cpu0)
     const merged = mergeStats(stats)
@@ -145,7 +139,7 @@ class LoadRun extends EventEmitter {
     if (this.#stopped) result.stoppedBy = 'stopped'
     if (opts.title !== undefined) result.title = opts.title
     if (opts.intervalMs > 0) result.intervals = this.#timeline
-    if (opts.reqlog !== undefined) result.reqlog = { file: opts.reqlog, rows: this.#reqlogRows }
+    if (opts.reqlog !== undefined) result.reqlog = { file: opts.reqlog, rows: reqlogRows }
     this.emit('done', result)
     return result
   }
@@ -165,7 +159,7 @@ class LoadRun extends EventEmitter {
     const runner = new Runner(ro)
     this.#runners.push(runner)
     if (ro.intervalMs > 0) runner.onInterval = (row) => this.#interval(row, 1)
-    if (ro.reqlog) runner.onReqlog = (chunk, rows) => this.#reqlog.write(chunk, rows)
+    if (ro.reqlog) runner.onReqlog = (chunk, rows, offsetMs) => this.#reqlog.write(chunk, rows, offsetMs)
     runner.onTick = (t) => this.emit('tick', { second: t.second, requests: t.requests, bytes: t.bytes, counter: t.requests })
     forwardErrors(runner, (kind, detail) => { if (this.listenerCount('reqError') > 0) this.emit('reqError', requestError(kind, detail)) })
     // `response` costs nothing until someone listens
@@ -204,7 +198,7 @@ class LoadRun extends EventEmitter {
         } else if (msg.type === 'interval') {
           this.#interval(msg.row, list.length)
         } else if (msg.type === 'reqlog') {
-          this.#reqlog.write(msg.chunk, msg.rows)
+          this.#reqlog.write(msg.chunk, msg.rows, msg.offsetMs)
         } else if (msg.type === 'reqError') {
           this.emit('reqError', requestError(msg.kind, msg.detail))
         } else if (msg.type === 'ready' && ++readyCount === list.length) {

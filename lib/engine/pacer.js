@@ -11,6 +11,8 @@
 // of the runner draws from it, so a free connection sends what a blocked one
 // cannot), one per connection for -r/--connection-rate.
 
+const { split } = require('./split.js')
+
 class Pacer {
   /**
    * @param {object} plan
@@ -78,7 +80,7 @@ class Pacer {
 function createPacers (rate, connections, limit) {
   if (rate.mode === 'connection') {
     const intervalMs = 1000 / rate.rate
-    const share = Number.isFinite(limit) ? splitEven(limit, connections) : null
+    const share = Number.isFinite(limit) ? split(limit, connections) : null
     // spread the connections' first sends over one interval, so that c
     // connections at r req/s are an even c*r req/s stream, not c-fold bursts
     return Array.from({ length: connections }, (_, i) => new Pacer({
@@ -89,11 +91,6 @@ function createPacers (rate, connections, limit) {
     ? new Pacer({ intervalMs: rate.intervalMs, burst: rate.burst, limit })
     : new Pacer({ intervalMs: 1000 / rate.rate, limit })
   return Array.from({ length: connections }, () => shared)
-}
-
-function splitEven (n, k) {
-  const base = Math.floor(n / k)
-  return Array.from({ length: k }, (_, i) => base + (i < n % k ? 1 : 0))
 }
 
 /**

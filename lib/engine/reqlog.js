@@ -4,8 +4,8 @@
 // planned send time, the one latency counts from).
 //
 // The hot path only stores four numbers into a typed array; full chunks are
-// handed (transferred, not copied) to a writer thread that formats and
-// appends them, so formatting and disk writes never run on a load thread.
+// handed (transferred, not copied) to a writer thread that converts the
+// times, formats and appends them, so none of that runs on a load thread.
 const fs = require('node:fs')
 const path = require('node:path')
 const { performance } = require('node:perf_hooks')
@@ -19,7 +19,7 @@ const FIELDS = 4
 class RequestLogBuffer {
   /**
    * @param {number} t0 epoch ms of the run's start
-   * @param {(chunk: Float64Array, rows: number) => void} flush
+   * @param {(chunk: Float64Array, rows: number, offsetMs: number) => void} flush
    */
   constructor (t0, flush) {
     // performance.now() of this thread -> ms since t0
@@ -46,13 +46,7 @@ class RequestLogBuffer {
     const n = this.n
     this.rows = new Float64Array(ROWS * FIELDS)
     this.n = 0
-    // times become ns since t0 here, once per chunk, off the per-request path
-    const off = this.offsetMs
-    for (let i = 0; i < n; i++) {
-      full[i * FIELDS + 1] = Math.round((full[i * FIELDS + 1] + off) * 1e6)
-      full[i * FIELDS + 2] = Math.round((full[i * FIELDS + 2] + off) * 1e6)
-    }
-    this.flushChunk(full, n)
+    this.flushChunk(full, n, this.offsetMs)
   }
 }
 
@@ -60,7 +54,7 @@ class RequestLogBuffer {
  * Opens FILE (failing at once with a message naming --reqlog) and starts
  * the writer thread.
  * @param {string} file
- * @returns {{write: (chunk: Float64Array, rows: number) => void, end: () => Promise<number>}}
+ * @returns {{write: (chunk: Float64Array, rows: number, offsetMs: number) => void, end: () => Promise<number>}}
  */
 function openRequestLog (file) {
   let fd
@@ -77,7 +71,7 @@ function openRequestLog (file) {
   })
   finished.catch(() => {}) // observed by end()
   return {
-    write (chunk, rows) { worker.postMessage({ type: 'rows', chunk, rows }, [chunk.buffer]) },
+    write (chunk, rows, offsetMs) { worker.postMessage({ type: 'rows', chunk, rows, offsetMs }, [chunk.buffer]) },
     async end () {
       worker.postMessage({ type: 'end' })
       try {

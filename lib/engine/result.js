@@ -126,6 +126,8 @@ function round3 (x) { return Math.round(x * 1000) / 1000 }
  */
 function buildResult (m, opts, usage) {
   const c = m.counters
+  const latency = latencyStats(m.histogram, 1000)
+  const connect = latencyStats(m.connectTimes, 1000)
   const statusCodeStats = {}
   for (let code = 100; code < 600; code++) {
     if (m.statusCodes[code] > 0) statusCodeStats[code] = { count: m.statusCodes[code] }
@@ -181,7 +183,7 @@ function buildResult (m, opts, usage) {
     '4xx': c[C.S4XX],
     '5xx': c[C.S5XX],
     statusCodeStats,
-    latency: latencyStats(m.histogram, 1000),
+    latency,
     requests,
     throughput,
     // ours
@@ -197,21 +199,19 @@ function buildResult (m, opts, usage) {
     perSecond: m.perSecond,
     saturation,
     ...rateResult(m, opts, duration),
-    connectLatency: latencyStats(m.connectTimes, 1000),
+    connectLatency: connect,
     connectHistogram: encode(m.connectTimes),
     ...(m.firstBytes === null
       ? {}
-      : { breakout: { connect: latencyStats(m.connectTimes, 1000), firstByte: latencyStats(m.firstBytes, 1000), lastByte: latencyStats(m.histogram, 1000) } }),
+      : { breakout: { connect, firstByte: latencyStats(m.firstBytes, 1000), lastByte: latency } }),
     openConnectionsMax: m.openMax,
     plannedReconnects: c[C.PLANNED_RECONNECTS]
   }
 }
 
-/** The overall request rate a plan aims at, in requests per second. */
+/** The overall request rate a plan aims at (rate.rate is per connection with -r). */
 function targetRate (rate, connections) {
-  if (rate.mode === 'connection') return rate.rate * connections
-  if (rate.mode === 'burst') return rate.burst * 1000 / rate.intervalMs
-  return rate.rate
+  return rate.mode === 'connection' ? rate.rate * connections : rate.rate
 }
 
 /**

@@ -220,11 +220,15 @@ class Runner {
     this.counters[kind]++
     const name = C.ERROR_KINDS[kind - C.ERR_CONNECT]
     if (this.errorDetails[name] === undefined) this.errorDetails[name] = String(detail)
-    if (this.opts.bailout > 0 && this.errorCount() >= this.opts.bailout) this.stop('bailout')
+    this.checkBailout()
   }
 
   mismatched () {
     this.counters[C.MISMATCHES]++
+    this.checkBailout()
+  }
+
+  checkBailout () {
     if (this.opts.bailout > 0 && this.errorCount() >= this.opts.bailout) this.stop('bailout')
   }
 
@@ -243,19 +247,19 @@ class Runner {
     clearTimeout(this.paceTimer)
     const now = performance.now()
     const elapsedMs = now - this.startMono
-    this.planned = 0
-    this.issued = 0
+    // what the plan held by now and what was sent of it (pacers may be shared)
+    const plan = { planned: 0, issued: 0 }
     for (const p of new Set(this.pacers)) {
-      this.planned += p.due(now)
-      this.issued += p.issued
+      plan.planned += p.due(now)
+      plan.issued += p.issued
     }
     for (const conn of this.connections) conn.close()
     if (this.timeline !== null) this.timeline.stop()
     if (this.reqlog !== null) this.reqlog.flush()
-    this.finishStats(elapsedMs)
+    this.finishStats(elapsedMs, plan)
   }
 
-  finishStats (elapsedMs) {
+  finishStats (elapsedMs, plan) {
     const elu = performance.eventLoopUtilization(this.eluStart)
     const cpuEnd = threadCpuUs()
     const cpuUs = cpuEnd === undefined || this.cpuStart === undefined ? undefined : cpuEnd - this.cpuStart
@@ -286,8 +290,8 @@ class Runner {
       rate: this.lag === null
         ? null
         : {
-            planned: this.planned,
-            issued: this.issued,
+            planned: plan.planned,
+            issued: plan.issued,
             lag: this.lag.toTransfer(),
             uncorrected: this.uncorrected === null ? null : this.uncorrected.toTransfer()
           }

@@ -62,7 +62,8 @@ class Timeline {
   stop () {
     clearTimeout(this.timer)
     const into = Date.now() - (this.t0 + (this.k - 1) * this.intervalMs)
-    if (into > 0 && (this.histogram.totalCount > 0 || into >= 1)) this.close(Math.min(into, this.intervalMs))
+    // the partial interval the run ended in (Date.now() is whole ms)
+    if (into > 0) this.close(Math.min(into, this.intervalMs))
   }
 }
 

@@ -12,7 +12,7 @@ if (workerData.reportErrors) {
 }
 runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes })
 runner.onInterval = (row) => parentPort.postMessage({ type: 'interval', row }, [row.histogram.counts.buffer])
-if (workerData.reqlog) runner.onReqlog = (chunk, rows) => parentPort.postMessage({ type: 'reqlog', chunk, rows }, [chunk.buffer])
+if (workerData.reqlog) runner.onReqlog = (chunk, rows, offsetMs) => parentPort.postMessage({ type: 'reqlog', chunk, rows, offsetMs }, [chunk.buffer])
 parentPort.on('message', (msg) => {
   if (msg.type === 'start') {
     runner.opts.t0 = msg.t0
