@@ -3,6 +3,7 @@
 // load tester, with autocannon's flag names so users can switch by changing
 // the command name. With -j, stdout holds only the JSON result.
 const yargs = require('yargs')
+const { parseStrict } = require('./strict-yargs.js')
 const { load } = require('../engine/api.js') // -f: a run that starts again
 const { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
 const { formatResult, progressLine } = require('../engine/format.js')
@@ -42,16 +43,7 @@ function parse (rawArgv) {
     // -m is the method (autocannon's flag), so max streams has a long flag only
     .option('maxStreams', { type: 'string', describe: 'with --h2: concurrent streams per connection (never more than the server allows; default 10)' })
     .option('h2Window', { type: 'string', describe: 'with --h2: our stream and connection flow-control window, bytes or 1m, 16m (default 16m)' })
-    .help('help').alias('help', 'h')
-    .version(false)
-    .strictOptions()
-    .wrap(null)
-    .exitProcess(false)
-    .fail((msg, err) => {
-      throw new UsageError(`${err ? err.message : msg}; see benchrig load --help`)
-    })
-  let helpText
-  const args = y.parse(argv, (_err, _parsed, output) => { if (output) helpText = output })
+  const { args, helpText } = parseStrict(y, 'benchrig load', argv)
   return { args, helpText, warmup, command }
 }
 

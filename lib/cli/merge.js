@@ -4,6 +4,7 @@
 // printed like `benchrig load` prints one (tables, or JSON with -j).
 const fs = require('node:fs')
 const yargs = require('yargs')
+const { parseStrict } = require('./strict-yargs.js')
 const { merge } = require('../engine/merge.js')
 const { formatResult } = require('../engine/format.js')
 const { writeHistText } = require('../engine/hist-text.js')
@@ -18,17 +19,7 @@ function parse (argv) {
     .option('latency', { alias: 'l', type: 'boolean', describe: 'print all latency percentiles' })
     .option('renderStatusCodes', { type: 'boolean', describe: 'print a table of status codes' })
     .option('hist-out', { type: 'string', describe: 'write the merged latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' })
-    .help('help').alias('help', 'h')
-    .version(false)
-    .strictOptions()
-    .wrap(null)
-    .exitProcess(false)
-    .fail((msg, err) => {
-      throw new UsageError(`${err ? err.message : msg}; see benchrig merge --help`)
-    })
-  let helpText
-  const args = y.parse(argv, (_err, _parsed, output) => { if (output) helpText = output })
-  return { args, helpText }
+  return parseStrict(y, 'benchrig merge', argv)
 }
 
 /**
