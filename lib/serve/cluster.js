@@ -19,7 +19,10 @@ function waitExit (worker) {
 
 async function stopWorker (worker) {
   const exited = waitExit(worker)
-  if (worker.isConnected()) worker.send({ type: CLOSE })
+  // a worker that failed to listen may be exiting while its channel still
+  // looks connected: a failed send (EPIPE) comes to the callback, not as an
+  // uncaught error, and the kill is the fallback; its exit is awaited either way
+  if (worker.isConnected()) worker.send({ type: CLOSE }, (err) => { if (err) worker.process.kill() })
   else worker.process.kill()
   const timer = setTimeout(() => worker.process.kill('SIGKILL'), STOP_TIMEOUT_MS)
   await exited
