@@ -20,6 +20,7 @@ const ROOT = path.join(__dirname, '..')
 const BIN = path.join(ROOT, 'bin', 'benchrig.js')
 const AUTOCANNON = path.join(ROOT, 'node_modules', 'autocannon', 'autocannon.js')
 const LUA = path.join(__dirname, 'wrk-pipeline.lua')
+const FLOOR = path.join(__dirname, 'node-floor-client.js')
 const NODE = process.execPath
 
 function arg (name, def) {
@@ -32,14 +33,16 @@ const PEERS = (c, d) => ({
     { name: 'benchrig', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-j'], parse: json },
     { name: 'wrk', cmd: ['wrk', '-t1', `-c${c}`, `-d${d}s`], parse: wrkCount },
     { name: 'autocannon', cmd: [NODE, AUTOCANNON, '-c', c, '-d', d, '-j'], parse: json },
-    { name: 'h2load --h1', cmd: ['h2load', '--h1', '-c', c, '-D', d], parse: h2loadCount }
+    { name: 'h2load --h1', cmd: ['h2load', '--h1', '-c', c, '-D', d], parse: h2loadCount },
+    { name: 'node-floor', cmd: [NODE, FLOOR, '-c', c, '-d', d], parse: json }
   ],
   p10: [
     { name: 'benchrig -p 10', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '-j'], parse: json },
     { name: 'benchrig -p 10 --refill half', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '--refill', 'half', '-j'], parse: json },
     { name: 'benchrig -p 10 --refill batch', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '--refill', 'batch', '-j'], parse: json },
     { name: 'wrk lua pipeline 10', cmd: ['wrk', '-t1', `-c${c}`, `-d${d}s`, '-s', LUA], tail: ['--', '10'], parse: wrkCount },
-    { name: 'autocannon -p 10', cmd: [NODE, AUTOCANNON, '-c', c, '-d', d, '-p', '10', '-j'], parse: json }
+    { name: 'autocannon -p 10', cmd: [NODE, AUTOCANNON, '-c', c, '-d', d, '-p', '10', '-j'], parse: json },
+    { name: 'node-floor -p 10', cmd: [NODE, FLOOR, '-c', c, '-d', d, '-p', '10'], parse: json }
   ],
   // HTTP/2 against nginx h2c (its own instance: `listen ... http2`)
   h2: [
@@ -72,7 +75,7 @@ function measure (argv) {
     const m = /(\d+)m([\d.]+)s/.exec(t)
     return Number(m[1]) * 60 + Number(m[2])
   })
-  return { out: lines.join('\n'), cpu: secs[0] + secs[1] }
+  return { out: lines.join('\n'), cpu: secs[0] + secs[1], user: secs[0], sys: secs[1] }
 }
 
 function summary (xs) {
@@ -108,9 +111,10 @@ async function compare () {
   const STARTUP = {
     benchrig: [NODE, BIN, 'load', '-c', '1', '-a', '1', '-j'],
     h2: [NODE, BIN, 'load', '--h2', '-c', '1', '-a', '1', '-j'],
-    autocannon: [NODE, AUTOCANNON, '-c', '1', '-a', '1', '-j']
+    autocannon: [NODE, AUTOCANNON, '-c', '1', '-a', '1', '-j'],
+    'node-floor': [NODE, FLOOR, '-c', '1', '-d', '0']
   }
-  const startups = { benchrig: [], autocannon: [], h2: [] }
+  const startups = { benchrig: [], autocannon: [], h2: [], 'node-floor': [] }
   if (also) {
     const [label, bin] = also.split('=')
     STARTUP[`${label}:benchrig`] = [NODE, bin, 'load', '-c', '1', '-a', '1', '-j']
@@ -126,9 +130,9 @@ async function compare () {
           const url = group === 'h2' ? nginxH2.url : nginx.url
           const fixed = STARTUP[tool] ? measure([...STARTUP[tool], url]).cpu : 0
           if (STARTUP[tool]) startups[tool].push(fixed)
-          const { out, cpu } = measure([...peer.cmd, url, ...(peer.tail ?? [])])
+          const { out, cpu, user, sys } = measure([...peer.cmd, url, ...(peer.tail ?? [])])
           const n = peer.parse(out)
-          ;(results[peer.name] ??= []).push({ perCpu: n / cpu, steady: n / Math.max(cpu - fixed, 1e-3), n, cpu })
+          ;(results[peer.name] ??= []).push({ perCpu: n / cpu, steady: n / Math.max(cpu - fixed, 1e-3), n, cpu, userUs: user / n * 1e6, sysUs: sys / n * 1e6 })
           process.stderr.write(`${group} round ${r + 1} ${peer.name}: ${n} requests, ${cpu.toFixed(2)} CPU-s, ${k(n / cpu)}/CPU-s\n`)
         }
       }
@@ -145,13 +149,22 @@ async function compare () {
     console.log(`  ${name.padEnd(30)} ${k(s.min).padStart(8)} ${k(s.median).padStart(8)} ${k(s.max).padStart(8)}`)
   }
   const su = (xs) => xs.length ? `${summary(xs).min.toFixed(3)} / ${summary(xs).median.toFixed(3)} / ${summary(xs).max.toFixed(3)} s` : 'n/a'
-  console.log(`\nstart-up CPU of a one-request run (min / median / max): benchrig ${su(startups.benchrig)}, autocannon ${su(startups.autocannon)}, benchrig --h2 ${su(startups.h2)}`)
+  console.log(`\nstart-up CPU of a one-request run (min / median / max): benchrig ${su(startups.benchrig)}, autocannon ${su(startups.autocannon)}, benchrig --h2 ${su(startups.h2)}, node-floor ${su(startups['node-floor'])}`)
   console.log('the same, excluding each node tool\'s start-up CPU (wrk and h2load start in about a millisecond)')
   const steady = {}
   for (const [name, rs] of Object.entries(results)) {
     const s = summary(rs.map((x) => x.steady))
     steady[name] = s.median
     console.log(`  ${name.padEnd(30)} ${k(s.min).padStart(8)} ${k(s.median).padStart(8)} ${k(s.max).padStart(8)}`)
+  }
+  // where a request's CPU goes: the kernel's part (system time: the TCP send
+  // and receive paths, and on loopback the softirq work of delivering the
+  // packets) is what any client pays; the user part is the tool's own
+  console.log('\nCPU per completed request, median µs: user + system (the kernel\'s share); 1 / system = the rate if the tool\'s own CPU were zero')
+  for (const [name, rs] of Object.entries(results)) {
+    const u = summary(rs.map((x) => x.userUs)).median
+    const sy = summary(rs.map((x) => x.sysUs)).median
+    console.log(`  ${name.padEnd(30)} ${u.toFixed(2).padStart(6)} + ${sy.toFixed(2).padStart(5)} µs (${(100 * sy / (u + sy)).toFixed(0)} % system), ceiling ${k(1e6 / sy)}/CPU-s`)
   }
   const ratio = (a, b, m = med) => (m[a] && m[b] ? (m[a] / m[b]).toFixed(2) : 'n/a')
   console.log('\nratios of medians, excluding start-up')
@@ -160,6 +173,13 @@ async function compare () {
   console.log(`  benchrig -p 10 / wrk lua pipeline 10    ${ratio('benchrig -p 10', 'wrk lua pipeline 10', steady)}`)
   console.log(`  benchrig -p 10 --refill half / wrk lua pipeline 10   ${ratio('benchrig -p 10 --refill half', 'wrk lua pipeline 10', steady)}`)
   console.log(`  benchrig -p 10 --refill batch / wrk lua pipeline 10  ${ratio('benchrig -p 10 --refill batch', 'wrk lua pipeline 10', steady)}`)
+  // the floor: what node alone costs (no parsing, no measurement); if it is
+  // below a peer, no engine on node's net can reach that peer
+  console.log(`  node-floor / wrk (p=1)                  ${ratio('node-floor', 'wrk', steady)}`)
+  console.log(`  node-floor / autocannon (p=1)           ${ratio('node-floor', 'autocannon', steady)}`)
+  console.log(`  node-floor -p 10 / wrk lua pipeline 10  ${ratio('node-floor -p 10', 'wrk lua pipeline 10', steady)}`)
+  console.log(`  benchrig / node-floor (p=1)             ${ratio('benchrig', 'node-floor', steady)}`)
+  console.log(`  benchrig -p 10 --refill batch / node-floor -p 10   ${ratio('benchrig -p 10 --refill batch', 'node-floor -p 10', steady)}`)
   console.log('\nratios of medians (start-up included)')
   console.log(`  benchrig / wrk (p=1)                    ${ratio('benchrig', 'wrk')}`)
   console.log(`  benchrig / autocannon (p=1)             ${ratio('benchrig', 'autocannon')}`)

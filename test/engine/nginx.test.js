@@ -26,3 +26,18 @@ t.test('nginx: exact amounts, pipelined, every refill mode', async (t) => {
   t.equal(post.errors, 0, 'pipelined requests with bodies are framed right for nginx')
   t.same(post.statusCodeStats, { 200: { count: 20 } })
 })
+
+t.test('bench/node-floor-client.js: counts whole batches of nginx responses', async (t) => {
+  if (!needTool(t, 'nginx')) return
+  const { execFile } = require('node:child_process')
+  const path = require('node:path')
+  const nginx = await startNginx()
+  t.teardown(() => nginx.stop())
+  const floor = path.join(__dirname, '..', '..', 'bench', 'node-floor-client.js')
+  const out = await new Promise((resolve, reject) => {
+    execFile(process.execPath, [floor, nginx.url, '-c', '2', '-d', '0.5', '-p', '3'], { timeout: 20000 }, (err, stdout) => err ? reject(err) : resolve(stdout))
+  })
+  const total = JSON.parse(out).requests.total
+  t.ok(total > 0, `${total} responses`)
+  t.equal(total % 3, 0, 'responses are counted by whole batches of -p')
+})
