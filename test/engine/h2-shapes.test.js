@@ -10,7 +10,7 @@ const t = require('tap')
 const http2 = require('node:http2')
 const { load } = require('../../lib/engine/index.js')
 const { startServe } = require('../helpers/serve.js')
-const { startFreezer, expectedLatencies, percentileOf } = require('../helpers/freezer.js')
+const { startFreezer, percentileOf, loadAgainstModel } = require('../helpers/freezer.js')
 const { loadSteady } = require('../helpers/steady.js')
 const resetArrivals = (seen) => () => { seen.arrivals.length = 0 }
 
@@ -128,8 +128,7 @@ t.test('h2c coordinated omission: corrected percentiles match the analytic expec
   // HTTP/1.1 connections: the 200 requests planned in a freeze drain in about
   // 8 round trips after it, small against the 600-800 ms under test, and 25
   // of 500 a period are few enough for the uncorrected figures to miss it
-  const r = await load({ url: `http://127.0.0.1:${port}/`, h2: true, connections: 5, maxStreams: 5, overallRate: R, duration: 6.2, timeout: 5 })
-  const expected = expectedLatencies(r.start.getTime(), r.finish.getTime(), R, S, T)
+  const { r, expected } = await loadAgainstModel(t, { url: `http://127.0.0.1:${port}/`, h2: true, connections: 5, maxStreams: 5, overallRate: R, duration: 6.2, timeout: 5 }, { freezeMs: S, periodMs: T })
   t.ok(r.latencyCorrected)
   t.ok(r.requests.total > 1200, `most planned requests completed (${r.requests.total})`)
   t.equal(r.errors, 0)

@@ -9,7 +9,7 @@ const { test } = require('tap')
 const http = require('node:http')
 const { load } = require('../../lib/engine/index.js')
 const { Pacer, createPacers } = require('../../lib/engine/pacer.js')
-const { startFreezer, expectedLatencies, percentileOf } = require('../helpers/freezer.js')
+const { startFreezer, expectedLatencies, percentileOf, loadAgainstModel } = require('../helpers/freezer.js')
 const { loadSteady } = require('../helpers/steady.js')
 const resetArrivals = (seen) => () => { seen.arrivals.length = 0 }
 
@@ -25,10 +25,7 @@ test('coordinated omission: corrected percentiles match the analytic expectation
   // each, more on a busy machine), small against the 600-800 ms under test;
   // 25 in flight of 500 a period are few enough for the uncorrected figures
   // to miss the stall.
-  const r = await load({ url: `http://127.0.0.1:${port}/`, connections: 25, overallRate: R, duration: 6.2, timeout: 5 })
-  const start = r.start.getTime()
-  const finish = r.finish.getTime()
-  const expected = expectedLatencies(start, finish, R, S, T)
+  const { r, expected } = await loadAgainstModel(t, { url: `http://127.0.0.1:${port}/`, connections: 25, overallRate: R, duration: 6.2, timeout: 5 }, { freezeMs: S, periodMs: T })
   t.ok(r.latencyCorrected, 'latency is corrected')
   t.ok(r.requests.total > 1200, `most planned requests completed (${r.requests.total})`)
   for (const p of [90, 95, 99]) {
@@ -47,11 +44,18 @@ test('coordinated omission: corrected percentiles match the analytic expectation
 
 test('-C/--ignore-coordinated-omission reports the latency from the actual sends only', async (t) => {
   const port = await startFreezer(t, 200, 1000)
-  const r = await load({ url: `http://127.0.0.1:${port}/`, connections: 20, overallRate: 500, duration: 2.2, ignoreCoordinatedOmission: true, timeout: 5 })
+  let r, expected
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    // queueing on a machine that gives the test a fraction of a core adds to
+    // the latency from the actual send too: one visible rerun if so
+    r = await load({ url: `http://127.0.0.1:${port}/`, connections: 20, overallRate: 500, duration: 2.2, ignoreCoordinatedOmission: true, timeout: 5 })
+    expected = expectedLatencies(r.start.getTime(), r.finish.getTime(), 500, 200, 1000)
+    if (r.latency.p90 < 0.5 * at(expected, 90)) break
+    if (attempt === 1) t.comment(`p90 ${r.latency.p90} ms: the machine queued the sends; running again`)
+  }
   t.equal(r.latencyCorrected, false)
   t.equal(r.uncorrectedLatency, undefined, 'no second histogram')
   t.equal(r.uncorrectedHistogram, undefined)
-  const expected = expectedLatencies(r.start.getTime(), r.finish.getTime(), 500, 200, 1000)
   t.ok(r.latency.p90 < 0.5 * at(expected, 90), `p90 ${r.latency.p90} ms is far below the stall-inclusive ${at(expected, 90)} ms`)
 })
 
@@ -98,7 +102,9 @@ test('sends are paced evenly, not in bursts at second boundaries', async (t) => 
 
 test('the rate is split over workers', async (t) => {
   const { url } = await countingServer(t)
-  const r = await load({ url, connections: 4, workers: 2, overallRate: 1000, duration: 2 })
+  const r = await loadSteady(t, { url, connections: 4, workers: 2, overallRate: 1000, duration: 2 })
+  t.equal(r.rate.target, 1000)
+  t.equal(r.rate.sent + r.rate.unsent, r.rate.planned, 'every planned request is sent or counted unsent')
   t.ok(Math.abs(r.rate.achieved - 1000) <= 20, `achieved ${r.rate.achieved} with two workers`)
   t.equal(r.uncorrectedLatency.totalCount, r.requests.total)
 })
