@@ -48,15 +48,16 @@ t.test('--freeze S/T delays the requests that arrive during a freeze', async (t)
 
 t.test('?block=MS stalls the whole process: a request on another connection waits too', async (t) => {
   const srv = await startCli(t, [])
-  const blocker = request(srv.url + '/?block=400')
-  // the second request leaves after the first has arrived, on its own connection
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  const blocker = request(srv.url + '/?block=1500')
+  // the second request leaves after the first has arrived (300 ms is ample
+  // even on a starved machine), on its own connection
+  await new Promise((resolve) => setTimeout(resolve, 300))
   const other = await request(srv.url + '/bytes/10')
   const first = await blocker
   t.equal(first.status, 200)
   t.equal(other.status, 200)
-  t.ok(first.ms >= 390, `the blocking request took ${first.ms.toFixed(0)} ms`)
-  t.ok(other.ms >= 150, `the other request waited ${other.ms.toFixed(0)} ms for the block to end`)
+  t.ok(first.ms >= 1490, `the blocking request took ${first.ms.toFixed(0)} ms`)
+  t.ok(other.ms >= 500, `the other request waited ${other.ms.toFixed(0)} ms for the block to end`)
   srv.child.kill('SIGTERM')
   t.equal((await srv.exited).code, 0)
 })

@@ -116,7 +116,7 @@ t.test('clients that leave while their response is delayed do not hurt the serve
   const s = await startServe(t, { h2c: true })
   const left = []
   for (const q of ['reset=1', 'close=1', 'chunked=1', 'status=204']) {
-    const path = `/bytes/100000?delay=60&${q}`
+    const path = `/bytes/100000?delay=600&${q}`
     const h1 = http.get(s.url + path)
     h1.on('error', () => {})
     const stream = h2connect(t, s.url).request({ ':path': path })
@@ -126,9 +126,11 @@ t.test('clients that leave while their response is delayed do not hurt the serve
     session.request({ ':path': path }).on('error', () => {}).end()
     left.push(() => h1.destroy(), () => stream.close(), () => session.destroy())
   }
-  await new Promise((resolve) => setTimeout(resolve, 20))
+  // the requests arrive (200 ms: ample on a starved machine) and the clients
+  // leave while every response is still delayed
+  await new Promise((resolve) => setTimeout(resolve, 200))
   for (const leave of left) leave()
-  await new Promise((resolve) => setTimeout(resolve, 150)) // the delays run out
+  await new Promise((resolve) => setTimeout(resolve, 600)) // the delays run out
   const stats = JSON.parse((await request(s.url + '/stats')).body)
   t.equal(stats.requests, 12, 'all twelve arrived')
   t.equal((await request(s.url + '/')).status, 200, 'the server still answers')
