@@ -45,6 +45,36 @@ const KNOWN = [
   [H_TRANSFER_ENCODING, Buffer.from('transfer-encoding')],
   [H_CONNECTION, Buffer.from('connection')]
 ]
+// The known names after their first letter, with the colon, for matching in
+// place; OR-ing 0x20 lowercases a letter and is applied to letters only (a CR
+// OR 0x20 would read as '-')
+const KNOWN_REST = []
+KNOWN_REST[H_CONTENT_LENGTH] = Buffer.from('ontent-length:')
+KNOWN_REST[H_TRANSFER_ENCODING] = Buffer.from('ransfer-encoding:')
+KNOWN_REST[H_CONNECTION] = Buffer.from('onnection:')
+const NAME_MATCH_BYTES = 17 // the longest of KNOWN_REST
+
+/** True when buf[at...] starts with `rest`, letters compared case-insensitively. */
+function startsWithName (buf, at, rest) {
+  for (let j = 0; j < rest.length; j++) {
+    const want = rest[j]
+    const b = buf[at + j]
+    if (want >= 97 && want <= 122 ? (b | 0x20) !== want : b !== want) return false
+  }
+  return true
+}
+
+/**
+ * The kind of the header whose name starts with `first` (lowercase c or t)
+ * and continues at buf[at]; at least NAME_MATCH_BYTES bytes must follow.
+ */
+function matchKnownName (buf, at, first) {
+  if (first === 116) return startsWithName(buf, at, KNOWN_REST[H_TRANSFER_ENCODING]) ? H_TRANSFER_ENCODING : H_OTHER
+  if (startsWithName(buf, at, KNOWN_REST[H_CONTENT_LENGTH])) return H_CONTENT_LENGTH
+  if (startsWithName(buf, at, KNOWN_REST[H_CONNECTION])) return H_CONNECTION
+  return H_OTHER
+}
+
 const CHUNKED = Buffer.from('chunked')
 const CLOSE = Buffer.from('close')
 const KEEP_ALIVE = Buffer.from('keep-alive')
@@ -185,7 +215,30 @@ class ResponseScanner {
             return this.fail('obsolete header folding')
           } else if ((c | 0x20) === 99 || (c | 0x20) === 116) {
             // only names starting with c or t (Content-Length, Connection,
-            // Transfer-Encoding) are read; other header lines are skipped
+            // Transfer-Encoding) are read; other header lines are skipped.
+            // With the longest such name in this chunk, match in place
+            // (no copy): one of ours, or a line to skip (Content-Type)
+            if (end - i >= NAME_MATCH_BYTES) {
+              const kind = matchKnownName(buf, i, c | 0x20)
+              if (kind === H_OTHER) {
+                // not ours: the name must still end in a colon, then the line is skipped
+                let j = i
+                while (j < end && buf[j] !== 58 && buf[j] !== LF && buf[j] !== CR) j++
+                if (j < end) {
+                  if (buf[j] !== 58) return this.fail('header line without a colon')
+                  i = j + 1
+                  this.state = S_SKIP_LINE
+                  break
+                }
+                // the name runs past this chunk: read it the slow way below
+              } else {
+                i += KNOWN_REST[kind].length
+                this.kind = kind
+                this.valueLen = 0
+                this.state = S_HEADER_VALUE
+                break
+              }
+            }
             this.name[0] = c | 0x20
             this.nameLen = 1
             this.state = S_HEADER_NAME

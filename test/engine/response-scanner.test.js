@@ -152,3 +152,20 @@ t.test('malformed responses fail with a reason', async (t) => {
 t.test('empty lines between responses are tolerated', async (t) => {
   everySplit(t, CL + '\r\n' + CL, [200, 200])
 })
+
+t.test('header names matched in place: any case, long names of other headers, names cut anywhere', async (t) => {
+  // a c-name longer than the in-place match window (read the slow way when cut
+  // before its colon), known names in mixed case, and look-alikes that are not ours
+  const chunked = 'HTTP/1.1 200 OK\r\nCache-Control-Extended-Name-Here: x\r\ntRaNsFeR-eNcOdInG: chunked\r\n' +
+    'CONNECTION: keep-alive\r\nContent-Lengthy: 99\r\nTransfer-Encodings: nope\r\n\r\n3\r\nabc\r\n0\r\n\r\n'
+  everySplit(t, chunked + CL, [200, 200], { expect: undefined })
+  const close = 'HTTP/1.1 200 OK\r\ncOnTeNt-LeNgTh: 2\r\nConnection : close\r\nconnection: CLOSE\r\n\r\nok'
+  const r = feed(close, [])
+  t.same(r.owner.done, [200])
+  t.ok(r.sc.closeAfter, 'Connection: CLOSE in capitals is read')
+  const noColon = feed('HTTP/1.1 200 OK\r\nContent-Type-Without-A-Colon-At-All\r\n\r\n', [])
+  t.notOk(noColon.ok)
+  t.equal(noColon.sc.error, 'header line without a colon')
+  const crInName = feed('HTTP/1.1 200 OK\r\ncontent\rlength: 5\r\n\r\n', [])
+  t.notOk(crInName.ok, 'a CR is not read as the dash of content-length')
+})
