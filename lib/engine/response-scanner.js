@@ -45,14 +45,12 @@ const KNOWN = [
   [H_TRANSFER_ENCODING, Buffer.from('transfer-encoding')],
   [H_CONNECTION, Buffer.from('connection')]
 ]
-// The known names after their first letter, with the colon, for matching in
-// place; OR-ing 0x20 lowercases a letter and is applied to letters only (a CR
-// OR 0x20 would read as '-')
+// The known names after their first letter, with the colon ('ontent-length:'),
+// by kind, for matching in place; OR-ing 0x20 lowercases a letter and is
+// applied to letters only (a CR OR 0x20 would read as '-')
 const KNOWN_REST = []
-KNOWN_REST[H_CONTENT_LENGTH] = Buffer.from('ontent-length:')
-KNOWN_REST[H_TRANSFER_ENCODING] = Buffer.from('ransfer-encoding:')
-KNOWN_REST[H_CONNECTION] = Buffer.from('onnection:')
-const NAME_MATCH_BYTES = 17 // the longest of KNOWN_REST
+for (const [kind, name] of KNOWN) KNOWN_REST[kind] = Buffer.concat([name.subarray(1), Buffer.from(':')])
+const NAME_MATCH_BYTES = Math.max(...KNOWN.map(([kind]) => KNOWN_REST[kind].length))
 
 /** True when buf[at...] starts with `rest`, letters compared case-insensitively. */
 function startsWithName (buf, at, rest) {
