@@ -6,5 +6,5 @@
 const { runMain } = require('./lib/cli/dispatch.js')
 const { main } = require('./lib/cli/compare.js')
 
-runMain((argv) => main(argv, { defaultRoot: __dirname }), process.argv.slice(2), 'compare.js')
+runMain((argv) => main(argv, { defaultRoot: __dirname, prog: 'compare.js' }), process.argv.slice(2), 'compare.js')
   .then((code) => { process.exitCode = code })

@@ -6,4 +6,4 @@
 const { runMain } = require('./lib/cli/dispatch.js')
 const { main } = require('./lib/cli/scatter.js')
 
-runMain(main, process.argv.slice(2), 'scatter.js').then((code) => { process.exitCode = code })
+runMain((argv) => main(argv, { prog: 'scatter.js' }), process.argv.slice(2), 'scatter.js').then((code) => { process.exitCode = code })

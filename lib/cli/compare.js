@@ -154,7 +154,7 @@ async function main (argv, ctx = {}) {
   const stderr = ctx.stderr ?? process.stderr
   const opts = parseCompareArgs(argv, ctx)
   if (opts.help) {
-    stdout.write(USAGE + '\n')
+    stdout.write(USAGE.replace('Usage: compare.js', `Usage: ${ctx.prog ?? 'benchrig compare'}`) + '\n')
     return 0
   }
   const files = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })

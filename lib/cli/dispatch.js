@@ -15,7 +15,7 @@ const COMMANDS = {
 function usage () {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length))
   const lines = Object.entries(COMMANDS).map(([c, d]) => `  ${c.padEnd(width)}  ${d}`)
-  return `Usage: benchrig <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "benchrig <command> --help" for the options of one command.`
+  return `Usage: benchrig <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "benchrig help <command>" (or "benchrig <command> --help") for the options and examples of one command.`
 }
 
 /**
@@ -25,7 +25,9 @@ function usage () {
  * @returns {Promise<number>}
  */
 async function runCli (argv) {
-  const [command, ...rest] = argv
+  let [command, ...rest] = argv
+  // `benchrig help load` is `benchrig load --help`
+  if (command === 'help' && rest.length > 0) [command, rest] = [rest[0], ['--help', ...rest.slice(1)]]
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     console.log(usage())
     return command ? 0 : 2
@@ -35,7 +37,8 @@ async function runCli (argv) {
     return 0
   }
   if (!Object.hasOwn(COMMANDS, command)) {
-    console.error(`benchrig: unknown command "${command}"\n\n${usage()}`)
+    const hint = require('./suggest.js').nearest(command, Object.keys(COMMANDS))
+    console.error(`benchrig: unknown command "${command}"${hint ? ` (did you mean "${hint}"?)` : ''}\n\n${usage()}`)
     return 2
   }
   let mod

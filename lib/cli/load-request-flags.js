@@ -7,23 +7,24 @@ const { UsageError } = require('../errors.js')
 
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
 
-/** @param {import('yargs').Argv} y */
-function addRequestFlags (y) {
-  return y
-    .option('script', { type: 'string', describe: 'a JS module exporting setupRequest, onResponse, setupClient, verifyBody, requests, initialContext' })
-    .option('har', { type: 'string', describe: 'replay the requests of a HAR file that go to the URL\'s origin' })
-    .option('form', { alias: 'F', type: 'string', describe: 'multipart/form-data body from JSON or a JSON file: {"f": {"type": "text"|"file", "value"|"path": ...}}' })
-    .option('idReplacement', { alias: 'I', type: 'boolean', describe: 'replace every [<id>] in the path and body with a fresh id per request' })
-    .option('cert', { type: 'string', describe: 'client certificate chain, PEM file (https)' })
-    .option('key', { type: 'string', describe: 'private key of --cert, PEM file (https)' })
-    .option('ca', { type: 'string', describe: 'trusted CA certificates, PEM file (repeatable; https)' })
-    .option('servername', { alias: 's', type: 'string', describe: 'TLS SNI server name (default: the URL\'s host unless it is an IP)' })
-    .option('onPort', { type: 'boolean', describe: 'start the command after --, wait until the URL\'s port accepts connections, run, then stop it' })
-    .option('forever', { alias: 'f', type: 'boolean', describe: 'run again and again (a result after each round) until Ctrl-C' })
-    .option('title', { alias: 'T', type: 'string', describe: 'a title for the result' })
-    .option('debug', { type: 'boolean', describe: 'print connection and request errors to stderr' })
-    .option('excludeErrorStats', { alias: 'x', type: 'boolean', describe: 'leave non-2xx responses out of latency and bytes/s' })
-}
+const SCRIPTS = 'Requests and scripts'
+
+/** @type {import('./help.js').OptionSpec[]} */
+const REQUEST_OPTIONS = [
+  { name: 'script', type: 'string', value: 'FILE', group: SCRIPTS, describe: 'a JS module exporting setupRequest, onResponse, setupClient, verifyBody, requests, initialContext' },
+  { name: 'har', type: 'string', value: 'FILE', group: SCRIPTS, describe: 'replay the requests of a HAR file that go to the URL\'s origin' },
+  { name: 'form', alias: 'F', type: 'string', value: 'JSON', group: SCRIPTS, describe: 'multipart/form-data body from JSON or a JSON file: {"f": {"type": "text"|"file", "value"|"path": ...}}' },
+  { name: 'id-replacement', alias: 'I', type: 'boolean', group: SCRIPTS, describe: 'replace every [<id>] in the path and body with a fresh id per request' },
+  { name: 'exclude-error-stats', alias: 'x', type: 'boolean', group: SCRIPTS, describe: 'leave non-2xx responses out of latency and bytes/s' },
+  { name: 'cert', type: 'string', value: 'FILE', group: 'TLS', describe: 'client certificate chain, PEM file (https)' },
+  { name: 'key', type: 'string', value: 'FILE', group: 'TLS', describe: 'private key of --cert, PEM file (https)' },
+  { name: 'ca', type: 'string', value: 'FILE', group: 'TLS', describe: 'trusted CA certificates, PEM file (repeatable; https)' },
+  { name: 'servername', alias: 's', type: 'string', value: 'NAME', group: 'TLS', describe: 'TLS SNI server name (default: the URL\'s host unless it is an IP)' },
+  { name: 'on-port', type: 'boolean', group: 'Running', describe: 'start the command after --, wait until the URL\'s port accepts connections, run, then stop it' },
+  { name: 'forever', alias: 'f', type: 'boolean', group: 'Running', describe: 'run again and again (a result after each round) until Ctrl-C' },
+  { name: 'debug', type: 'boolean', group: 'Running', describe: 'print connection and request errors to stderr' },
+  { name: 'title', alias: 'T', type: 'string', value: 'TEXT', group: 'Output', describe: 'a title for the result' }
+]
 
 /**
  * Load options from the parsed flags.
@@ -80,4 +81,4 @@ function watchRun (run, args, { stdout, stderr }) {
   }
 }
 
-module.exports = { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand }
+module.exports = { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand }

@@ -7,24 +7,26 @@ const { UsageError } = require('../errors.js')
 
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
 
-/** @param {import('yargs').Argv} y */
-function addShapeFlags (y) {
-  return y
-    .option('overallRate', { alias: 'R', type: 'string', describe: 'constant rate: requests per second over all connections, paced evenly; latency from each planned send (coordinated omission corrected)' })
-    .option('connectionRate', { alias: 'r', type: 'string', describe: 'constant rate per connection (requests per second); wins over -R' })
-    .option('ignoreCoordinatedOmission', { alias: 'C', type: 'boolean', describe: 'rate mode: report latency from the actual sends only (hides server stalls; not recommended)' })
-    .option('burst', { type: 'string', describe: 'send N requests at once every --burst-interval' })
-    .option('burstInterval', { type: 'string', describe: 'milliseconds between bursts (default 1000)' })
-    .option('connection', { type: 'string', describe: 'close: a new connection for every request (Connection: close)' })
-    .option('reconnectRate', { alias: 'D', type: 'string', describe: 'reconnect each connection after it sent N requests' })
-    .option('maxConnectionRequests', { alias: 'M', type: 'string', describe: 'each connection sends at most N requests, then closes; the run ends when all have' })
-    .option('maxOverallRequests', { alias: 'O', type: 'string', describe: 'stop after N requests in all (split over workers); the duration still applies' })
-    .option('warmup', { alias: 'W', type: 'string', describe: 'an unmeasured run first: seconds, or [ -c N -d S ] with its own connections and duration' })
-    .option('breakout', { type: 'boolean', describe: 'also report connect time, time to first byte and time to last byte' })
-    .option('reqlog', { type: 'string', describe: 'write one line per request to FILE: code;start;end;connection (ns since the start)' })
-    .option('interval', { type: 'string', describe: 'print a timeline row every MS milliseconds (count, mean, p50..p99, errors); in the JSON as intervals' })
-    .option('localAddress', { type: 'string', describe: 'source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or a CIDR (taken in turn)' })
-}
+const RATE = 'Rate and traffic shape'
+const RECORD = 'What is recorded'
+
+/** @type {import('./help.js').OptionSpec[]} */
+const SHAPE_OPTIONS = [
+  { name: 'overall-rate', alias: 'R', type: 'string', value: 'RPS', group: 'Common', describe: 'constant rate: requests per second over all connections, paced evenly; latency from each planned send (coordinated omission corrected)' },
+  { name: 'connection-rate', alias: 'r', type: 'string', value: 'RPS', group: RATE, describe: 'constant rate per connection; wins over -R' },
+  { name: 'ignore-coordinated-omission', alias: 'C', type: 'boolean', group: RATE, describe: 'rate mode: report latency from the actual sends only (hides server stalls; not recommended)' },
+  { name: 'burst', type: 'string', value: 'N', group: RATE, describe: 'send N requests at once every --burst-interval' },
+  { name: 'burst-interval', type: 'string', value: 'MS', group: RATE, describe: 'milliseconds between bursts (default 1000)' },
+  { name: 'connection', type: 'string', value: 'close', group: RATE, describe: 'a new connection for every request (Connection: close)' },
+  { name: 'reconnect-rate', alias: 'D', type: 'string', value: 'N', group: RATE, describe: 'reconnect each connection after it sent N requests' },
+  { name: 'max-connection-requests', alias: 'M', type: 'string', value: 'N', group: RATE, describe: 'each connection sends at most N requests, then closes; the run ends when all have' },
+  { name: 'max-overall-requests', alias: 'O', type: 'string', value: 'N', group: RATE, describe: 'stop after N requests in all (split over workers); the duration still applies' },
+  { name: 'warmup', alias: 'W', type: 'string', value: 'S', group: RATE, describe: 'an unmeasured run first: seconds, or [ -c N -d S ] with its own connections and duration' },
+  { name: 'local-address', type: 'string', value: 'ADDR', group: RATE, describe: 'source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or a CIDR (taken in turn)' },
+  { name: 'breakout', type: 'boolean', group: RECORD, describe: 'also report connect time, time to first byte and time to last byte' },
+  { name: 'reqlog', type: 'string', value: 'FILE', group: RECORD, describe: 'write one line per request to FILE: code;start;end;connection (ns since the start)' },
+  { name: 'interval', type: 'string', value: 'MS', group: RECORD, describe: 'print a timeline row every MS milliseconds (count, mean, p50..p99, errors); in the JSON as intervals' }
+]
 
 /**
  * Takes autocannon's sub-argument form `-W [ -c 1 -d 3 ]` out of argv (yargs
@@ -88,4 +90,4 @@ function watchShape (run, args, io) {
   run.on('warmup', (w) => io.stderr.write(`warming up: ${w.connections} connections for ${w.duration}s (not measured)\n`))
 }
 
-module.exports = { addShapeFlags, extractWarmup, shapeOptions, watchShape }
+module.exports = { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape }

@@ -2,49 +2,71 @@
 // `benchrig load [options] <url...>`: the built-in engine as a standalone
 // load tester, with autocannon's flag names so users can switch by changing
 // the command name. With -j, stdout holds only the JSON result.
-const yargs = require('yargs')
 const { parseStrict } = require('./strict-yargs.js')
 const { load } = require('../engine/api.js') // -f: a run that starts again
-const { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
+const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
 const { formatResult, progressLine } = require('../engine/format.js')
 const { UsageError, RunError } = require('../errors.js')
-const { addShapeFlags, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
+const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
+const { renderHelp, terminalWidth } = require('./help.js')
+
+const COMMON = 'Common'
+const OUTPUT = 'Output'
+const H2 = 'HTTP/2'
+
+/** @type {import('./help.js').OptionSpec[]} */
+const LOAD_OPTIONS = [
+  { name: 'connections', alias: 'c', type: 'string', value: 'N', group: COMMON, default: '10', describe: 'concurrent connections' },
+  { name: 'duration', alias: 'd', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'seconds to run (or 500ms, 10s, 2m)' },
+  { name: 'pipelining', alias: 'p', type: 'string', value: 'N', group: COMMON, default: '1', describe: 'requests in flight per connection' },
+  { name: 'amount', alias: 'a', type: 'string', value: 'N', group: COMMON, describe: 'run until this many requests finished (overrides -d)' },
+  { name: 'workers', alias: 'w', type: 'string', value: 'N', group: COMMON, default: '0', describe: 'worker threads (0 or 1: this thread)' },
+  { name: 'timeout', alias: 't', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'seconds before a request times out (its connection is reset)' },
+  { name: 'method', alias: 'm', type: 'string', value: 'METHOD', group: COMMON, default: 'GET', describe: 'HTTP method' },
+  // not `array: true`, which would swallow the URL after -H; repeated
+  // flags still collect into an array
+  { name: 'headers', alias: 'H', type: 'string', value: 'HEADER', group: COMMON, describe: 'request header "name: value" or name=value (repeatable)' },
+  { name: 'body', alias: 'b', type: 'string', value: 'TEXT', group: COMMON, describe: 'request body' },
+  { name: 'input', alias: 'i', type: 'string', value: 'FILE', group: COMMON, describe: 'file whose content is the request body' },
+  { name: 'refill', type: 'string', value: 'MODE', group: 'Rate and traffic shape', default: 'window', describe: 'pipelining: window (refill after each read, always -p in flight), half (refill when half the window is free) or batch (refill when all are answered, like wrk)' },
+  { name: 'socket-path', alias: 'S', type: 'string', value: 'PATH', group: 'Running', describe: 'connect to this unix socket (the URL still gives Host and path)' },
+  { name: 'bailout', alias: 'B', type: 'string', value: 'N', group: 'Running', describe: 'stop after this many errors (per worker)' },
+  { name: 'expect-body', alias: 'E', type: 'string', value: 'TEXT', group: 'Requests and scripts', describe: 'count responses whose body differs from this' },
+  { name: 'json', alias: 'j', type: 'boolean', group: OUTPUT, describe: 'print the result as JSON on stdout only' },
+  { name: 'latency', alias: 'l', type: 'boolean', group: OUTPUT, describe: 'print all latency percentiles' },
+  { name: 'render-status-codes', type: 'boolean', group: OUTPUT, describe: 'print a table of status codes' },
+  { name: 'hist-out', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
+  { name: 'progress', type: 'boolean', group: OUTPUT, default: true, describe: 'show progress on a TTY (--no-progress hides it)' },
+  { name: 'n', type: 'boolean', group: OUTPUT, describe: 'hide the progress bar (same as --no-progress)' },
+  { name: 'reject-unauthorized', type: 'boolean', group: 'TLS', default: false, describe: 'check the server certificate of https URLs' },
+  { name: 'h2', type: 'boolean', group: H2, describe: 'HTTP/2: h2c with prior knowledge for http://, ALPN h2 for https://' },
+  // -m is the method (autocannon's flag), so max streams has a long flag only
+  { name: 'max-streams', type: 'string', value: 'N', group: H2, describe: 'with --h2: concurrent streams per connection (never more than the server allows; default 10)' },
+  { name: 'h2-window', type: 'string', value: 'BYTES', group: H2, describe: 'with --h2: our stream and connection flow-control window, bytes or 1m, 16m (default 16m)' },
+  { name: 'version', alias: 'V', type: 'boolean', group: 'Other', describe: 'print the version and exit' },
+  { name: 'help', alias: 'h', type: 'boolean', group: 'Other', describe: 'this text' }
+]
+
+/** @type {import('./help.js').HelpSpec} */
+const HELP = {
+  usage: 'benchrig load [options] <url...>',
+  summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin. autocannon\'s flags work as they are (camelCase long names too).',
+  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Other'],
+  options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS],
+  examples: [
+    ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
+    ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
+    ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
+    ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
+    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge']
+  ]
+}
 
 function parse (rawArgv) {
   const { argv: beforeCommand, command } = splitCommand(rawArgv) // --on-port -- CMD ...
   const { argv, warmup } = extractWarmup(beforeCommand)
-  const y = addRequestFlags(addShapeFlags(yargs(argv)))
-    .scriptName('benchrig load')
-    .usage('Usage: benchrig load [options] <url...>\n\nLoad-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin.')
-    .option('connections', { alias: 'c', type: 'string', describe: 'concurrent connections', default: '10' })
-    .option('pipelining', { alias: 'p', type: 'string', describe: 'requests in flight per connection', default: '1' })
-    .option('refill', { type: 'string', describe: 'pipelining: window (refill after each read, always -p in flight), half (refill when half the window is free) or batch (refill when all are answered, like wrk)', default: 'window' })
-    .option('duration', { alias: 'd', type: 'string', describe: 'seconds to run (or 500ms, 10s, 2m)', default: '10' })
-    .option('amount', { alias: 'a', type: 'string', describe: 'run until this many requests finished (overrides -d)' })
-    .option('workers', { alias: 'w', type: 'string', describe: 'worker threads (0 or 1: this thread)', default: '0' })
-    .option('timeout', { alias: 't', type: 'string', describe: 'seconds before a request times out (its connection is reset)', default: '10' })
-    .option('method', { alias: 'm', type: 'string', describe: 'HTTP method', default: 'GET' })
-    // not `array: true`, which would swallow the URL after -H; repeated
-    // flags still collect into an array
-    .option('headers', { alias: 'H', type: 'string', describe: 'request header "name: value" or name=value (repeatable)' })
-    .option('body', { alias: 'b', type: 'string', describe: 'request body' })
-    .option('input', { alias: 'i', type: 'string', describe: 'file whose content is the request body' })
-    .option('socketPath', { alias: 'S', type: 'string', describe: 'connect to this unix socket (the URL still gives Host and path)' })
-    .option('bailout', { alias: 'B', type: 'string', describe: 'stop after this many errors (per worker)' })
-    .option('expectBody', { alias: 'E', type: 'string', describe: 'count responses whose body differs from this' })
-    .option('json', { alias: 'j', type: 'boolean', describe: 'print the result as JSON on stdout only' })
-    .option('latency', { alias: 'l', type: 'boolean', describe: 'print all latency percentiles' })
-    .option('renderStatusCodes', { type: 'boolean', describe: 'print a table of status codes' })
-    .option('hist-out', { type: 'string', describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' })
-    .option('progress', { type: 'boolean', default: true, describe: 'show progress on a TTY (--no-progress hides it)' })
-    .option('n', { type: 'boolean', describe: 'hide the progress bar (same as --no-progress)' })
-    .option('rejectUnauthorized', { type: 'boolean', default: false, describe: 'check the server certificate of https URLs' })
-    .option('h2', { type: 'boolean', describe: 'HTTP/2: h2c with prior knowledge for http://, ALPN h2 for https://' })
-    // -m is the method (autocannon's flag), so max streams has a long flag only
-    .option('maxStreams', { type: 'string', describe: 'with --h2: concurrent streams per connection (never more than the server allows; default 10)' })
-    .option('h2Window', { type: 'string', describe: 'with --h2: our stream and connection flow-control window, bytes or 1m, 16m (default 16m)' })
-  const { args, helpText } = parseStrict(y, 'benchrig load', argv)
-  return { args, helpText, warmup, command }
+  const args = parseStrict('benchrig load', argv, HELP.options)
+  return { args, helpText: renderHelp(HELP, { width: terminalWidth() }), warmup, command }
 }
 
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
@@ -57,6 +79,10 @@ async function main (argv) {
   const { args, helpText, warmup, command } = parse(argv)
   if (args.help) {
     console.log(helpText)
+    return 0
+  }
+  if (args.version) {
+    console.log(require('../../package.json').version)
     return 0
   }
   const urls = args._.map(String)
@@ -135,4 +161,4 @@ async function main (argv) {
   return 0
 }
 
-module.exports = { main, parse }
+module.exports = { main, parse, HELP }

@@ -3,23 +3,35 @@
 // of several generators (processes, CI jobs, machines) into one exact result,
 // printed like `benchrig load` prints one (tables, or JSON with -j).
 const fs = require('node:fs')
-const yargs = require('yargs')
 const { parseStrict } = require('./strict-yargs.js')
+const { renderHelp, terminalWidth } = require('./help.js')
 const { merge } = require('../engine/merge.js')
 const { formatResult } = require('../engine/format.js')
 const { writeHistText } = require('../engine/hist-text.js')
 const { UsageError } = require('../errors.js')
 
+/** @type {import('./help.js').HelpSpec} */
+const HELP = {
+  usage: 'benchrig merge [options] <file...>',
+  summary: 'Merge the JSON results of several `benchrig load -j` runs exactly: histograms added, counters summed, ' +
+    'per-second samples added on absolute seconds. "-" reads stdin (one result, or one per line).',
+  groups: ['Output', 'Other'],
+  options: [
+    { name: 'json', alias: 'j', type: 'boolean', group: 'Output', describe: 'print the merged result as JSON on stdout only' },
+    { name: 'latency', alias: 'l', type: 'boolean', group: 'Output', describe: 'print all latency percentiles' },
+    { name: 'render-status-codes', type: 'boolean', group: 'Output', describe: 'print a table of status codes' },
+    { name: 'hist-out', type: 'string', value: 'FILE', group: 'Output', describe: 'write the merged latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
+    { name: 'version', alias: 'V', type: 'boolean', group: 'Other', describe: 'print the version and exit' },
+    { name: 'help', alias: 'h', type: 'boolean', group: 'Other', describe: 'this text' }
+  ],
+  examples: [
+    ['benchrig merge gen-1.json gen-2.json gen-3.json', 'one result for three generators that loaded one server together'],
+    ['cat results/*.json | benchrig merge -j - > all.json', 'the merged result as JSON, from stdin']
+  ]
+}
+
 function parse (argv) {
-  const y = yargs(argv)
-    .scriptName('benchrig merge')
-    .usage('Usage: benchrig merge [options] <file...>\n\nMerge the JSON results of several `benchrig load -j` runs exactly: histograms added, counters summed, ' +
-      'per-second samples added on absolute seconds. "-" reads stdin (one result, or one per line).')
-    .option('json', { alias: 'j', type: 'boolean', describe: 'print the merged result as JSON on stdout only' })
-    .option('latency', { alias: 'l', type: 'boolean', describe: 'print all latency percentiles' })
-    .option('renderStatusCodes', { type: 'boolean', describe: 'print a table of status codes' })
-    .option('hist-out', { type: 'string', describe: 'write the merged latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' })
-  return parseStrict(y, 'benchrig merge', argv)
+  return { args: parseStrict('benchrig merge', argv, HELP.options), helpText: renderHelp(HELP, { width: terminalWidth() }) }
 }
 
 /**
@@ -65,6 +77,10 @@ async function main (argv, io = {}) {
     console.log(helpText)
     return 0
   }
+  if (args.version) {
+    console.log(require('../../package.json').version)
+    return 0
+  }
   const files = args._.map(String)
   if (files.length === 0) throw new UsageError('no file given: benchrig merge [options] <file...>, e.g. benchrig merge result-*.json')
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('"-" (stdin) can be given once')
@@ -98,4 +114,4 @@ async function main (argv, io = {}) {
   return 0
 }
 
-module.exports = { main, parse, parseInput }
+module.exports = { HELP, main, parse, parseInput }

@@ -88,7 +88,7 @@ async function main (argv, ctx = {}) {
   const stderr = ctx.stderr ?? process.stderr
   const opts = parseScatterArgs(argv)
   if (opts.help) {
-    stdout.write(USAGE + '\n')
+    stdout.write(USAGE.replace('Usage: scatter.js', `Usage: ${ctx.prog ?? 'benchrig scatter'}`) + '\n')
     return 0
   }
   const fd = opts.output ? openForWriting(opts.output, 'w', '--output') : undefined

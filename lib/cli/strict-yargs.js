@@ -1,27 +1,40 @@
 'use strict'
 // The yargs set-up `benchrig load` and `benchrig merge` share: strict
-// options, --help captured instead of printed by yargs, no process exit, and
-// a bad flag turned into a UsageError that points at the command's --help.
+// options, no help or version of yargs' own (lib/cli/help.js renders help from
+// the same specs), no process exit, and a bad flag turned into a UsageError
+// that names the nearest known flag and points at the command's --help.
 const { UsageError } = require('../errors.js')
+const { didYouMean } = require('./suggest.js')
+const { registerOptions } = require('./help.js')
 
 /**
- * @param {import('yargs').Argv} y the command's options
+ * Parses argv against the command's option specs.
  * @param {string} command e.g. 'benchrig load'
  * @param {string[]} argv
- * @returns {{args: object, helpText: string|undefined}}
+ * @param {import('./help.js').OptionSpec[]} specs the command's options
+ * @returns {Record<string, any>} the parsed flags (kebab and camelCase keys), `_` the rest
  */
-function parseStrict (y, command, argv) {
-  y.help('help').alias('help', 'h')
-    .version(false)
+function parseStrict (command, argv, specs) {
+  const yargs = require('yargs')
+  const y = yargs(argv).help(false).version(false).scriptName(command)
+  return registerOptions(y, specs)
     .strictOptions()
-    .wrap(null)
     .exitProcess(false)
     .fail((msg, err) => {
-      throw new UsageError(`${err ? err.message : msg}; see ${command} --help`)
+      throw new UsageError(`${describeFailure(err ? err.message : msg, specs)}; see ${command} --help`)
     })
-  let helpText
-  const args = y.parse(argv, (_err, _parsed, output) => { if (output) helpText = output })
-  return { args, helpText }
+    .parse(argv)
+}
+
+/** "Unknown argument: overalRate" -> "unknown option --overalRate (did you mean --overall-rate?)". */
+function describeFailure (msg, specs) {
+  const unknown = /^Unknown arguments?: (.*)$/.exec(msg)
+  if (!unknown) return msg
+  const known = specs.map((o) => o.name)
+  return unknown[1].split(', ').map((name) => {
+    const flag = name.length > 1 ? `--${name}` : `-${name}`
+    return `unknown option ${flag}${didYouMean(name, known)}`
+  }).join('; ')
 }
 
 module.exports = { parseStrict }

@@ -9,15 +9,17 @@
 // same `--x=y` form, repeatable options and strict unknown-option errors.
 const { parseArgs } = require('node:util')
 const { UsageError } = require('../errors.js')
+const { didYouMean } = require('../cli/suggest.js')
 
 /**
  * Turns a parseArgs error into a message naming the flag.
  * @param {Error & {code?: string}} err
  * @param {string[]} argv
+ * @param {Record<string, unknown>} options the known options, for "did you mean"
  */
-function describeParseError (err, argv) {
+function describeParseError (err, argv, options) {
   const flag = /Option '(-{1,2}[^' ]+)/.exec(err.message)?.[1] ?? /'(-{1,2}[^']+)'/.exec(err.message)?.[1]
-  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) return `unknown option ${flag}`
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) return `unknown option ${flag}${didYouMean(flag, Object.keys(options))}`
   if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
     if (/does not take an argument/.test(err.message)) return `${flag} takes no value`
     if (/ambiguous/.test(err.message)) {
@@ -39,7 +41,7 @@ function parseCommandLine (argv, options) {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true })
   } catch (err) {
     if (!String(err.code).startsWith('ERR_PARSE_ARGS')) throw err
-    throw new UsageError(`${describeParseError(err, argv)}; see --help`)
+    throw new UsageError(`${describeParseError(err, argv, options)}; see --help`)
   }
 }
 

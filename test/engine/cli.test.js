@@ -73,7 +73,8 @@ t.test('text output: tables, -l percentiles, status codes', async (t) => {
 
 t.test('usage errors name the flag and exit 2', async (t) => {
   const bad = [
-    [['--bogus', 'http://127.0.0.1:1/'], /Unknown argument: bogus/],
+    [['--bogus', 'http://127.0.0.1:1/'], /unknown option --bogus; see benchrig load --help/],
+    [['--overalRate', '5', 'http://127.0.0.1:1/'], /unknown option --overalRate \(did you mean --overall-rate\?\)/],
     [['-c', 'abc', 'http://127.0.0.1:1/'], /-c\/--connections "abc"/],
     [['-d', 'soon', 'http://127.0.0.1:1/'], /-d\/--duration "soon"/],
     [['-c', '1'], /no URL given/],
