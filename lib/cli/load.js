@@ -136,7 +136,11 @@ async function main (argv) {
       process.stderr.write(`\r${progressLine(t.second, Math.round(run.opts.duration), t.requests)}\x1b[K`)
     })
   }
-  const onSigint = () => run.stop()
+  // Ctrl-C ends the run early but keeps what it measured: the result is
+  // printed, marked as cut short, and the exit code is 130 (128 + SIGINT) as a
+  // shell expects of an interrupted command. A second Ctrl-C stops at once.
+  let interrupted = false
+  const onSigint = () => { interrupted = true; run.stop() }
   process.once('SIGINT', onSigint)
   let result
   try {
@@ -153,6 +157,10 @@ async function main (argv) {
     process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
+  if (interrupted) {
+    process.stderr.write(`benchrig load: cut short by Ctrl-C after ${(result.duration ?? 0).toFixed(1)} s; the result above covers that time only\n`)
+    return 130
+  }
   if (result.requests.total === 0 && !args.forever) { // -f: Ctrl-C may end a round before its first response
     const kinds = Object.entries(result.errorsByKind).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`)
     throw new RunError(`no request completed against ${target}` + (kinds.length ? ` (errors: ${kinds.join(', ')})` : '') +

@@ -127,8 +127,9 @@ async function main (argv) {
   const processes = target.pids.length > 1 ? `${target.pids.length} worker processes (pids ${target.pids.join(' ')})` : `pid ${target.pids[0]}`
   process.stdout.write(`benchrig serve: listening on ${target.url}\n`)
   console.error(`benchrig serve: ${protocols}, ${processes}; Ctrl+C stops`)
-  await untilSignal()
+  const signal = await untilSignal()
   await target.close()
+  console.error(`benchrig serve: stopped (${signal}); ${target.url} is closed`)
   return 0
 }
 

@@ -13,7 +13,7 @@ t.test('prints one URL line on stdout, serves, and exits 0 on SIGTERM', async (t
   t.equal(r.body.toString(), `${srv.child.pid}\n`)
   srv.child.kill('SIGTERM')
   t.same(await srv.exited, { code: 0, signal: null })
-  t.match(srv.stderr(), /^benchrig serve: HTTP\/1\.1, pid \d+; Ctrl\+C stops\n$/, 'details on stderr')
+  t.match(srv.stderr(), /^benchrig serve: HTTP\/1\.1, pid \d+; Ctrl\+C stops\nbenchrig serve: stopped \(SIGTERM\); http:\/\/127\.0\.0\.1:\d+ is closed\n$/, 'details on stderr, and that it stopped')
 })
 
 t.test('exits 0 on SIGINT, also with a keep-alive connection open', async (t) => {
@@ -23,6 +23,7 @@ t.test('exits 0 on SIGINT, also with a keep-alive connection open', async (t) =>
   t.equal((await request(srv.url + '/', { agent })).status, 200)
   srv.child.kill('SIGINT')
   t.same(await srv.exited, { code: 0, signal: null })
+  t.match(srv.stderr(), /benchrig serve: stopped \(SIGINT\)/, 'says it stopped')
 })
 
 t.test('--freeze S/T delays the requests that arrive during a freeze', async (t) => {
