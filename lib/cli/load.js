@@ -4,9 +4,9 @@
 // the command name. With -j, stdout holds only the JSON result.
 const yargs = require('yargs')
 const { parseStrict } = require('./strict-yargs.js')
-const { load } = require('../engine/api.js') // -f: a run that starts again
+const { load } = require('../engine/autocannon/api.js') // -f: a run that starts again
 const { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
-const { formatResult, progressLine } = require('../engine/format.js')
+const { formatResult, progressLine } = require('../engine/result/format.js')
 const { UsageError, RunError } = require('../errors.js')
 const { addShapeFlags, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 
@@ -120,7 +120,7 @@ async function main (argv) {
     if (showProgress) process.stderr.write('\r\x1b[K')
     await onPort?.stop()
   }
-  if (args.histOut !== undefined) require('../engine/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
+  if (args.histOut !== undefined) require('../engine/measure/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
   if (args.json) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {
