@@ -9,11 +9,11 @@ function lazy (name, load) {
 
 lazy('createBenchmark', () => require('./common.js').createBenchmark)
 // `load` is shaped like autocannon's export (load(opts, cb), load.track, ...)
-lazy('load', () => require('./lib/engine/api.js').load)
-lazy('track', () => require('./lib/engine/track.js').track)
-lazy('printResult', () => require('./lib/engine/print-result.js').printResult)
-lazy('aggregateResult', () => require('./lib/engine/aggregate-result.js').aggregateResult)
-lazy('merge', () => require('./lib/engine/merge.js').merge)
+lazy('load', () => require('./lib/engine/autocannon/api.js').load)
+lazy('track', () => require('./lib/engine/autocannon/track.js').track)
+lazy('printResult', () => require('./lib/engine/autocannon/print-result.js').printResult)
+lazy('aggregateResult', () => require('./lib/engine/autocannon/aggregate-result.js').aggregateResult)
+lazy('merge', () => require('./lib/engine/result/merge.js').merge)
 lazy('analyze', () => require('./lib/stats/analyze.js').analyze)
 lazy('serve', () => require('./lib/serve/index.js').serve)
 

@@ -11,7 +11,9 @@
 //
 // The checkouts alternate in short blocks in one process, so both see the
 // same machine; the figure is the median over blocks of ns per response, and
-// the ratio the median of the per-block-pair ratios.
+// the ratio the median of the per-block-pair ratios. lib/engine/runner.js kept
+// its path when the engine moved into sub-folders, so --also works against
+// checkouts from before and after that move.
 const path = require('node:path')
 const { performance } = require('node:perf_hooks')
 

@@ -1,6 +1,6 @@
 'use strict'
 // The `benchrig load` flags that shape traffic and what is recorded beside
-// latency (lib/engine/shape-options.js validates them). Long names follow
+// latency (lib/engine/options/shape-options.js validates them). Long names follow
 // autocannon's (camelCase, and the kebab-case form yargs accepts too); pound's
 // and wrk2's ideas get names of their own where autocannon has none.
 const { UsageError } = require('../errors.js')
@@ -81,7 +81,7 @@ function shapeOptions (args, warmup) {
  */
 function watchShape (run, args, io) {
   const out = args.json ? io.stderr : io.stdout
-  const { formatRow } = require('../engine/timeline.js')
+  const { formatRow } = require('../engine/measure/timeline.js')
   let first
   run.on('interval', (row) => {
     first ??= row.start

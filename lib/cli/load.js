@@ -3,9 +3,9 @@
 // load tester, with autocannon's flag names so users can switch by changing
 // the command name. With -j, stdout holds only the JSON result.
 const { parseStrict } = require('./strict-yargs.js')
-const { load } = require('../engine/api.js') // -f: a run that starts again
+const { load } = require('../engine/autocannon/api.js') // -f: a run that starts again
 const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
-const { formatResult, progressLine } = require('../engine/format.js')
+const { formatResult, progressLine } = require('../engine/result/format.js')
 const { UsageError, RunError } = require('../errors.js')
 const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 const { renderHelp, terminalWidth } = require('./help.js')
@@ -150,7 +150,7 @@ async function main (argv) {
     if (showProgress) process.stderr.write('\r\x1b[K')
     await onPort?.stop()
   }
-  if (args.histOut !== undefined) require('../engine/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
+  if (args.histOut !== undefined) require('../engine/measure/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
   if (args.json) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {

@@ -5,9 +5,9 @@
 const fs = require('node:fs')
 const { parseStrict } = require('./strict-yargs.js')
 const { renderHelp, terminalWidth } = require('./help.js')
-const { merge } = require('../engine/merge.js')
-const { formatResult } = require('../engine/format.js')
-const { writeHistText } = require('../engine/hist-text.js')
+const { merge } = require('../engine/result/merge.js')
+const { formatResult } = require('../engine/result/format.js')
+const { writeHistText } = require('../engine/measure/hist-text.js')
 const { UsageError } = require('../errors.js')
 
 /** @type {import('./help.js').HelpSpec} */

@@ -10,11 +10,11 @@
 const { EventEmitter } = require('node:events')
 const path = require('node:path')
 const { Worker } = require('node:worker_threads')
-const { normalizeOptions } = require('./options.js')
+const { normalizeOptions } = require('./options/options.js')
 const { Runner } = require('./runner.js')
-const { mergeStats, buildResult } = require('./result.js')
+const { mergeStats, buildResult } = require('./result/result.js')
 const { RunError } = require('../errors.js')
-const { forwardErrors, requestError, clientOf, withResponses } = require('./hooks.js')
+const { forwardErrors, requestError, clientOf, withResponses } = require('./scripting/hooks.js')
 const C = require('./counters.js')
 const { split } = require('./split.js')
 
@@ -111,7 +111,7 @@ class LoadRun extends EventEmitter {
       this.#workers = []
       this.#ticks.clear()
     }
-    if (opts.reqlog !== undefined) this.#reqlog = require('./reqlog.js').openRequestLog(opts.reqlog)
+    if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog)
     const cpu0 = process.cpuUsage()
     this.emit('start')
     const runnerOpts = planRunners(opts)
@@ -227,7 +227,7 @@ class LoadRun extends EventEmitter {
   }
 
   #emitInterval (start) {
-    const combined = require('./timeline.js').combineRows(this.#intervals.get(start))
+    const combined = require('./measure/timeline.js').combineRows(this.#intervals.get(start))
     this.#intervals.delete(start)
     this.#timeline.push(combined)
     this.emit('interval', combined)

@@ -8,19 +8,19 @@
 // from pacers (pacer.js) instead of `take()`. Connections with nothing due
 // wait on one list, woken by one pace timer set for the next due request.
 const { performance } = require('node:perf_hooks')
-const { Histogram } = require('./histogram.js')
-const { RequestSource } = require('./request-source.js')
+const { Histogram } = require('./measure/histogram.js')
+const { RequestSource } = require('./http1/request-source.js')
 const { chooseTransport } = require('./transport.js')
-const { Connection } = require('./connection.js')
+const { Connection } = require('./http1/connection.js')
 // HTTP/2, rate mode, --interval and --reqlog load their modules only when a
 // run uses them: every configuration of a suite pays for what `load` requires
 // (a plain run's start-up CPU, bench/engine-vs-peers)
-const { threadCpuUs } = require('./thread-cpu.js')
+const { threadCpuUs } = require('./measure/thread-cpu.js')
 const C = require('./counters.js')
 
 /**
  * @typedef {object} RunnerOptions
- * @property {import('./request-source.js').RequestSpec[]} requests
+ * @property {import('./http1/request-source.js').RequestSpec[]} requests
  * @property {import('./transport.js').Target} target
  * @property {number} connections
  * @property {number} pipelining
@@ -86,17 +86,17 @@ class Runner {
     this.connections = []
     this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
     // --h2: the same interface, its own framing
-    const Closed = opts.h2 ? require('./h2-connection.js').H2Connection : Connection
+    const Closed = opts.h2 ? require('./http2/connection.js').H2Connection : Connection
     const Paced = rate === null
       ? null
-      : (opts.h2 ? require('./h2-paced-connection.js').PacedH2Connection : require('./paced-connection.js').PacedConnection)
+      : (opts.h2 ? require('./http2/paced-connection.js').PacedH2Connection : require('./http1/paced-connection.js').PacedConnection)
     for (let i = 0; i < opts.connections; i++) {
       this.connections.push(rate === null
         ? new Closed(this, opts.idOffset + i)
         : new Paced(this, opts.idOffset + i, this.pacers[i]))
     }
     // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
-    if (opts.hooks !== undefined) require('./hooks.js').installHooks(this)
+    if (opts.hooks !== undefined) require('./scripting/hooks.js').installHooks(this)
     /** @type {Promise<object>} */
     this.done = new Promise((resolve) => { this.resolveDone = resolve })
   }
@@ -112,11 +112,11 @@ class Runner {
     this.startMono = performance.now()
     this.scheduleTick(1)
     if (opts.intervalMs > 0) {
-      const { Timeline } = require('./timeline.js')
+      const { Timeline } = require('./measure/timeline.js')
       this.timeline = new Timeline(this, opts.intervalMs, (row) => this.onInterval?.(row))
       this.timeline.start(opts.t0)
     }
-    if (this.onReqlog !== null) this.reqlog = new (require('./reqlog.js').RequestLogBuffer)(opts.t0, this.onReqlog)
+    if (this.onReqlog !== null) this.reqlog = new (require('./measure/reqlog.js').RequestLogBuffer)(opts.t0, this.onReqlog)
     if (this.timeline !== null || this.reqlog !== null) recordAlso(this)
     const sweepMs = Math.max(10, Math.min(250, opts.timeoutMs / 4))
     const sweep = setInterval(sweepTimeouts, sweepMs, this)

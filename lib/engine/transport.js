@@ -7,7 +7,7 @@
 //   TLS: tls with 'data' events (TLSSocket has no onread), certificates
 //     unchecked by default like wrk and autocannon.
 // HTTP/2 (--h2) uses these transports too, with ALPN h2 for https (target.h2);
-// its framing lives in h2-connection.js.
+// its framing lives in http2/connection.js.
 const net = require('node:net')
 
 const READ_BUFFER_BYTES = 64 * 1024

@@ -8,7 +8,7 @@ const { Runner } = require('./runner.js')
 
 const runner = new Runner(workerData)
 if (workerData.reportErrors) {
-  require('./hooks.js').forwardErrors(runner, (kind, detail) => parentPort.postMessage({ type: 'reqError', kind, detail }))
+  require('./scripting/hooks.js').forwardErrors(runner, (kind, detail) => parentPort.postMessage({ type: 'reqError', kind, detail }))
 }
 runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes })
 runner.onInterval = (row) => parentPort.postMessage({ type: 'interval', row }, [row.histogram.counts.buffer])

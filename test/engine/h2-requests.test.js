@@ -337,7 +337,7 @@ t.test('the sequence goes on across reconnects (-D)', async (t) => {
 })
 
 t.test('the per-request encoder: the fields of encodeRequest; a header block over one frame goes in CONTINUATION', async (t) => {
-  const { HpackDecoder, encodeRequest, encodeRequestInto, requestBound } = require('../../lib/engine/hpack.js')
+  const { HpackDecoder, encodeRequest, encodeRequestInto, requestBound } = require('../../lib/engine/http2/hpack.js')
   const decode = (buf, start, end) => {
     const d = new HpackDecoder({ full: true })
     const got = []

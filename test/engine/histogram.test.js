@@ -3,8 +3,8 @@
 // within the 3-significant-digit precision, exact merges, and a V2 encoding
 // that round-trips and that another HdrHistogram implementation can read.
 const t = require('tap')
-const { Histogram } = require('../../lib/engine/histogram.js')
-const { encode, decode } = require('../../lib/engine/hdr-codec.js')
+const { Histogram } = require('../../lib/engine/measure/histogram.js')
+const { encode, decode } = require('../../lib/engine/measure/hdr-codec.js')
 
 /** A seeded generator (mulberry32), so failures reproduce. */
 function rng (seed) {

@@ -5,8 +5,8 @@
 const t = require('tap')
 const net = require('node:net')
 const http2 = require('node:http2')
-const { HpackDecoder, encodeRequest, huffmanCodes, huffmanDecode } = require('../../lib/engine/hpack.js')
-const H = require('../../lib/engine/h2-frames.js')
+const { HpackDecoder, encodeRequest, huffmanCodes, huffmanDecode } = require('../../lib/engine/http2/hpack.js')
+const H = require('../../lib/engine/http2/frames.js')
 
 const hex = (s) => Buffer.from(s.replace(/\s+/g, ''), 'hex')
 

@@ -10,7 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { load, split } = require('../../lib/engine/index.js')
-const { decode } = require('../../lib/engine/hdr-codec.js')
+const { decode } = require('../../lib/engine/measure/hdr-codec.js')
 
 function nodeServer (t, handler, listenArgs = [0, '127.0.0.1'], make = http.createServer) {
   const seen = { requests: [], connections: 0 }

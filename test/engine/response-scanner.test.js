@@ -2,7 +2,7 @@
 // The scanner on exact bytes, cut at every possible point: framing must not
 // depend on how the kernel splits the stream.
 const t = require('tap')
-const { ResponseScanner } = require('../../lib/engine/response-scanner.js')
+const { ResponseScanner } = require('../../lib/engine/http1/response-scanner.js')
 
 function recorder (opts = {}) {
   const owner = {

@@ -4,7 +4,7 @@
 // opts.outputStream (stderr by default): a progress line each second when the
 // stream is a TTY, then the result tables.
 const { printResult } = require('./print-result.js')
-const { progressLine } = require('./format.js')
+const { progressLine } = require('../result/format.js')
 
 /**
  * @param {import('node:events').EventEmitter & {opts?: object}} instance a run from load()

@@ -6,7 +6,7 @@
 const fs = require('node:fs')
 const net = require('node:net')
 const path = require('node:path')
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 
 function positive (value, flag) {
   const n = typeof value === 'number' ? value : Number(String(value).trim() || NaN)

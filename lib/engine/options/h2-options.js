@@ -1,7 +1,7 @@
 'use strict'
 // Options of HTTP/2 runs (--h2, --max-streams, --h2-window). `-m` stays the
 // method (autocannon's flag), so max streams has a long flag only.
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 
 const DEFAULT_MAX_STREAMS = 10
 const DEFAULT_WINDOW = 16 * 1024 * 1024

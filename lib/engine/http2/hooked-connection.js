@@ -20,8 +20,8 @@
 //             hook or verifyBody reads the body.
 const { performance } = require('node:perf_hooks')
 const { HpackDecoder, encodeRequestInto, requestBound } = require('./hpack.js')
-const H = require('./h2-frames.js')
-const C = require('./counters.js')
+const H = require('./frames.js')
+const C = require('../counters.js')
 
 const { T, F, FRAME_HEADER, MAX_FRAME } = H
 const EMPTY = Buffer.alloc(0)
@@ -34,15 +34,15 @@ const NO_STREAM = 0
 const dynamicShared = new WeakMap()
 
 /**
- * @param {typeof import('./h2-connection.js').H2Connection} Base
+ * @param {typeof import('./connection.js').H2Connection} Base
  *   H2Connection or PacedH2Connection
  */
 function withHooks (Base) {
   return class HookedH2Connection extends Base {
     /**
-     * @param {import('./runner.js').Runner} runner
+     * @param {import('../runner.js').Runner} runner
      * @param {number} id
-     * @param {import('./pacer.js').Pacer|undefined} pacer (PacedH2Connection only)
+     * @param {import('../pacer.js').Pacer|undefined} pacer (PacedH2Connection only)
      * @param {{dynamic: boolean, wantHeaders: boolean, wantBody: boolean,
      *   finished: (conn: object, slot: number, status: number, body: Buffer, headers: object|null) => boolean}} how
      *   finished() runs the response's hooks and says whether its body mismatched

@@ -7,7 +7,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const crypto = require('node:crypto')
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 
 const FLAG = '-F/--form'
 

@@ -8,7 +8,7 @@
 // Per connection: typed arrays indexed by stream slot (send time, request
 // index, stream id, status, bytes received, body match), a free-slot stack,
 // and a stream-id -> slot table. Requests are byte templates built once per
-// run (h2-frames.js requestTemplate) in which only the stream ids change; one
+// run (http2/frames.js requestTemplate) in which only the stream ids change; one
 // write() per read chunk carries every new HEADERS(+DATA) and the control
 // frames the chunk asked for (SETTINGS/PING acks, WINDOW_UPDATEs). The frame
 // parser works on the read buffer in place and copies only a frame that is
@@ -16,15 +16,15 @@
 //
 // -M/-D (a socket's allowance of new streams), --breakout and --local-address
 // live here as in connection.js; a constant rate (-R, -r, --burst) is the
-// subclass in h2-paced-connection.js, chosen once by the runner, which
+// subclass in http2/paced-connection.js, chosen once by the runner, which
 // overrides take/stamp/record/timedOutHead so that this path has no rate
 // branch.
 const { performance } = require('node:perf_hooks')
 const { HpackDecoder, encodeRequest } = require('./hpack.js')
-const H = require('./h2-frames.js')
-const C = require('./counters.js')
-const { chooseTransport } = require('./transport.js')
-const { reconnectAfterClose, retireOrReconnect, RETRY_MIN_MS } = require('./connection.js')
+const H = require('./frames.js')
+const C = require('../counters.js')
+const { chooseTransport } = require('../transport.js')
+const { reconnectAfterClose, retireOrReconnect, RETRY_MIN_MS } = require('../http1/connection.js')
 
 const { T, F, S, FRAME_HEADER, MAX_FRAME } = H
 const kConn = Symbol('benchrig.h2connection')
@@ -74,7 +74,7 @@ function shared (runner) {
 
 class H2Connection {
   /**
-   * @param {import('./runner.js').Runner} runner
+   * @param {import('../runner.js').Runner} runner
    * @param {number} id
    */
   constructor (runner, id) {
@@ -243,7 +243,7 @@ class H2Connection {
   /**
    * Writes the queued control frames, `resend` pending streams and k new
    * ones (n = resend + k) in one write(). Here each request is its template;
-   * the hooked subclass (h2-hooked-connection.js) encodes them per request.
+   * the hooked subclass (http2/hooked-connection.js) encodes them per request.
    */
   send (resend, k, n) {
     const s = this.shared

@@ -4,7 +4,7 @@
 // origins are skipped, as autocannon does. Headers the engine sets itself
 // (Host, Content-Length) and HTTP/2 pseudo-headers are dropped.
 const fs = require('node:fs')
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 
 const DROP = new Set(['host', 'content-length', 'connection', 'transfer-encoding'])
 

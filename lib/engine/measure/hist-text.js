@@ -19,7 +19,7 @@
 // (a value scale of 1000), as wrk2 does.
 const fs = require('node:fs')
 const { decode } = require('./hdr-codec.js')
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 
 const DEFAULT_TICKS = 5
 const DEFAULT_SCALE = 1000 // µs -> ms

@@ -8,10 +8,10 @@
 // mean of percentiles. A field this module does not know is not guessed at:
 // it is kept when every input has the same non-numeric value, and otherwise
 // left out and listed in `merge.ignored`.
-const { Histogram } = require('./histogram.js')
-const { encode, decode } = require('./hdr-codec.js')
+const { Histogram } = require('../measure/histogram.js')
+const { encode, decode } = require('../measure/hdr-codec.js')
 const { sampleStats, latencyStats } = require('./result.js')
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 
 /**
  * Top-level counters of a result: the merge is their sum. openConnectionsMax

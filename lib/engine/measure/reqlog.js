@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { performance } = require('node:perf_hooks')
 const { Worker } = require('node:worker_threads')
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 
 const ROWS = 16384
 const FIELDS = 4

@@ -3,10 +3,10 @@
 // several runs (autocannon: runs made with skipAggregateResult, typically on
 // several machines at once). A benchrig result is always mergeable (it keeps
 // its HdrHistogram and its per-second counts on absolute time), so this is
-// `benchrig merge` (lib/engine/merge.js, exact) with the run-describing keys
+// `benchrig merge` (lib/engine/result/merge.js, exact) with the run-describing keys
 // that autocannon takes from opts.
-const { merge } = require('./merge.js')
-const { UsageError } = require('../errors.js')
+const { merge } = require('../result/merge.js')
+const { UsageError } = require('../../errors.js')
 
 const FROM_OPTS = ['title', 'url', 'socketPath', 'connections', 'sampleInt', 'pipelining', 'workers']
 

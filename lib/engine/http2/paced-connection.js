@@ -13,14 +13,14 @@
 // wait is in their latency, as a user would see it. The class is chosen once
 // per run (runner.js); H2Connection's closed-loop flush has no rate branch.
 const { performance } = require('node:perf_hooks')
-const { H2Connection } = require('./h2-connection.js')
-const { recordPaced, recordTimedOut } = require('./pacer.js')
+const { H2Connection } = require('./connection.js')
+const { recordPaced, recordTimedOut } = require('../pacer.js')
 
 class PacedH2Connection extends H2Connection {
   /**
-   * @param {import('./runner.js').Runner} runner
+   * @param {import('../runner.js').Runner} runner
    * @param {number} id
-   * @param {import('./pacer.js').Pacer} pacer
+   * @param {import('../pacer.js').Pacer} pacer
    */
   constructor (runner, id, pacer) {
     super(runner, id)

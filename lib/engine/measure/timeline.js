@@ -7,7 +7,7 @@
 // averaged.
 const { Histogram } = require('./histogram.js')
 const { encode } = require('./hdr-codec.js')
-const C = require('./counters.js')
+const C = require('../counters.js')
 
 class Timeline {
   /**

@@ -4,12 +4,12 @@
 // they fit (DynamicSource for the sequence, context, setupRequest, restarts
 // and [<id>]; Client for setupClient and the 'response' event), with the
 // connections replaced by the hooked subclass of their class
-// (h2-hooked-connection.js) before any of them opened. The plain --h2 path
+// (http2/hooked-connection.js) before any of them opened. The plain --h2 path
 // never loads this file.
 const { DynamicSource } = require('./dynamic-source.js')
 const { Client } = require('./client.js')
-const { H2Connection } = require('./h2-connection.js')
-const { withHooks } = require('./h2-hooked-connection.js')
+const { H2Connection } = require('../http2/connection.js')
+const { withHooks } = require('../http2/hooked-connection.js')
 
 // one class each, made once per thread, so their call sites stay monomorphic
 let Closed = null
@@ -17,11 +17,11 @@ let Paced = null
 
 function hookedClass (paced) {
   if (!paced) return (Closed ??= withHooks(H2Connection))
-  return (Paced ??= withHooks(require('./h2-paced-connection.js').PacedH2Connection))
+  return (Paced ??= withHooks(require('../http2/paced-connection.js').PacedH2Connection))
 }
 
 /**
- * @param {import('./runner.js').Runner} runner
+ * @param {import('../runner.js').Runner} runner
  * @param {{resolve: Function, hookFailed: (name: string, err: unknown) => void,
  *   newContext: () => object, toSpec: (r: object) => object}} helpers from hooks.js
  */

@@ -13,9 +13,9 @@
 const path = require('node:path')
 // the dynamic path's modules load in installHooks(): the helpers below are
 // used by every run (reqError, the response event), the path only by runs with hooks
-const { loadHook } = require('./request-options.js')
-const { Histogram } = require('./histogram.js')
-const C = require('./counters.js')
+const { loadHook } = require('../options/request-options.js')
+const { Histogram } = require('../measure/histogram.js')
+const C = require('../counters.js')
 
 function resolver (hooks) {
   let mod = null
@@ -54,11 +54,11 @@ function specMaker (defaults) {
 }
 
 /**
- * @param {import('./runner.js').Runner} runner
+ * @param {import('../runner.js').Runner} runner
  */
 function installHooks (runner) {
   const { DynamicSource } = require('./dynamic-source.js')
-  const { CaptureScanner } = require('./capture-scanner.js')
+  const { CaptureScanner } = require('../http1/capture-scanner.js')
   const { Client } = require('./client.js')
   const hooks = runner.opts.hooks
   const resolve = resolver(hooks)

@@ -5,7 +5,7 @@
 // DynamicSource. It is an EventEmitter: 'headers', 'body', 'response' and
 // 'reset' are emitted only when someone listens.
 const { EventEmitter } = require('node:events')
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 
 class Client extends EventEmitter {
   /**

@@ -3,9 +3,9 @@
 // counts and of per-second samples) and builds the result object, with
 // autocannon's keys so users can switch, plus ours (µs latency, errors by
 // kind, the HdrHistogram, generator saturation).
-const { Histogram } = require('./histogram.js')
-const { encode } = require('./hdr-codec.js')
-const C = require('./counters.js')
+const { Histogram } = require('../measure/histogram.js')
+const { encode } = require('../measure/hdr-codec.js')
+const C = require('../counters.js')
 
 const PERCENTILES = [0.001, 0.01, 0.1, 1, 2.5, 10, 25, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999]
 const pkey = (p) => 'p' + String(p).replace('.', '_')

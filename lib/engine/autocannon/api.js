@@ -8,7 +8,7 @@
 // The engine itself (lib/engine/index.js) knows nothing of callbacks or
 // rounds; they live here so the engine's run stays one run.
 const { EventEmitter } = require('node:events')
-const engine = require('./index.js')
+const engine = require('../index.js')
 // loaded when called: `benchrig load` itself needs none of them
 const track = (...args) => require('./track.js').track(...args)
 const printResult = (...args) => require('./print-result.js').printResult(...args)

@@ -2,7 +2,7 @@
 // printResult(result, opts): autocannon's API for the text report. It returns
 // the same tables `benchrig load` prints; it also accepts results that lack
 // benchrig's own keys (an aggregateResult, a result from autocannon).
-const { formatResult } = require('./format.js')
+const { formatResult } = require('../result/format.js')
 
 /**
  * @param {object} result from load(), 'done' or aggregateResult()

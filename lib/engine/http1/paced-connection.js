@@ -11,14 +11,14 @@
 // Connection's hot path has no rate branch.
 const { performance } = require('node:perf_hooks')
 const { Connection } = require('./connection.js')
-const C = require('./counters.js')
-const { recordPaced, recordTimedOut } = require('./pacer.js')
+const C = require('../counters.js')
+const { recordPaced, recordTimedOut } = require('../pacer.js')
 
 class PacedConnection extends Connection {
   /**
-   * @param {import('./runner.js').Runner} runner
+   * @param {import('../runner.js').Runner} runner
    * @param {number} id
-   * @param {import('./pacer.js').Pacer} pacer
+   * @param {import('../pacer.js').Pacer} pacer
    */
   constructor (runner, id, pacer) {
     super(runner, id)

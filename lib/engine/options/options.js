@@ -3,7 +3,7 @@
 // the CLI). Every message names the option with its CLI flag and says what a
 // valid value looks like.
 const fs = require('node:fs')
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 const { applyRequestOptions } = require('./request-options.js')
 const { normalizeShape } = require('./shape-options.js')
 const { normalizeH2 } = require('./h2-options.js')

@@ -8,7 +8,7 @@
 // prebuilt static path unchanged.
 const fs = require('node:fs')
 const path = require('node:path')
-const { UsageError } = require('../errors.js')
+const { UsageError } = require('../../errors.js')
 
 /** A hook given as a function, or as a path to a module that exports one. */
 function hookRef (value, name, workers) {
@@ -123,7 +123,7 @@ function applyRequestOptions (o, out, { parseHeaders }) {
     const { protocol, hostname, port } = out.target
     const origin = new URL(`${protocol}//${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`).origin
     const extra = out.requests[0].headers // -H still applies
-    entries = require('./har.js').harRequests(o.har, origin).map((r) => ({ ...r, headers: { ...r.headers, ...extra } }))
+    entries = require('../scripting/har.js').harRequests(o.har, origin).map((r) => ({ ...r, headers: { ...r.headers, ...extra } }))
   } else if (mod.requests !== undefined || o.requests !== undefined) {
     const list = mod.requests ?? o.requests
     if (!Array.isArray(list) || list.length === 0) throw new UsageError('invalid requests: give a non-empty array of {method, path, headers, body}')
@@ -142,7 +142,7 @@ function applyRequestOptions (o, out, { parseHeaders }) {
   }
   if (o.form !== undefined) {
     if (o.har !== undefined) throw new UsageError('give either --har or -F/--form, not both')
-    const { body, contentType } = require('./form.js').buildForm(o.form)
+    const { body, contentType } = require('../scripting/form.js').buildForm(o.form)
     const method = o.method === undefined ? 'POST' : base.method
     const list = entries ?? out.requests
     entries = list.map((r) => ({ ...r, method, body, headers: hasHeader(r.headers, 'content-type') ? r.headers : { ...r.headers, 'Content-Type': contentType } }))

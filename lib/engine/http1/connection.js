@@ -6,7 +6,7 @@
 // (no per-request closures); the connection is found through socket[kConn].
 const { performance } = require('node:perf_hooks')
 const { ResponseScanner } = require('./response-scanner.js')
-const C = require('./counters.js')
+const C = require('../counters.js')
 
 const kConn = Symbol('benchrig.connection')
 const RETRY_MIN_MS = 10
@@ -14,7 +14,7 @@ const RETRY_MAX_MS = 1000
 
 class Connection {
   /**
-   * @param {import('./runner.js').Runner} runner
+   * @param {import('../runner.js').Runner} runner
    * @param {number} id
    */
   constructor (runner, id) {
@@ -295,7 +295,7 @@ function retireOrReconnect (conn) {
  * otherwise count the reconnect, drop the oldest request if the socket
  * answered nothing (so a server that always closes, or always sends GOAWAY,
  * cannot keep us re-sending forever), and reopen while there is work.
- * @param {Connection|import('./h2-connection.js').H2Connection} conn
+ * @param {Connection|import('../http2/connection.js').H2Connection} conn
  * @param {boolean} wasConnected the socket had been established
  * @param {number} outstanding requests sent on it and not answered
  */

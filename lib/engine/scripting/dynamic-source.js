@@ -13,7 +13,7 @@
 // advance() builds the next k requests (calling the hooks); slice() then
 // returns them as one buffer: still one write() per refill.
 const crypto = require('node:crypto')
-const { buildRequest } = require('./request-source.js')
+const { buildRequest } = require('../http1/request-source.js')
 
 const ID_TAG = '[<id>]'
 
@@ -29,11 +29,11 @@ function replaceIds (s) {
 
 class DynamicSource {
   /**
-   * @param {import('./request-source.js').RequestSpec[]} specs the sequence
+   * @param {import('../http1/request-source.js').RequestSpec[]} specs the sequence
    * @param {number} depth the most requests one write may hold
    * @param {{setupRequest: (Function|undefined)[], idReplacement: boolean,
    *   newContext: () => object, hookFailed: (name: string, err: unknown) => void,
-   *   encode?: (spec: import('./request-source.js').RequestSpec) => unknown}} how
+   *   encode?: (spec: import('../http1/request-source.js').RequestSpec) => unknown}} how
    *   encode: what built[] holds for a finished request (HTTP/1.1 bytes by
    *   default; the HTTP/2 client keeps the spec and encodes it when sending)
    */
