@@ -25,6 +25,13 @@ while (i <= length(args)) {
   }
 }
 if (is.null(opts$plot)) { message(sprintf("bar.R: --plot FILE is required\n%s", usage)); quit(status = 2) }
+# The file name picks the format; check it before reading any data. SVG goes
+# through grDevices::svg (cairo) when the svglite package is not installed.
+if (!is.null(opts$plot) && !grepl("\\.(png|pdf|svg|jpe?g)$", opts$plot, ignore.case = TRUE)) {
+  message(sprintf("%s: --plot %s: give a file name ending in .png, .pdf, .svg or .jpg (the extension picks the format)", "bar.R", opts$plot)); quit(status = 2)
+}
+plotDevice <- if (!is.null(opts$plot) && grepl("\\.svg$", opts$plot, ignore.case = TRUE) && !requireNamespace("svglite", quietly = TRUE)) grDevices::svg else NULL
+
 
 # An empty or unreadable stdin (a forgotten "< file.csv") is a usage error
 # with a hint, not read.table's traceback.
@@ -80,4 +87,4 @@ p <- ggplot(stats, aes(x = name, y = change, fill = ci)) +
        else "change of the mean rate, % (Welch 95% CI; positive = new is faster)") +
   xlab(NULL) +
   ggtitle(opts$title)
-ggsave(opts$plot, p, width = 11, height = max(3, 0.3 * nrow(stats) + 1.5), dpi = 110)
+ggsave(opts$plot, p, device = plotDevice, width = 11, height = max(3, 0.3 * nrow(stats) + 1.5), dpi = 110)

@@ -10,7 +10,7 @@
 suppressPackageStartupMessages(library(plyr))
 
 usage <- "usage: Rscript compare.R [--plot FILE] [--format table|csv] < compare.csv
-  --plot FILE    also save a box plot of the rates (png, pdf, svg by extension)
+  --plot FILE    also save a box plot of the rates (png, pdf, svg, jpg by extension)
   --format csv   print the table as CSV (full precision) instead of text"
 
 args <- commandArgs(trailingOnly = TRUE)
@@ -27,6 +27,13 @@ while (i <= length(args)) {
     message(sprintf("compare.R: unknown argument %s\n%s", a, usage)); quit(status = 2)
   }
 }
+
+# The file name picks the format; check it before reading any data. SVG goes
+# through grDevices::svg (cairo) when the svglite package is not installed.
+if (!is.null(opts$plot) && !grepl("\\.(png|pdf|svg|jpe?g)$", opts$plot, ignore.case = TRUE)) {
+  message(sprintf("%s: --plot %s: give a file name ending in .png, .pdf, .svg or .jpg (the extension picks the format)", "compare.R", opts$plot)); quit(status = 2)
+}
+plotDevice <- if (!is.null(opts$plot) && grepl("\\.svg$", opts$plot, ignore.case = TRUE) && !requireNamespace("svglite", quietly = TRUE)) grDevices::svg else NULL
 
 # An empty or unreadable stdin (a forgotten "< file.csv") is a usage error
 # with a hint, not read.table's traceback.
@@ -54,7 +61,7 @@ if (!is.null(opts$plot)) {
     ylab("rate of operations (higher is better)") +
     xlab("benchmark") +
     theme(axis.text.x = element_text(angle = 90, hjust = 1, vjust = 0.5))
-  ggsave(opts$plot, p, width = 8, height = 5)
+  ggsave(opts$plot, p, device = plotDevice, width = 8, height = 5)
 }
 
 # Half-width of the Welch CI at 1 - risk, in % of the old mean.

@@ -12,7 +12,7 @@ usage <- "usage: Rscript scatter.R --xaxis V [--category V] [--log] [--plot FILE
   --xaxis V      the variable on the x axis
   --category V   one line per value of V
   --log          logarithmic x and y axes
-  --plot FILE    save the plot (png, pdf, svg by extension)"
+  --plot FILE    save the plot (png, pdf, svg, jpg by extension)"
 
 args <- commandArgs(trailingOnly = TRUE)
 opts <- list(log = FALSE)
@@ -30,6 +30,13 @@ while (i <= length(args)) {
   }
 }
 if (is.null(opts$xaxis)) { message(sprintf("scatter.R: --xaxis is required\n%s", usage)); quit(status = 2) }
+# The file name picks the format; check it before reading any data. SVG goes
+# through grDevices::svg (cairo) when the svglite package is not installed.
+if (!is.null(opts$plot) && !grepl("\\.(png|pdf|svg|jpe?g)$", opts$plot, ignore.case = TRUE)) {
+  message(sprintf("%s: --plot %s: give a file name ending in .png, .pdf, .svg or .jpg (the extension picks the format)", "scatter.R", opts$plot)); quit(status = 2)
+}
+plotDevice <- if (!is.null(opts$plot) && grepl("\\.svg$", opts$plot, ignore.case = TRUE) && !requireNamespace("svglite", quietly = TRUE)) grDevices::svg else NULL
+
 
 # An empty or unreadable stdin (a forgotten "< file.csv") is a usage error
 # with a hint, not read.table's traceback.
@@ -76,5 +83,5 @@ if (!is.null(opts$plot)) {
   p <- p + geom_line() + geom_point() + geom_errorbar(width = 0.1) +
     xlab(opts$xaxis) + ylab("rate of operations (higher is better)")
   if (opts$log) p <- p + scale_x_log10() + scale_y_log10()
-  ggsave(opts$plot, p, width = 7, height = 4.5)
+  ggsave(opts$plot, p, device = plotDevice, width = 7, height = 4.5)
 }

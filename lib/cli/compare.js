@@ -5,7 +5,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
-const { parseCommandLine } = require('../harness/cli-args.js')
+const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
+const { checkBenchmarkers } = require('../harness/preflight.js')
 const { findBenchmarks } = require('../harness/discover.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
 const { randomSeed } = require('../stats/prng.js')
@@ -38,6 +39,8 @@ Options:
   --set key=value       narrow a configuration key (repeatable)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
+  --timeout SECONDS     kill a configuration that runs longer and record it as
+                        failed (default 300; 0: no limit)
   --seed S              seed of the run order (default random; recorded per row)
   --warmup N            unmeasured runs of each file with each binary first (default 0)
   --output FILE         write rows to FILE as they are measured (flushed per row)
@@ -54,7 +57,11 @@ Options:
 
 A failing run is reported with its file, configuration and binary, retried
 once, then recorded as failed while the rest goes on; the exit code is then 1.
-Ctrl-C stops after the current run with every finished row on disk.`
+Ctrl-C stops at once (the run in progress is not written); every finished row
+is on disk, and --resume FILE continues.`
+
+/** A benchmark file as messages show it: relative to the benchmark directory, as Node prints it. */
+const displayPath = (root, file) => (path.isAbsolute(file) ? path.relative(root, file) : file)
 
 const OPTIONS = {
   old: { type: 'string' },
@@ -68,6 +75,7 @@ const OPTIONS = {
   set: { type: 'string', multiple: true },
   root: { type: 'string' },
   cpuset: { type: 'string' },
+  timeout: { type: 'string' },
   seed: { type: 'string' },
   warmup: { type: 'string' },
   output: { type: 'string' },
@@ -118,6 +126,7 @@ function parseCompareArgs (argv, ctx = {}) {
     exclude: v.exclude ?? [],
     args: v.set ?? [],
     cpuset: v.cpuset,
+    timeout: parseTimeout(v.timeout),
     seed,
     runs,
     auto: auto
@@ -158,6 +167,7 @@ async function main (argv, ctx = {}) {
     return 0
   }
   const files = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
+  checkBenchmarkers(opts.args, files.map((f) => f.file))
   if (files.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
 
   let previous = { seed: undefined, done: new Set(), rows: [], dropped: 0 }
@@ -208,6 +218,7 @@ async function main (argv, ctx = {}) {
     binaries: opts.binaries,
     args: opts.args,
     cpuset: opts.cpuset,
+    env: opts.timeout === undefined ? undefined : { ...process.env, BENCHRIG_TIMEOUT: String(opts.timeout) },
     seed,
     stop,
     done: previous.done,
@@ -220,7 +231,7 @@ async function main (argv, ctx = {}) {
       failures.push(f)
       if (ndjson) ndjson.writeFailure(f)
       progress.clear()
-      stderr.write(`compare: FAILED ${f.filename}${f.configuration ? ' ' + f.configuration : ''} with the ${f.binary} binary (${meta[f.binary].path}), pair ${f.pair}: ${f.message}\n`)
+      stderr.write(`compare: FAILED ${displayPath(opts.root, f.filename)}${f.configuration ? ' ' + f.configuration : ''} with the ${f.binary} binary (${meta[f.binary].path}), pair ${f.pair}: ${f.message}\n`)
     },
     onProgress: (e) => progress.update(e)
   }

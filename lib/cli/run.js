@@ -5,7 +5,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { runSuite, FORMATS } = require('../harness/run-suite.js')
 const { UsageError } = require('../errors.js')
-const { parseCommandLine } = require('../harness/cli-args.js')
+const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
 
 const usage = (prog) => `Usage: ${prog} [options] <category ...|all>
 
@@ -25,7 +25,8 @@ Options:
   --test              each file once, with one small configuration
   --test-all          every configuration, with the work sizes made tiny
   --cpuset LIST       pin the benchmarks to CPUs with taskset -c LIST (Linux)
-  --timeout SECONDS   kill a configuration that runs longer, count it as failed
+  --timeout SECONDS   kill a configuration that runs longer and count it as
+                      failed (default 300; 0: no limit)
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.`
@@ -64,9 +65,7 @@ function parseRunArgs (argv, ctx = {}) {
     runs = Number(v.runs)
     if (!/^\d+$/.test(v.runs) || runs < 1) throw new UsageError(`--runs ${v.runs}: give a whole number >= 1`)
   }
-  if (v.timeout !== undefined && !(Number(v.timeout) > 0)) {
-    throw new UsageError(`--timeout ${v.timeout}: give a number of seconds > 0`)
-  }
+  const timeout = parseTimeout(v.timeout)
   if (v.format !== undefined && !FORMATS.includes(v.format)) {
     throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
   }
@@ -80,7 +79,7 @@ function parseRunArgs (argv, ctx = {}) {
     runs,
     mode: v['test-all'] ? 'test-all' : v.test ? 'test' : undefined,
     cpuset: v.cpuset,
-    timeout: v.timeout === undefined ? undefined : Number(v.timeout)
+    timeout
   }
 }
 

@@ -6,7 +6,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
-const { parseCommandLine } = require('../harness/cli-args.js')
+const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
+const { checkBenchmarkers } = require('../harness/preflight.js')
 const { runBenchmarkFile } = require('../harness/run-file.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
 const { csvRow } = require('../report/csv.js')
@@ -26,6 +27,8 @@ Options:
   --set key=value    narrow a configuration key (repeatable)
   --binary BIN       the node binary to run it with (default: this node)
   --cpuset LIST      pin the benchmark processes with taskset -c LIST
+  --timeout SECONDS  kill a configuration that runs longer and record it as failed
+                     (default 300; 0: no limit)
   --output FILE      write the CSV to FILE (flushed per row) instead of stdout
   --analyze          print mean and median with 95% CIs per --xaxis value instead of CSV
   --xaxis V          the variable on the x axis (needed by --analyze)
@@ -39,6 +42,7 @@ const OPTIONS = {
   set: { type: 'string', multiple: true },
   binary: { type: 'string' },
   cpuset: { type: 'string' },
+  timeout: { type: 'string' },
   output: { type: 'string' },
   analyze: { type: 'boolean' },
   xaxis: { type: 'string' },
@@ -70,6 +74,7 @@ function parseScatterArgs (argv) {
     args: v.set ?? [],
     binary: v.binary === undefined ? process.execPath : resolveBinary(v.binary, '--binary'),
     cpuset: v.cpuset,
+    timeout: parseTimeout(v.timeout),
     output: v.output,
     analyze: Boolean(v.analyze),
     xaxis: v.xaxis,
@@ -91,6 +96,7 @@ async function main (argv, ctx = {}) {
     stdout.write(USAGE.replace('Usage: scatter.js', `Usage: ${ctx.prog ?? 'benchrig scatter'}`) + '\n')
     return 0
   }
+  checkBenchmarkers(opts.args, [opts.file])
   const fd = opts.output ? openForWriting(opts.output, 'w', '--output') : undefined
   const emit = (line) => {
     if (fd !== undefined) fs.writeSync(fd, line)
@@ -111,6 +117,7 @@ async function main (argv, ctx = {}) {
         execPath: opts.binary,
         args: opts.args,
         cpuset: opts.cpuset,
+        env: opts.timeout === undefined ? undefined : { ...process.env, BENCHRIG_TIMEOUT: String(opts.timeout) },
         onReport: (r) => {
           if (!variables) {
             variables = Object.keys(r.conf)

@@ -37,7 +37,22 @@ function resolveBinary (bin, flag) {
   } catch {
     throw new UsageError(`${flag} ${bin}: not executable; run chmod +x ${bin} or give another binary`)
   }
+  checkRuns(candidate, bin, flag)
   return candidate
+}
+
+/**
+ * A binary that cannot run `BIN -e 0` would fail every run of the comparison:
+ * one usage error before anything starts instead.
+ */
+function checkRuns (candidate, bin, flag) {
+  const r = spawnSync(candidate, ['-e', '0'], { encoding: 'utf8', timeout: 60000 })
+  if (r.status === 0) return
+  const why = r.error
+    ? r.error.code === 'ETIMEDOUT' ? 'did not finish within 60 s' : r.error.message
+    : r.signal ? `was killed by ${r.signal}` : `exited with code ${r.status}`
+  const said = String(r.stderr || '').trim().split('\n').slice(-2).join(' ').slice(0, 200)
+  throw new UsageError(`${flag} ${bin}: "${bin} -e 0" ${why}${said ? ` (${said})` : ''}; give a node binary, or a wrapper that passes its arguments to node`)
 }
 
 /**

@@ -24,6 +24,9 @@ const { runKey } = require('./schedule.js')
  * @property {{value: number}} [runCounter] shared run numbering
  */
 
+/** Error codes of failures that a second run cannot change. */
+const CONFIGURATION_ERRORS = new Set(['BENCHRIG_ERR_INVALID_ARG', 'BENCHRIG_ERR_TOOL_MISSING'])
+
 /**
  * Runs one scheduled run, with one retry of what failed.
  * @param {import('./schedule.js').ScheduledRun} run
@@ -79,10 +82,15 @@ async function runOne (run, ctx) {
   if (ctx.stop && ctx.stop.stopped) return { rows, failures }
   // Retry once: each failed configuration alone when the error names it,
   // the whole file when the process died without saying which.
-  const named = first.errors.filter((e) => e.conf && typeof e.conf === 'object')
-  const anonymous = first.errors.length > named.length
+  // A configuration error (an invalid value: a UsageError in the child) or a
+  // missing tool fails the same way again: recorded at once, never retried.
+  const final = first.errors.filter((e) => CONFIGURATION_ERRORS.has(e.code))
+  for (const e of final) failures.push(describe(run, e, false))
+  const retryable = first.errors.filter((e) => !CONFIGURATION_ERRORS.has(e.code))
+  const named = retryable.filter((e) => e.conf && typeof e.conf === 'object')
+  const anonymous = retryable.length > named.length
   const retries = named.map((e) => ({ args: confToArgs(e.conf), error: e }))
-  if (anonymous) retries.push({ args: [], error: first.errors.find((e) => !e.conf) })
+  if (anonymous) retries.push({ args: [], error: retryable.find((e) => !e.conf) })
   for (const r of retries) {
     const second = await attempt(r.args)
     if (second.res.failures > 0) {

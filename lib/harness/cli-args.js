@@ -45,4 +45,17 @@ function parseCommandLine (argv, options) {
   }
 }
 
-module.exports = { parseCommandLine }
+/**
+ * --timeout SECONDS of run, compare and scatter: seconds one configuration
+ * may run (0: no limit); undefined when not given (the default applies).
+ * @param {string|undefined} value
+ * @returns {number|undefined}
+ */
+function parseTimeout (value) {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (value.trim() === '' || !(n >= 0)) throw new UsageError(`--timeout ${value}: give a number of seconds (0: no limit)`)
+  return n
+}
+
+module.exports = { parseCommandLine, parseTimeout }

@@ -19,6 +19,14 @@ function childFlags (flags, env = process.env, execArgv = process.execArgv) {
   return [].concat(flags || [], split(env.BENCHRIG_FLAGS), split(env.NODE_BENCHMARK_FLAGS), execArgv)
 }
 
+/** Seconds one configuration may run: BENCHRIG_TIMEOUT, 300 when unset, 0 for no limit. */
+const DEFAULT_TIMEOUT_S = 300
+function configurationTimeout (value) {
+  if (value === undefined || value === '') return DEFAULT_TIMEOUT_S
+  const n = Number(value)
+  return n > 0 ? n : 0
+}
+
 function sendAsync (msg) {
   return new Promise((resolve) => sendResult(msg, resolve))
 }
@@ -41,16 +49,16 @@ function runChild ({ file, name, conf, extra, execArgv, mode }) {
     let reported = false
     let errored = false
     const pending = []
-    // BENCHRIG_TIMEOUT (seconds): a child that neither reports nor exits in
-    // time is killed and counted as failed, so one hung configuration cannot
-    // stall a whole run.
-    const limit = Number(process.env.BENCHRIG_TIMEOUT)
+    // BENCHRIG_TIMEOUT (seconds; default 300, 0 = none): a child that neither
+    // reports nor exits in time is killed and counted as failed, so one hung
+    // configuration cannot stall a whole run.
+    const limit = configurationTimeout(process.env.BENCHRIG_TIMEOUT)
     let timer
     if (limit > 0) {
       timer = setTimeout(() => {
         if (errored) return
         errored = true
-        pending.push(sendAsync({ type: 'error', name, conf, message: `the child ran longer than BENCHRIG_TIMEOUT=${limit} s (--timeout) and was killed` }))
+        pending.push(sendAsync({ type: 'error', name, conf, message: `the configuration ran longer than ${limit} s and was killed (raise the limit with --timeout SECONDS, or --timeout 0 for none)` }))
         child.kill('SIGKILL')
       }, limit * 1000)
     }
@@ -108,4 +116,4 @@ async function runRoot ({ file, name, queue, extra, flags, setup, mode }) {
   return failures
 }
 
-module.exports = { runRoot, childFlags }
+module.exports = { runRoot, childFlags, configurationTimeout, DEFAULT_TIMEOUT_S }

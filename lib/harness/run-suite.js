@@ -12,6 +12,7 @@ const { createRunCsvWriter, createWideCsvWriter } = require('../report/csv.js')
 const { createNdjsonWriter } = require('../report/ndjson.js')
 const { collectMeta } = require('../report/meta.js')
 const { UsageError } = require('../errors.js')
+const { checkBenchmarkers } = require('./preflight.js')
 
 const FORMATS = ['simple', 'csv', 'csv-wide', 'ndjson']
 
@@ -66,13 +67,14 @@ async function runSuite (opts) {
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs ${runs}: give a whole number >= 1`)
   const env = { ...process.env }
   if (opts.timeout !== undefined) {
-    if (!(opts.timeout > 0)) throw new UsageError(`--timeout ${opts.timeout}: give a number of seconds > 0`)
+    if (!(opts.timeout >= 0)) throw new UsageError(`--timeout ${opts.timeout}: give a number of seconds (0: no limit)`)
     env.BENCHRIG_TIMEOUT = String(opts.timeout)
   }
   const args = setArgs(set)
   if (mode) args.push(`--${mode}`)
   if (cpuset !== undefined) cpusetPrefix(cpuset) // fail before anything runs
   const files = findBenchmarks({ root, categories, filter, exclude })
+  checkBenchmarkers(set, files.map((f) => f.file))
   if (files.length === 0) {
     throw new UsageError(`no benchmark file matches: categories ${categories.join(', ')}${filter.length ? `, --filter ${filter.join(' ')}` : ''}${exclude.length ? `, --exclude ${exclude.join(' ')}` : ''}`)
   }

@@ -34,7 +34,7 @@ test('run.js: wrong invocations', async (t) => {
     [['--root'], /^run\.js: --root needs a value/],
     [['--test=1', 'buffers'], /^run\.js: --test takes no value/],
     [['--timeout', '-1', 'buffers'], /^run\.js: --timeout -1: a value that starts with "-" must be joined to its flag, as in --timeout=-1/],
-    [['--timeout=-1', 'buffers'], /^run\.js: --timeout -1: give a number of seconds > 0/],
+    [['--timeout=-1', 'buffers'], /^run\.js: --timeout -1: give a number of seconds \(0: no limit\)/],
     [['--format', 'xml', 'buffers'], /--format xml: use one of simple, csv, csv-wide, ndjson/],
     [['--runs', '0', 'buffers'], /--runs 0: give a whole number >= 1/],
     [['--set', 'len', 'buffers'], /--set len: expected key=value/],

@@ -143,9 +143,9 @@ test('--timeout kills a configuration that hangs and goes on', async (t) => {
   const r = await run(['beta', '--filter', 'hang', '--timeout', '3'])
   t.equal(r.code, 1)
   t.equal(resultLines(r.stdout).length, 1, 'the other configuration still reports')
-  t.equal(r.stderr, 'beta/hang.js how="hang": failed: the child ran longer than BENCHRIG_TIMEOUT=3 s (--timeout) and was killed\n')
+  t.equal(r.stderr, 'beta/hang.js how="hang": failed: the configuration ran longer than 3 s and was killed (raise the limit with --timeout SECONDS, or --timeout 0 for none)\n')
   const bad = await run(['beta', '--timeout', 'soon'])
-  t.equal(bad.stderr, 'run.js: --timeout soon: give a number of seconds > 0\n')
+  t.equal(bad.stderr, 'run.js: --timeout soon: give a number of seconds (0: no limit)\n')
 })
 
 test('--cpuset pins the benchmark with taskset; bad lists are clear errors', async (t) => {
