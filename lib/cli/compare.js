@@ -198,10 +198,10 @@ async function main (argv, ctx = {}) {
     csv.close()
     throw err
   }
-  const progress = createCompareProgress({ stream: stderr, enabled: opts.progress })
+  const progress = createCompareProgress({ stream: stderr, enabled: opts.progress, env: ctx.env })
   const stop = ctx.stop ?? { stopped: false }
   const onSigint = () => {
-    progress.clear()
+    progress.stop()
     if (stop.stopped) {
       // A second Ctrl-C: give the signal its default meaning back.
       process.removeListener('SIGINT', onSigint)
@@ -256,7 +256,7 @@ async function main (argv, ctx = {}) {
       stopped = res.stopped
     }
   } finally {
-    progress.clear()
+    progress.stop()
     if (ctx.handleSigint !== false) process.removeListener('SIGINT', onSigint)
     csv.close()
     if (ndjson) ndjson.close()

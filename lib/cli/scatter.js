@@ -8,6 +8,8 @@ const path = require('node:path')
 const { UsageError } = require('../errors.js')
 const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
 const { checkBenchmarkers } = require('../harness/preflight.js')
+const { createScatterProgress } = require('../harness/scatter-progress.js')
+const { formatConfiguration } = require('../report/text.js')
 const { runBenchmarkFile } = require('../harness/run-file.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
 const { csvRow } = require('../report/csv.js')
@@ -102,23 +104,25 @@ async function main (argv, ctx = {}) {
     if (fd !== undefined) fs.writeSync(fd, line)
     else if (!opts.analyze) stdout.write(line)
   }
-  const tty = opts.progress && stderr.isTTY
+  const progress = createScatterProgress({ stream: stderr, enabled: opts.progress, runs: opts.runs, env: ctx.env })
   let variables
   const rows = []
   let failures = 0
   const stop = { stopped: false }
-  const onSigint = () => { stop.stopped = true }
+  const onSigint = () => { stop.stopped = true; progress.stop() }
   process.on('SIGINT', onSigint)
   try {
     for (let i = 1; i <= opts.runs && !stop.stopped; i++) {
-      if (tty) stderr.write(`\rscatter: run ${i}/${opts.runs}\x1b[K`)
+      progress.startRun(i)
       const res = await runBenchmarkFile({
         file: opts.file,
         execPath: opts.binary,
         args: opts.args,
         cpuset: opts.cpuset,
         env: opts.timeout === undefined ? undefined : { ...process.env, BENCHRIG_TIMEOUT: String(opts.timeout) },
+        onConfig: (c) => progress.config(c.queueLength),
         onReport: (r) => {
+          progress.result()
           if (!variables) {
             variables = Object.keys(r.conf)
             emit(csvRow(['filename', ...variables, 'rate', 'time']))
@@ -128,15 +132,16 @@ async function main (argv, ctx = {}) {
           emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time]))
         },
         onError: (e) => {
-          if (tty) stderr.write('\r\x1b[K')
-          stderr.write(`scatter: FAILED ${e.name}${e.conf ? ' ' + JSON.stringify(e.conf) : ''} (run ${i}): ${e.message}\n`)
+          progress.clear()
+          stderr.write(`scatter: FAILED ${e.name}${e.conf ? ' ' + formatConfiguration(e.conf) : ''} (run ${i}): ${e.message}\n`)
         }
       })
       failures += res.failures
+      progress.endRun()
     }
   } finally {
     process.removeListener('SIGINT', onSigint)
-    if (tty) stderr.write('\r\x1b[K')
+    progress.stop()
     if (fd !== undefined) fs.closeSync(fd)
   }
   if (opts.analyze) {

@@ -1,39 +1,50 @@
 'use strict'
-// The compare progress line on a TTY: run i of n, which file and binary,
-// elapsed time and ETA from the average run so far.
-
-function clock (ms) {
-  const s = Math.max(0, Math.round(ms / 1000))
-  const h = Math.floor(s / 3600)
-  const m = Math.floor((s % 3600) / 60)
-  const ss = String(s % 60).padStart(2, '0')
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`
-}
+// The compare progress: run i of n, which file, binary and pair, the
+// configuration running, elapsed time and ETA from the average run so far, on
+// the status line (a TTY: redrawn once a second; CI: a line per finished run;
+// see lib/harness/status-line.js).
+const { progressMode, createStatusLine, clock } = require('../harness/status-line.js')
 
 /**
- * @param {{index: number, total: number, name: string, binary: string, pair: number, elapsedMs: number}} s
+ * @param {{index: number, total: number, name: string, binary: string, pair: number, elapsedMs: number,
+ *   done?: number, queue?: number}} s index: runs finished; done/queue: configurations of the current run
  */
 function formatCompareProgress (s) {
   const eta = s.index > 0 ? clock(s.elapsedMs / s.index * (s.total - s.index)) : '?'
-  return `[${s.index + 1}/${s.total}] ${s.name} ${s.binary} pair ${s.pair}  elapsed ${clock(s.elapsedMs)}  ETA ${eta}`
+  const config = s.queue > 0 ? ` config ${Math.min(s.done + 1, s.queue)}/${s.queue}` : ''
+  return `[${s.index + 1}/${s.total}] ${s.name} ${s.binary} pair ${s.pair}${config}  elapsed ${clock(s.elapsedMs)}  ETA ${eta}`
 }
 
 /**
- * @param {{stream: NodeJS.WriteStream, enabled: boolean}} opts
+ * @param {{stream: NodeJS.WriteStream, enabled: boolean, now?: () => number, env?: NodeJS.ProcessEnv,
+ *   timers?: {setInterval: typeof setInterval, clearInterval: typeof clearInterval}}} opts
  */
-function createCompareProgress ({ stream, enabled }) {
-  const on = Boolean(enabled && stream && stream.isTTY)
-  let shown = false
+function createCompareProgress ({ stream, enabled, now = Date.now, env, timers }) {
+  let state
+  let t0 = now()
+  const render = () => formatCompareProgress({ ...state, elapsedMs: now() - t0 })
+  const line = createStatusLine({ stream, mode: progressMode({ stream, enabled, env }), render, timers })
   return {
+    /** @param {{phase: 'start'|'config'|'report'|'end', run?: object, index?: number, total?: number, elapsedMs?: number, queueLength?: number}} e */
     update (e) {
-      if (!on || e.phase !== 'start') return
-      const line = formatCompareProgress({ index: e.index, total: e.total, name: e.run.name, binary: e.run.binary, pair: e.run.pair, elapsedMs: e.elapsedMs })
-      stream.write(`\r${line.slice(0, (stream.columns || 100) - 1)}\x1b[K`)
-      shown = true
+      if (e.phase === 'start') {
+        t0 = now() - e.elapsedMs // the schedule's clock, so a resumed or batched run keeps its ETA
+        state = { index: e.index, total: e.total, name: e.run.name, binary: e.run.binary, pair: e.run.pair, done: 0, queue: 0 }
+      } else if (!state) {
+        return
+      } else if (e.phase === 'config') {
+        state.queue = e.queueLength
+      } else if (e.phase === 'report') {
+        state.done++
+      } else if (e.phase === 'end') {
+        state.index = e.index
+        line.milestone(`compare: [${e.index}/${e.total}] ${state.name} ${state.binary} pair ${state.pair} done  elapsed ${clock(e.elapsedMs)}  ETA ${clock(e.elapsedMs / e.index * (e.total - e.index))}`)
+        return
+      }
+      line.draw()
     },
-    clear () {
-      if (on && shown) { stream.write('\r\x1b[K'); shown = false }
-    }
+    clear: () => line.clear(),
+    stop: () => line.stop()
   }
 }
 

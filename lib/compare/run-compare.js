@@ -49,7 +49,10 @@ async function runOne (run, ctx) {
       args: [...ctx.args, ...extraArgs],
       cpuset: ctx.cpuset,
       env: ctx.env,
-      onConfig: (c) => { if (configs === undefined && extraArgs.length === 0) configs = c.queueLength },
+      onConfig: (c) => {
+        if (configs === undefined && extraArgs.length === 0) configs = c.queueLength
+        if (ctx.onProgress) ctx.onProgress({ phase: 'config', queueLength: c.queueLength })
+      },
       onReport: (r) => {
         const configuration = formatConfiguration(r.conf)
         if (recorded.has(configuration)) return // already measured in this run (whole-file retry)
@@ -69,6 +72,7 @@ async function runOne (run, ctx) {
         }
         rows.push(row)
         ctx.onRow(row, r.extra)
+        if (ctx.onProgress) ctx.onProgress({ phase: 'report' })
       },
       onError: (e) => errors.push(e)
     })

@@ -7,6 +7,7 @@ const { findBenchmarks } = require('./discover.js')
 const { runBenchmarkFile } = require('./run-file.js')
 const { cpusetPrefix } = require('./cpuset.js')
 const { createProgress } = require('./progress.js')
+const { clearOnSigint } = require('./status-line.js')
 const { createTextWriter, formatErrorLine } = require('../report/text.js')
 const { createRunCsvWriter, createWideCsvWriter } = require('../report/csv.js')
 const { createNdjsonWriter } = require('../report/ndjson.js')
@@ -86,6 +87,8 @@ async function runSuite (opts) {
   let failures = 0
   writer.start()
   let index = 0
+  // Ctrl-C: erase the line, then let the signal end the run as it would have
+  const removeSigint = progress.line.mode === 'tty' ? clearOnSigint(progress.line, { passOn: true }) : () => {}
   for (const bench of files) {
     index++
     writer.file(bench.name)
@@ -112,7 +115,8 @@ async function runSuite (opts) {
       progress.endFile()
     }
   }
-  progress.clear()
+  removeSigint()
+  progress.stop()
   writer.end({ files: files.length, runs, results, failures })
   return { files: files.length, results, failures }
 }

@@ -45,5 +45,6 @@ t.test('a later batch continues the numbering without changing earlier pairs', (
 t.test('progress line', (t) => {
   t.equal(formatCompareProgress({ index: 0, total: 60, name: 'cat/a.js', binary: 'old', pair: 1, elapsedMs: 0 }), '[1/60] cat/a.js old pair 1  elapsed 0:00  ETA ?')
   t.equal(formatCompareProgress({ index: 10, total: 60, name: 'cat/a.js', binary: 'new', pair: 6, elapsedMs: 20000 }), '[11/60] cat/a.js new pair 6  elapsed 0:20  ETA 1:40')
+  t.equal(formatCompareProgress({ index: 10, total: 60, name: 'cat/a.js', binary: 'new', pair: 6, elapsedMs: 20000, done: 2, queue: 8 }), '[11/60] cat/a.js new pair 6 config 3/8  elapsed 0:20  ETA 1:40', 'the configuration running')
   t.end()
 })

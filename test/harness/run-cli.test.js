@@ -80,7 +80,7 @@ test('--format csv and ndjson; options in any order and the --x=y form', async (
   const { records } = parseCsvRecords(r.stdout)
   t.same(records.map((x) => [x.filename, x.configuration]), [['alpha/ok.js', 'mode="fast" n=1 flag=true']])
   t.ok(Number(records[0].rate) > 0)
-  const nd = await run(['alpha', '--format', 'ndjson', '--filter', 'env', '--set', 'benchmarker=fake2'])
+  const nd = await run(['alpha', '--format', 'ndjson', '--filter', 'env', '--set', 'benchmarker=autocannon'])
   const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l))
   t.same(lines.map((l) => l.type), ['result', 'summary'])
   const rec = lines[0]
@@ -187,22 +187,22 @@ test('--root defaults: run.js its own folder; benchrig run ./benchmark, else the
 
 test('progress line: only on a TTY, with files, configurations, elapsed time and ETA', async (t) => {
   t.equal(formatProgress({ fileIndex: 2, files: 4, name: 'a/b.js', done: 1, queue: 4, elapsedMs: 30000, fraction: 0.25 }),
-    '[2/4] a/b.js config 1/4  elapsed 0:30  ETA 1:30')
+    '[2/4] a/b.js config 2/4  elapsed 0:30  ETA 1:30', 'the configuration running: one done, the second runs')
   t.equal(formatProgress({ fileIndex: 1, files: 1, name: 'a/b.js', done: 0, queue: 0, elapsedMs: 0, fraction: 0 }),
     '[1/1] a/b.js  elapsed 0:00  ETA ?')
   let written = ''
   let now = 0
   const tty = { isTTY: true, columns: 80, write: (s) => { written += s } }
-  const p = createProgress({ stream: tty, units: 2, now: () => now })
+  const p = createProgress({ stream: tty, units: 2, now: () => now, timers: { setInterval: () => ({}), clearInterval () {} } })
   p.startFile(1, 'x/y.js')
   p.config(2)
   now = 10000
   p.result()
-  t.ok(written.endsWith('\r[1/2] x/y.js config 1/2  elapsed 0:10  ETA 0:30\u001b[K'), 'redrawn in place, with ETA')
+  t.ok(written.endsWith('\r[1/2] x/y.js config 2/2  elapsed 0:10  ETA 0:30\u001b[K'), 'redrawn in place, with ETA')
   p.clear()
   t.ok(written.endsWith('\r\u001b[K'), 'cleared before other output')
   let quiet = ''
-  const pipe = createProgress({ stream: { isTTY: false, write: (s) => { quiet += s } }, units: 1 })
+  const pipe = createProgress({ stream: { isTTY: false, write: (s) => { quiet += s } }, units: 1, env: {} })
   pipe.startFile(1, 'x.js'); pipe.config(3); pipe.result(); pipe.clear()
   t.equal(quiet, '', 'nothing when stderr is not a TTY')
 })
