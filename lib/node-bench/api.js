@@ -62,9 +62,9 @@ function normalizeArgs (kind, name, options, fn) {
   return { name, options: options || {}, fn }
 }
 
-function checkCount (value, what, min) {
-  if (!Number.isInteger(value) || value < min || value > 0xffffffff) {
-    throw new NodeBenchError(`${what} must be an integer >= ${min}`, 'ERR_OUT_OF_RANGE')
+function checkCount (value, what, min, max = 0xffffffff) {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new NodeBenchError(`The value of "${what}" is out of range. It must be an integer >= ${min} && <= ${max}. Received ${value}`, 'ERR_OUT_OF_RANGE')
   }
 }
 
@@ -111,7 +111,7 @@ class BenchContext {
     if (this.#ended) throw new NodeBenchError('end() must be called exactly once per benchmark sample')
     this.#ended = true
     if (this.#startTime === null) throw new NodeBenchError('end() cannot be called before start()')
-    checkCount(operations, 'operations', 1)
+    checkCount(operations, 'operations', 1, Number.MAX_SAFE_INTEGER)
     const duration = endTime - this.#startTime
     if (duration === 0n) throw new NodeBenchError('insufficient clock precision for benchmark sample')
     this.#sample = makeSample(operations, duration, options && options.detail)
@@ -124,7 +124,7 @@ class BenchContext {
     if (this.#startTime !== null || this.#ended) throw new NodeBenchError('record() cannot be combined with start() or end()')
     this.#recorded = true
     if (sample === null || typeof sample !== 'object') throw new NodeBenchError('sample must be an object', 'ERR_INVALID_ARG_TYPE')
-    checkCount(sample.operations, 'sample.operations', 1)
+    checkCount(sample.operations, 'sample.operations', 1, Number.MAX_SAFE_INTEGER)
     if (typeof sample.duration_ns !== 'bigint' || sample.duration_ns <= 0n) {
       throw new NodeBenchError('sample.duration_ns must be a positive bigint', 'ERR_OUT_OF_RANGE')
     }

@@ -36,7 +36,8 @@ function recordToReport (data, { name, several, pairs }) {
   if (!matches(conf, pairs)) return undefined
   if (data.error) {
     const e = data.error
-    return { type: 'error', name, conf, message: `${e.name || 'Error'}: ${e.message}` }
+    // The code is the part both implementations share (ERR_INVALID_STATE...).
+    return { type: 'error', name, conf, message: `${e.code ? `${e.code}: ` : ''}${e.message}`, code: e.code }
   }
   let operations = 0
   let seconds = 0

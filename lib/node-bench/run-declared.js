@@ -9,7 +9,7 @@
 // Runs inside the binary under test: Node 18 APIs only.
 const { BenchContext } = require('./api.js')
 
-/** The benchmarks of a tree in order, with `selected` resolved for skip/only. */
+/** The benchmarks of a tree, in declaration order. */
 function flatten (root) {
   const out = []
   const walk = (node) => {
@@ -60,7 +60,10 @@ async function runDeclared (root, opts) {
   const remaining = new Map()
   for (const b of all) for (const s of ancestors(b)) remaining.set(s, (remaining.get(s) || 0) + 1)
   for (const b of all) {
-    await opts.emit({ type: 'bench:plan', data: { name: b.name, namePath: b.namePath, file: opts.file, params: b.params, selected: skipReason(b, hasOnly) === null } })
+    const skip = skipReason(b, hasOnly)
+    const data = { name: b.name, namePath: b.namePath, file: opts.file, params: b.params, selected: skip === null }
+    if (skip !== null) data.skip = skip
+    await opts.emit({ type: 'bench:plan', data })
   }
 
   for (const benchmark of all) {
