@@ -2,7 +2,8 @@
 // http2 benchmark files in Node core's shape: bench.http({ path, requests,
 // maxConcurrentStreams, clients, threads, duration }) with no protocol, run
 // over HTTP/2 by h2load and by the built-in engine, each option honoured as
-// the server counts it. Plus Node's test double benchmarkers.
+// the server counts it. (test/adapters/suites.test.js runs the repository's
+// http2/ files with h2load and builtin.) Plus Node's test double benchmarkers.
 const { test } = require('tap')
 const path = require('node:path')
 const fs = require('node:fs')
@@ -69,15 +70,6 @@ for (const benchmarker of ['h2load', 'builtin']) {
     t.ok(report.time >= 0.45, `the tool measured for the duration (${report.time} s)`)
   })
 }
-
-// test/suites runs every http2/ file with h2load (their default); the TLS
-// one shows the built-in engine's HTTP/2 over ALPN h2 as well.
-test("the repository's http2/secure.js runs over HTTP/2 with the built-in engine too", async (t) => {
-  const r = await collect(path.join(REPO, 'http2', 'secure.js'), { args: ['--test', 'benchmarker=builtin'] })
-  t.same(r.errors, [], 'no failure')
-  t.equal(r.reports.length, 1, 'one result')
-  t.ok(r.reports[0]?.rate > 0, 'a rate')
-})
 
 test('the test doubles: test-double-http, -https and -http2 run the http and http2 files', async (t) => {
   for (const [file, name] of [['http/simple.js', 'test-double-http'], ['http/https.js', 'test-double-https'], ['http2/simple.js', 'test-double-http2']]) {
