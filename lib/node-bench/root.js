@@ -50,8 +50,11 @@ function chooseRunner (env = process.env, native = hasNativeBench()) {
 /** The argv of the child that runs the file. */
 function runnerArgs (runner, file, warmup, flags) {
   if (runner === 'native') {
-    return [...flags, '--experimental-bench', '--no-warnings', '--bench', '--bench-reporter=json',
-      '--bench-samples=1', `--bench-warmup=${warmup}`, '--', file]
+    // Isolation none: the file runs in this one child, as with ours, so a
+    // --timeout kill ends it (with Node's default the file runs in a
+    // grandchild that outlived the kill), and its stderr is not swallowed.
+    return [...flags, '--experimental-bench', '--no-warnings', '--bench', '--bench-isolation=none',
+      '--bench-reporter=json', '--bench-samples=1', `--bench-warmup=${warmup}`, '--', file]
   }
   return [...flags, SHIM, '--samples=1', `--warmup=${warmup}`, file]
 }
@@ -76,6 +79,13 @@ async function runNodeBenchRoot (argv) {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, BENCHRIG_CHILD: '' }
   })
+  // BENCHRIG_TIMEOUT (seconds, run.js --timeout): the whole file's run, as
+  // node:bench runs every benchmark of a file in one process.
+  const limit = Number(process.env.BENCHRIG_TIMEOUT)
+  let timedOut = false
+  const timer = limit > 0
+    ? setTimeout(() => { timedOut = true; child.kill('SIGKILL') }, limit * 1000)
+    : undefined
   const plans = []
   let configSent = false
   let failures = 0
@@ -109,10 +119,12 @@ async function runNodeBenchRoot (argv) {
   const err = await Promise.race([closed.then(() => undefined), spawnFailed])
   await sendConfig()
   const { code, signal } = await closed
+  clearTimeout(timer)
   if (err || ((code !== 0 || signal) && failures === 0) || (reports === 0 && failures === 0 && code === 0 && plans.length === 0)) {
     failures++
     let message
     if (err) message = `could not start ${process.execPath}: ${err.message}`
+    else if (timedOut) message = `the node:bench run took longer than BENCHRIG_TIMEOUT=${limit} s (--timeout) and was killed`
     else if (signal) message = `the node:bench run was killed by ${signal}`
     else if (code !== 0) message = `the node:bench run exited with code ${code} (${runner === 'native' ? 'node --bench' : 'benchrig\'s node:bench'}); see its output above`
     else message = 'the file declared no benchmark: call bench(name, { params }, (b) => { b.start(); ...; b.end(n) })'

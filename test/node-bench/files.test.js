@@ -130,3 +130,15 @@ test('scatter.js runs a node:bench file with --binary and --set, one column per 
   t.same(header, ['filename', 'bench', 'parts', 'piece', 'rate', 'time'])
   t.same(records.map((x) => `${x.bench} ${x.parts} ${x.piece}`), ['join 4 a', 'join 64 a', 'join 4 a', 'join 64 a'], 'the narrowed benchmarks, twice')
 })
+
+test('run.js --timeout ends a node:bench file that hangs, ours and node 26.10\'s, leaving no process behind', async (t) => {
+  const n26 = needNode(t, 26)
+  if (!n26) return
+  for (const bin of [process.execPath, n26]) {
+    const r = await runWith(bin, ['run.js', '--root', FIXTURES, '--timeout', '2', 'hang'])
+    t.equal(r.code, 1, 'exit 1')
+    t.match(r.stderr, /hang\/forever\.js: failed: the node:bench run took longer than BENCHRIG_TIMEOUT=2 s \(--timeout\) and was killed/)
+    const ps = require('node:child_process').spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    t.notMatch(ps.stdout, /fixtures\/node-bench\/hang\/forever\.js/, 'the hung benchmark process is gone')
+  }
+})
