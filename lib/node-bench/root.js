@@ -76,8 +76,7 @@ async function runNodeBenchRoot (argv) {
   if (!Number.isInteger(warmup) || warmup < 0) throw new UsageError(`BENCHRIG_BENCH_WARMUP=${process.env.BENCHRIG_BENCH_WARMUP}: give a whole number >= 0`)
 
   const child = spawn(process.execPath, runnerArgs(runner, file, warmup, childFlags(undefined)), {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, BENCHRIG_CHILD: '' }
+    stdio: ['ignore', 'pipe', 'inherit']
   })
   // BENCHRIG_TIMEOUT (seconds, run.js --timeout): the whole file's run, as
   // node:bench runs every benchmark of a file in one process.
@@ -87,13 +86,15 @@ async function runNodeBenchRoot (argv) {
     ? setTimeout(() => { timedOut = true; child.kill('SIGKILL') }, limit * 1000)
     : undefined
   const plans = []
+  // Does the file declare more than one name? Known once the plans are in.
+  let several = false
   let configSent = false
   let failures = 0
   let reports = 0
   const sendConfig = async () => {
     if (configSent) return
     configSent = true
-    const several = new Set(plans.map((p) => (p.namePath || [p.name]).join(' '))).size > 1
+    several = new Set(plans.map((p) => (p.namePath || [p.name]).join(' '))).size > 1
     const queueLength = plans.filter((p) => p.selected !== false && matches(confOf(p, several), pairs)).length
     if (typeof process.send === 'function') await send({ type: 'config', name, queueLength })
   }
@@ -109,7 +110,6 @@ async function runNodeBenchRoot (argv) {
     if (record.type === 'bench:plan') { plans.push(record.data); continue }
     if (record.type !== 'bench:complete') continue
     await sendConfig()
-    const several = new Set(plans.map((p) => (p.namePath || [p.name]).join(' '))).size > 1
     const out = recordToReport(record.data, { name, several, pairs })
     if (!out) continue
     if (out.type === 'error') failures++

@@ -142,3 +142,9 @@ test('run.js --timeout ends a node:bench file that hangs, ours and node 26.10\'s
     t.notMatch(ps.stdout, /fixtures\/node-bench\/hang\/forever\.js/, 'the hung benchmark process is gone')
   }
 })
+
+test('a node:bench file that declares nothing fails with one message saying what to write', async (t) => {
+  const r = await runWith(process.execPath, ['run.js', '--root', FIXTURES, 'empty'])
+  t.equal(r.code, 1)
+  t.match(r.stderr, /empty\/nothing\.js: failed: the file declared no benchmark: call bench\(name, \{ params \}, \(b\) => \{ b\.start\(\); \.\.\.; b\.end\(n\) \}\)/)
+})
