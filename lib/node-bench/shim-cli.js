@@ -50,6 +50,11 @@ async function main () {
 }
 
 main().catch((err) => {
-  process.stderr.write(`${(err && err.stack) || err}\n`)
+  // An ES module's `import ... from 'node:bench'` goes through the ESM
+  // loader, which Module._load does not see.
+  const esm = err && (err.code === 'ERR_REQUIRE_ESM' || err.code === 'ERR_UNKNOWN_BUILTIN_MODULE')
+  process.stderr.write(esm
+    ? `benchrig's node:bench (for node ${process.version}, which has none) loads CommonJS files only, and ${process.argv.slice(2).pop()} is an ES module: use require('node:bench'), or run it on a node with node:bench (26.9+)\n`
+    : `${(err && err.stack) || err}\n`)
   process.exitCode = 1
 })
