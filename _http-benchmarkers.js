@@ -17,11 +17,19 @@ const ADAPTERS = {
   autocannon: require('./lib/adapters/autocannon.js'),
   h2load: require('./lib/adapters/h2load.js')
 }
+// Node core's test doubles, by its names (lib/adapters/test-double.js).
+for (const type of ['http', 'https', 'http2']) {
+  const adapter = require('./lib/adapters/test-double.js').createTestDouble(type)
+  ADAPTERS[adapter.name] = adapter
+}
 const DEFAULT_BENCHMARKER = 'builtin'
 // How long past the requested duration a tool may run before we kill it:
 // start-up, connection set-up and its own shutdown.
 const GRACE_MS = 15000
 const MAX_SHOWN = 2000
+// The longest a run of a fixed number of requests (bench.http `requests`)
+// may take before it counts as hung; BENCHRIG_TIMEOUT can cut it shorter.
+const COUNT_RUN_LIMIT_S = 300
 
 const detected = new Map()
 
@@ -76,7 +84,7 @@ async function run (name, opts) {
   const adapter = getBenchmarker(name)
   const protocol = opts.protocol || 'http/1.1'
   if (!adapter.protocols.includes(protocol)) {
-    const able = list().filter((n) => ADAPTERS[n].protocols.includes(protocol))
+    const able = list().filter((n) => ADAPTERS[n].protocols.includes(protocol) && !ADAPTERS[n].testDouble)
     const why = adapter.protocolNote ? ` (${adapter.protocolNote})` : ''
     throw new UsageError(`benchmarker "${name}" cannot send ${protocol === 'h2' ? 'HTTP/2' : protocol} requests${why}: pass --set benchmarker=${able[0]} (able: ${able.join(', ')})`, 'BENCHRIG_ERR_UNSUPPORTED_PROTOCOL')
   }
@@ -100,7 +108,9 @@ async function run (name, opts) {
       args = ['-c', String(opts.cpuset), command, ...args]
       command = 'taskset'
     }
-    const timeoutMs = Math.ceil(Math.max(opts.duration, adapter.minDuration || 0) * 1000) + (opts.graceMs ?? GRACE_MS)
+    // A run of `requests` requests ends when they are done, not at the duration.
+    const limitS = opts.requests !== undefined ? Math.max(opts.duration, COUNT_RUN_LIMIT_S) : Math.max(opts.duration, adapter.minDuration || 0)
+    const timeoutMs = Math.ceil(limitS * 1000) + (opts.graceMs ?? GRACE_MS)
     const { code, signal, stdout, stderr, timedOut } = await spawnTool(command, args, timeoutMs)
     const shown = `${command} ${args.join(' ')}`
     if (timedOut) {

@@ -1,24 +1,36 @@
 'use strict'
-// HPACK at work: n response headers per stream over one h2c connection
-// per client, loaded by h2load (or the built-in engine with --set benchmarker=builtin).
-const http2 = require('node:http2')
+// HPACK at work: `nheaders` response headers on every stream, in the shape
+// of Node core's http2 files (no protocol; requests, clients, streams and
+// threads as h2load's -n, -c, -m and -t).
 const common = require('../common.js')
-const { loadServer } = require('../http/_serve.js')
 
 const bench = common.createBenchmark(main, {
-  n: [10, 100],
-  clients: [4],
+  nheaders: [0, 10, 100],
+  requests: [10000],
   streams: [16],
+  clients: [2],
+  benchmarker: ['h2load'],
   duration: 5
-}, { test: { n: 10, clients: 2, streams: 8 } })
+}, { test: { nheaders: 10, requests: 100, streams: 8, clients: 2 }, flags: ['--no-warnings'] })
 
-function main ({ n, clients, streams, duration }) {
+function main ({ nheaders, requests, streams, clients, duration }) {
+  const http2 = require('node:http2')
   const headers = { ':status': 200, 'content-length': 2 }
-  for (let i = 0; i < n; i++) headers[`x-h2-header-${i}`] = `value-${i}`
+  for (let i = 0; i < nheaders; i++) headers[`x-h2-header-${i}`] = `value-${i}`
   const server = http2.createServer()
   server.on('stream', (stream) => {
     stream.respond(headers)
     stream.end('ok')
   })
-  loadServer(bench, server, { protocol: 'h2', path: '/', clients, connections: clients, maxConcurrentStreams: streams, duration })
+  server.listen(0, '127.0.0.1', () => {
+    bench.http({
+      path: '/',
+      port: server.address().port,
+      requests,
+      maxConcurrentStreams: streams,
+      clients,
+      threads: clients,
+      duration
+    }, () => { server.close() })
+  })
 }

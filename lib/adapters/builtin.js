@@ -34,8 +34,12 @@ const builtin = {
     ]
     if (h2) args.push('--h2', '--max-streams', String(opts.streams || opts.pipelining || 1))
     else args.push('-p', String(opts.pipelining))
+    // Node's h2load options: requests is a run of that many requests (-a,
+    // like h2load -n), threads are our worker threads (like h2load -t).
+    if (opts.requests !== undefined) args.push('-a', String(opts.requests))
     if (opts.timeout) args.push('-t', String(opts.timeout))
-    if (opts.workers) args.push('-w', String(opts.workers))
+    const workers = opts.workers || opts.threads
+    if (workers) args.push('-w', String(workers))
     for (const [k, v] of Object.entries(opts.headers)) args.push('-H', `${k}=${v}`)
     if (opts.body !== undefined) args.push('-b', opts.body)
     args.push('-j', opts.url)

@@ -35,6 +35,12 @@ function configOf (bench) {
   return (bench && (bench.config || bench.conf)) || {}
 }
 
+/** The benchmark's category folder ("http2" for "http2/simple.js"). */
+function categoryOf (bench) {
+  const name = (bench && typeof bench.name === 'string') ? bench.name : ''
+  return name.includes('/') ? name.slice(0, name.indexOf('/')) : undefined
+}
+
 /** Pass-through argv options (cpuset_client, cpuset_server) of this child. */
 function extraOf (bench) {
   return (bench && bench.extra_options) || {}
@@ -52,15 +58,19 @@ function positive (value, key, fallback) {
  * Turns bench.http options and the configuration into the adapters' options.
  * @param {object} options bench.http options
  * @param {object} conf the child's configuration (may carry benchmarker, cpuset_client)
- * @param {{testMode?: boolean}} [ctx]
+ * @param {{testMode?: boolean, category?: string}} [ctx] category: the file's folder ("http2" means HTTP/2)
  */
 function normalizeOptions (options = {}, conf = {}, ctx = {}) {
   const PROTOCOLS = { 'http/1.1': 'http/1.1', http1: 'http/1.1', h2: 'h2', http2: 'h2' }
-  const protocol = PROTOCOLS[options.protocol || (options.http2 ? 'h2' : 'http/1.1')]
-  if (!protocol) throw new UsageError(`bench.http: protocol must be "http/1.1" or "h2", got "${options.protocol}"`)
+  // Node core's http2/ files pass no protocol: their folder, or a benchmarker
+  // that only speaks HTTP/2 (h2load, as Node runs it; test-double-http2),
+  // says it. An explicit protocol always wins.
+  const asked = options.protocol || (options.http2 ? 'h2' : undefined) || (ctx.category === 'http2' ? 'h2' : undefined)
+  if (asked !== undefined && !PROTOCOLS[asked]) throw new UsageError(`bench.http: protocol must be "http/1.1" or "h2", got "${options.protocol}"`)
   const name = conf.benchmarker || options.benchmarker || process.env.BENCHRIG_BENCHMARKER ||
-    (protocol === 'h2' ? 'h2load' : benchmarkers.DEFAULT_BENCHMARKER)
+    (PROTOCOLS[asked] === 'h2' ? 'h2load' : benchmarkers.DEFAULT_BENCHMARKER)
   const adapter = benchmarkers.getBenchmarker(String(name))
+  const protocol = PROTOCOLS[asked] || adapter.defaultProtocol || 'http/1.1'
   const scheme = options.scheme || 'http'
   if (scheme !== 'http' && scheme !== 'https') throw new UsageError(`bench.http: scheme must be "http" or "https", got "${scheme}"`)
   const host = options.host || '127.0.0.1'
@@ -71,6 +81,13 @@ function normalizeOptions (options = {}, conf = {}, ctx = {}) {
   if (ctx.testMode) duration = Math.min(duration, TEST_DURATION)
   duration = Math.max(duration, adapter.minDuration || 0)
   if (adapter.wholeSeconds) duration = Math.ceil(duration)
+  // Node's h2load mapping: `requests` is -n, a run of that many requests
+  // (duration then only bounds the tool's run time, see _http-benchmarkers.js).
+  const requests = options.requests === undefined ? undefined : Math.round(positive(options.requests, 'requests'))
+  const clients = options.clients === undefined ? undefined : Math.round(positive(options.clients, 'clients'))
+  if (requests !== undefined && requests < (clients ?? 1)) {
+    throw new UsageError(`bench.http: requests (${requests}) must be at least clients (${clients}): each client makes at least one request (h2load -n >= -c); raise requests or lower clients`)
+  }
   const headers = { ...(options.headers || {}) }
   let body = options.body
   if (body !== undefined && typeof body !== 'string') {
@@ -95,7 +112,8 @@ function normalizeOptions (options = {}, conf = {}, ctx = {}) {
     timeout: options.timeout === undefined ? undefined : positive(options.timeout, 'timeout'),
     workers: options.workers === undefined ? undefined : Math.round(positive(options.workers, 'workers')),
     threads: options.threads === undefined ? undefined : Math.round(positive(options.threads, 'threads')),
-    clients: options.clients === undefined ? undefined : Math.round(positive(options.clients, 'clients')),
+    clients,
+    requests,
     streams: (options.maxConcurrentStreams ?? options.streams) === undefined
       ? undefined
       : Math.round(positive(options.maxConcurrentStreams ?? options.streams, 'maxConcurrentStreams')),
@@ -141,14 +159,14 @@ function pinServer (cpus) {
  * @param {object} bench the benchmark object (report(rate, extra), config)
  * @param {object} options path, connections, duration, pipelining, method,
  *   headers, body, scheme, host, port, benchmarker, protocol ('h2'),
- *   clients, threads, maxConcurrentStreams, timeout, workers (builtin/autocannon)
+ *   clients, threads, maxConcurrentStreams, requests, timeout, workers (builtin/autocannon)
  * @param {(err: Error|null, result?: object) => void} [cb]
  */
 function http (bench, options, cb) {
   const conf = { ...extraOf(bench), ...configOf(bench) }
   Promise.resolve()
     .then(() => {
-      const opts = normalizeOptions(options, conf, { testMode: isTestMode(bench) })
+      const opts = normalizeOptions(options, conf, { testMode: isTestMode(bench), category: categoryOf(bench) })
       if (opts.cpusetServer !== undefined) pinServer(opts.cpusetServer)
       return benchmarkers.run(opts.benchmarker, opts)
     })

@@ -3,7 +3,12 @@
 // compare and scatter do, and streams its messages as they arrive, so that
 // results already measured are never lost when a later child fails.
 const { fork, spawn } = require('node:child_process')
+const path = require('node:path')
 const { cpusetPrefix } = require('./cpuset.js')
+const { isNodeBenchFile } = require('../node-bench/detect.js')
+
+// A node:bench file has no createBenchmark root of its own: this one runs it.
+const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
 
 /**
  * @typedef {{type: 'report', name: string, conf: object, rate: number, time: number, extra?: object}} Report
@@ -33,14 +38,15 @@ function runBenchmarkFile (opts) {
   const env = { ...(opts.env ?? process.env), BENCHRIG_DRIVER_NODE: process.execPath }
   delete env.BENCHRIG_CHILD
   const stdio = ['ignore', 'pipe', 'inherit', 'ipc']
+  const [entry, ...entryArgs] = isNodeBenchFile(file) ? [NODE_BENCH_ROOT, file] : [file]
   return new Promise((resolve, reject) => {
     let child
     try {
       if (cpuset !== undefined) {
         const [cmd, ...prefix] = cpusetPrefix(cpuset)
-        child = spawn(cmd, [...prefix, execPath, file, ...args], { env, stdio, serialization: 'json' })
+        child = spawn(cmd, [...prefix, execPath, entry, ...entryArgs, ...args], { env, stdio, serialization: 'json' })
       } else {
-        child = fork(file, args, { execPath, env, stdio, execArgv: [] })
+        child = fork(entry, [...entryArgs, ...args], { execPath, env, stdio, execArgv: [] })
       }
     } catch (err) {
       reject(err)

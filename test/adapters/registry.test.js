@@ -21,7 +21,7 @@ test('an unknown benchmarker names itself and the known ones', async (t) => {
   t.equal(err.code, 'BENCHRIG_ERR_UNKNOWN_BENCHMARKER')
   t.match(err.message, /unknown benchmarker "wrkk"/)
   t.match(err.message, /builtin, wrk, autocannon, h2load/)
-  t.same(benchmarkers.list(), ['builtin', 'wrk', 'autocannon', 'h2load'])
+  t.same(benchmarkers.list(), ['builtin', 'wrk', 'autocannon', 'h2load', 'test-double-http', 'test-double-https', 'test-double-http2'])
 })
 
 test('HTTP/2 is refused by the HTTP/1.1-only tools, naming the able ones', async (t) => {
