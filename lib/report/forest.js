@@ -103,6 +103,7 @@ const TICK_LADDERS = [
   [-1, -0.5, -0.2, -0.1, 0, 0.1, 0.2, 0.5, 1]
 ]
 const MAX_TICKS = 9
+const MIN_GAP = 0.06 // of the axis width between tick labels
 
 /**
  * Ticks (in %) for a log-ratio axis from lo to hi (log(new/old)).
@@ -123,7 +124,28 @@ function logTicks (lo, hi) {
       bestSpan = Math.max(span, bestSpan)
     }
   }
-  return best
+  return thinTicks(best, MIN_GAP * (hi - lo))
+}
+
+/**
+ * Drops ticks closer than gap (in log units) to the one kept before them,
+ * walking out from 0, so labels near 0 do not overlap.
+ * @param {number[]} ticks %
+ * @param {number} gap
+ */
+function thinTicks (ticks, gap) {
+  const L = (p) => Math.log1p(p / 100)
+  const kept = ticks.includes(0) ? [0] : []
+  for (const side of [ticks.filter((p) => p > 0), ticks.filter((p) => p < 0).reverse()]) {
+    let last = 0
+    for (const p of side) {
+      if (Math.abs(L(p) - last) >= gap) {
+        kept.push(p)
+        last = L(p)
+      }
+    }
+  }
+  return kept.sort((a, b) => a - b)
 }
 
 /**
