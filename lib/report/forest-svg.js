@@ -56,6 +56,8 @@ function renderForestSvg (m) {
   }
   out.push(el('text', { x: lx + 8, y: 66, 'font-size': FONT, fill: '#555555' }, text(`shaded: no-change band ±${m.threshold}%`)))
 
+  // The plot area, drawn as nothing: it names where the bars go.
+  out.push(el('rect', { x: x0, y: TOP, width: x1 - x0, height: bodyH, fill: 'none', class: 'plot-area' }))
   // Band, grid and ticks (top and bottom, so a long page keeps its axis in view).
   out.push(el('rect', { x: xOf(L(-m.threshold)), y: TOP, width: xOf(L(m.threshold)) - xOf(L(-m.threshold)), height: bodyH, fill: '#ececec', class: 'band' }))
   for (const p of logTicks(lo, hi)) {

@@ -14,7 +14,6 @@ const { VERDICT_COLOURS } = require('../../lib/report/forest.js')
 const { simulateCompareCsv } = require('../../doc_img/forest-example.js')
 
 const ROOT = path.join(__dirname, '..', '..')
-const PAIRED = path.join(__dirname, 'fixtures', 'paired.csv')
 
 // bar.R computes the verdicts itself (R has no JSON reader here, and Node
 // core users have only the CSV): the same rules as benchrig analyze, so its
