@@ -56,7 +56,7 @@ function forestModel (a, opts = {}) {
     change: r.change,
     ci: r.ci,
     // The level the interval reached (it can be lower at small n with ties).
-    level: r.ci_level ?? r.conf_level ?? level,
+    level: r.conf_level ?? level,
     verdict: r.verdict,
     colour: VERDICT_COLOURS[r.verdict] ?? VERDICT_COLOURS.inconclusive,
     pairs: r.n_pairs,
