@@ -80,12 +80,13 @@ function forestModel (a, opts = {}) {
   const paired = rows.length > 0 && rows.every((r) => r.pairs > 0)
   const counts = {}
   for (const r of rows) counts[r.verdict] = (counts[r.verdict] ?? 0) + 1
-  const subtitle = [
-    categories.length === 0 ? 'no data' : `${categories.length === 1 ? 'category' : 'categories'} ${categories.join(', ')}`,
+  const parts = [
+    `${categories.length === 1 ? 'category' : 'categories'} ${categories.join(', ')}`,
     `${rows.length} configuration${rows.length === 1 ? '' : 's'}`,
     paired ? `${range(rows.map((r) => r.pairs))} pairs` : `${range(rows.map((r) => r.n))} runs per binary (unpaired)`,
     ...(a.meta.seed !== undefined ? [`seed ${a.meta.seed}`] : [])
-  ].join(' · ')
+  ]
+  const subtitle = rows.length === 0 ? 'no data: the CSV has no old/new rows with a rate' : parts.join(' · ')
   const levels = [...new Set(rows.map((r) => Math.round(r.level * 1000) / 10))]
   const levelText = levels.length <= 1 ? `${levels[0] ?? Math.round(level * 100)}% CI` : `CI at ${Math.min(...levels)}–${Math.max(...levels)}%`
   const axisLabel = `change of ${measureLabel(opts.measure ?? a.meta.measure)}, new vs old (log scale; ${levelText}; positive = new is faster)`

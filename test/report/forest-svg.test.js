@@ -71,6 +71,12 @@ t.test('the axis names the rows\' measure; an unpaired run says so; bad --plot o
   t.match(svg, /class="title">new vs old</, 'no metadata: a plain title')
   t.match(svg, /8 runs per binary \(unpaired\)/)
   t.match(svg, /change of ops per CPU second/, 'the measure from the rows')
+  const empty = path.join(dir, 'empty.csv')
+  fs.writeFileSync(empty, csv.split('\n')[0] + '\n')
+  t.equal(await main(['--plot', path.join(dir, 'empty.svg'), empty], { stdout: sink }), 0)
+  const blank = fs.readFileSync(path.join(dir, 'empty.svg'), 'utf8')
+  t.equal(figureRows(blank).length, 0, 'a header-only CSV: no rows')
+  t.match(blank, /class="subtitle">no data: the CSV has no old\/new rows with a rate</, 'and says so')
   for (const [args, re] of [
     [['--plot', path.join(dir, 'x.png'), input], /--plot .*x\.png: give a file name ending in \.svg/],
     [['--plot', path.join(dir, 'no', 'x.svg'), input], /--plot .*x\.svg: the folder .*no does not exist/],
