@@ -175,7 +175,7 @@ if (opts$format == "csv") {
 }
 
 measure <- if ("measure" %in% names(dat)) unique(dat$measure[dat$measure != ""]) else character(0)
-quantity <- if (length(measure) == 0 || measure[1] == "wall") "ops/sec" else if (measure[1] == "cpu") "ops per CPU second" else if (measure[1] == "instructions") "ops per instruction count" else sprintf("rate (%s)", measure[1])
+quantity <- if (length(measure) == 0 || measure[1] == "wall") "ops/sec" else if (measure[1] == "cpu") "operations per CPU-second" else if (measure[1] == "instructions") "operations per 10^9 instructions" else sprintf("rate (%s)", measure[1])
 levels.pct <- unique(round(stats$level[!is.na(stats$level)] * 100, 1))
 ci.text <- if (length(levels.pct) <= 1) sprintf("%s%% CI", if (length(levels.pct)) levels.pct else 95) else sprintf("CI at %s-%s%%", min(levels.pct), max(levels.pct))
 counts <- table(stats$verdict)

@@ -42,6 +42,9 @@ if (length(missing) > 0) {
                   paste(missing, collapse = ", ")))
   quit(status = 2)
 }
+# What the rates count, for the plot's axis (the "measure" column; empty = wall).
+measure <- if ("measure" %in% names(dat)) unique(dat$measure[dat$measure != ""]) else character(0)
+quantity <- if (length(measure) == 0 || measure[1] == "wall") "rate" else if (measure[1] == "cpu") "operations per CPU-second" else if (measure[1] == "instructions") "operations per 10^9 instructions" else sprintf("rate (%s)", measure[1])
 dat <- dat[, needed]
 dat$rate <- as.numeric(dat$rate)
 dat <- dat[!is.na(dat$rate), ]
@@ -70,7 +73,7 @@ if (!is.null(opts$plot)) {
     scale_y_discrete(labels = labels) +
     scale_fill_manual(values = c(old = "#bdbdbd", new = "#6baed6"), breaks = c("old", "new")) +
     facet_grid(file ~ ., scales = "free_y", space = "free_y") +
-    labs(x = "rate relative to the median rate of old in the same configuration (log scale; higher is better)",
+    labs(x = sprintf("%s relative to the median of old in the same configuration (log scale; higher is better)", quantity),
          y = NULL, fill = NULL) +
     theme_bw(base_size = 10) +
     theme(legend.position = "top", legend.justification = "left", strip.text.y = element_text(angle = 0, hjust = 0),

@@ -13,11 +13,15 @@ const VERDICT_COLOURS = {
   inconclusive: '#8c8c8c'
 }
 
-/** The label of the measured quantity: the rows' measure when they carry one. */
+/**
+ * The label of the measured quantity: the rows' measure when they carry one
+ * (the wording of the measures' rate labels: operations per CPU-second, per
+ * 10^9 instructions).
+ */
 function measureLabel (measure) {
   if (!measure || measure === 'wall') return 'ops/sec'
-  if (measure === 'cpu') return 'ops per CPU second'
-  if (measure === 'instructions') return 'ops per instruction count'
+  if (measure === 'cpu') return 'operations per CPU-second'
+  if (measure === 'instructions') return 'operations per 10^9 instructions'
   return `rate (${measure})`
 }
 

@@ -70,7 +70,7 @@ t.test('the axis names the rows\' measure; an unpaired run says so; bad --plot o
   const svg = fs.readFileSync(file, 'utf8')
   t.match(svg, /class="title">new vs old</, 'no metadata: a plain title')
   t.match(svg, /8 runs per binary \(unpaired\)/)
-  t.match(svg, /change of ops per CPU second/, 'the measure from the rows')
+  t.match(svg, /change of operations per CPU-second/, 'the measure from the rows')
   const empty = path.join(dir, 'empty.csv')
   fs.writeFileSync(empty, csv.split('\n')[0] + '\n')
   t.equal(await main(['--plot', path.join(dir, 'empty.svg'), empty], { stdout: sink }), 0)
