@@ -10,7 +10,8 @@
 suppressPackageStartupMessages(library(plyr))
 
 usage <- "usage: Rscript compare.R [--plot FILE] [--format table|csv] < compare.csv
-  --plot FILE    also save a box plot of the rates (png, pdf, svg, jpg by extension)
+  --plot FILE    also save a box plot of the rates, each divided by the median
+                 rate of old in its configuration (png, pdf, svg, jpg by extension)
   --format csv   print the table as CSV (full precision) instead of text"
 
 args <- commandArgs(trailingOnly = TRUE)
@@ -48,6 +49,9 @@ if (length(missing) > 0) {
                   paste(missing, collapse = ", ")))
   quit(status = 2)
 }
+# What the rates count, for the plot's axis (the "measure" column; empty = wall).
+measure <- if ("measure" %in% names(dat)) unique(dat$measure[dat$measure != ""]) else character(0)
+quantity <- if (length(measure) == 0 || measure[1] == "wall") "rate" else if (measure[1] == "cpu") "operations per CPU-second" else if (measure[1] == "instructions") "operations per 10^9 instructions" else sprintf("rate (%s)", measure[1])
 dat <- dat[, needed]
 dat$rate <- as.numeric(dat$rate)
 dat <- dat[!is.na(dat$rate), ]
@@ -55,13 +59,35 @@ dat$name <- ifelse(dat$configuration == "", dat$filename, paste(dat$filename, da
 
 if (!is.null(opts$plot)) {
   suppressPackageStartupMessages(library(ggplot2))
-  dat$nameTwoLines <- paste0(dat$filename, "\n", dat$configuration)
-  p <- ggplot(dat, aes(x = nameTwoLines, y = rate, fill = binary)) +
-    geom_boxplot() +
-    ylab("rate of operations (higher is better)") +
-    xlab("benchmark") +
-    theme(axis.text.x = element_text(angle = 90, hjust = 1, vjust = 0.5))
-  ggsave(opts$plot, p, device = plotDevice, width = 8, height = 5)
+  # Each rate divided by the median rate of the old binary in its own
+  # configuration, so configurations whose rates differ by orders of
+  # magnitude share one (log) axis; one row per configuration in the CSV's
+  # order, grouped by file; the height grows with the number of rows.
+  box <- dat[dat$binary %in% c("old", "new"), ]
+  old.median <- tapply(box$rate[box$binary == "old"], box$name[box$binary == "old"], median)
+  box$relative <- box$rate / old.median[box$name]
+  box <- box[is.finite(box$relative) & box$relative > 0, ]
+  order <- unique(box$name)
+  box$row <- factor(box$name, levels = rev(order))
+  box$file <- factor(box$filename, levels = unique(box$filename))
+  box$binary <- factor(box$binary, levels = c("new", "old"))
+  first <- box[!duplicated(box$name), ]
+  labels <- setNames(ifelse(first$configuration == "", basename(first$filename), first$configuration), first$name)
+  p <- ggplot(box, aes(x = relative, y = row, fill = binary)) +
+    geom_vline(xintercept = 1, colour = "grey40", linewidth = 0.3) +
+    geom_boxplot(outlier.size = 0.6, linewidth = 0.3, position = position_dodge2(preserve = "single")) +
+    scale_x_log10(labels = function(x) { v <- round((x - 1) * 100, 1); ifelse(v == 0, "0%", sprintf("%+g%%", v)) }) +
+    scale_y_discrete(labels = labels) +
+    scale_fill_manual(values = c(old = "#bdbdbd", new = "#6baed6"), breaks = c("old", "new")) +
+    facet_grid(file ~ ., scales = "free_y", space = "free_y") +
+    labs(x = sprintf("%s relative to the median of old in the same configuration (log scale; higher is better)", quantity),
+         y = NULL, fill = NULL) +
+    theme_bw(base_size = 10) +
+    theme(legend.position = "top", legend.justification = "left", strip.text.y = element_text(angle = 0, hjust = 0),
+          panel.grid.minor = element_blank(), plot.margin = margin(8, 12, 8, 8))
+  width <- 7 + min(5, max(nchar(labels)) * 0.06)
+  height <- 1.5 + 0.3 * length(order) + 0.3 * nlevels(box$file)
+  ggsave(opts$plot, p, device = plotDevice, width = width, height = height, dpi = 100, limitsize = FALSE)
 }
 
 # Half-width of the Welch CI at 1 - risk, in % of the old mean.

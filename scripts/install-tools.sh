@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the real external tools that benchrig's adapters, R scripts and
+# Installs the real external tools that benchrig's adapters, R scripts, tests
+# (headless Chromium renders the SVG figures) and
 # performance benchmarks drive. Idempotent: a tool already on PATH is skipped.
 # Usage: scripts/install-tools.sh            (needs root or sudo, Debian/Ubuntu)
 set -euo pipefail
@@ -10,6 +11,7 @@ declare -A PACKAGE_FOR=(
   [h2load]=nghttp2-client
   [nginx]=nginx
   [Rscript]=r-base-core
+  [chromium]=chromium
 )
 R_PACKAGES=(ggplot2:r-cran-ggplot2 plyr:r-cran-plyr)
 

@@ -18,7 +18,8 @@ const { loadForResume } = require('../compare/resume.js')
 const { runSchedule, warmUp } = require('../compare/run-compare.js')
 const { runAuto } = require('../compare/auto.js')
 const { createCompareProgress } = require('../compare/progress.js')
-const { analysisOptions, render, positiveNumber, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
+const { analysisOptions, render, positiveNumber, writePlot, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
+const { measureOfRows } = require('../report/forest.js')
 
 const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all>
 
@@ -52,6 +53,7 @@ Options:
   --format, --threshold, --alpha, --max-regression PCT, --unpaired
                         analysis options, as for benchrig analyze; with
                         --max-regression the exit code is 1 on a regression
+  --plot FILE.svg       also write the PR figure (see benchrig analyze)
   --no-progress         no progress line on stderr
   -h, --help            this text
 
@@ -263,8 +265,9 @@ async function main (argv, ctx = {}) {
   }
   let code = failures.length > 0 ? 1 : 0
   if (failures.length > 0) stderr.write(`compare: ${failures.length} run(s) failed after a retry; their rows are missing (--resume ${opts.output ?? 'FILE'} runs them again)\n`)
-  if (opts.analyze || opts.analysis.maxRegression !== undefined) {
+  if (opts.analyze || opts.analysis.maxRegression !== undefined || opts.analysis.plot) {
     const a = analyze(rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
+    if (opts.analysis.plot) writePlot(a, opts.analysis.plot, { measure: measureOfRows(rows) })
     if (opts.analyze) stdout.write(render(a, opts.analysis.format))
     else if (a.regressions.length > 0) stderr.write(render(a, 'text'))
     if (a.regressions.length > 0) code = 1

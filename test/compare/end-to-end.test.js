@@ -44,8 +44,9 @@ t.test('a new binary that does 25% more work is called slower, with a CI that ex
 t.test('the same binary against itself is not called faster or slower', async (t) => {
   const dir = t.testdir()
   const same = makeWrapper(dir, 'node-same')
+  const svg = path.join(dir, 'pr.svg')
   const r = await runCompare(['--old', process.execPath, '--new', same, '--runs', '10', '--seed', '11',
-    '--set', 'kind=mix', '--analyze', '--format', 'json', '--alpha', '0.005', '--max-regression', '5', 'cpu'])
+    '--set', 'kind=mix', '--analyze', '--format', 'json', '--alpha', '0.005', '--max-regression', '5', '--plot', svg, 'cpu'])
   t.equal(r.code, 0, `no regression, exit 0: ${r.stderr}`)
   const a = JSON.parse(r.stdout)
   t.equal(a.schema, 'benchrig-analysis/1')
@@ -60,6 +61,13 @@ t.test('the same binary against itself is not called faster or slower', async (t
     t.equal(res.ci.length, 2)
   }
   t.ok(a.meta.old.sha256 && a.meta.new.sha256, 'binaries described in meta')
+  // --plot through compare's analysis: the figure of the same analysis, titled
+  // from the binaries compare described.
+  const figure = fs.readFileSync(svg, 'utf8')
+  t.equal(figure.split('<g class="row" ').length - 1, 1, 'one row')
+  t.match(figure, `data-verdict="${a.results[0].verdict}"`, 'with the verdict of the analysis')
+  t.match(figure, `class="title">${a.meta.new.version} vs ${a.meta.old.version}<`, 'titled with the binaries\' versions')
+  t.match(figure, /class="subtitle">category cpu · 1 configuration · 10 pairs · seed 11</)
 })
 
 t.test('CSV goes to stdout without --output, and NDJSON carries the metadata', async (t) => {

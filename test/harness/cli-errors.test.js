@@ -64,6 +64,7 @@ test('compare.js: wrong invocations fail before anything runs', async (t) => {
     [[...both, '--output', path.join(dir, 'no', 'such', 'out.csv'), 'buffers'], /--output .*out\.csv: cannot write it \(its folder does not exist\)/],
     [[...both, '--ndjson', path.join(dir, 'no', 'out.ndjson'), '--output', path.join(dir, 'ok.csv'), 'buffers'], /--ndjson .*out\.ndjson: cannot write it/],
     [[...both, '--analyze', '--format', 'xml', 'buffers'], /--format xml: use one of text, markdown, json/],
+    [[...both, '--plot', path.join(dir, 'pr.png'), 'buffers'], /--plot .*pr\.png: give a file name ending in \.svg/],
     [[...both, '--bogus', 'buffers'], /unknown option --bogus/]
   ]
   for (const [args, message] of cases) expectUsageError(t, 'compare.js', args, message)
@@ -103,6 +104,8 @@ test('benchrig analyze: wrong invocations', async (t) => {
     [['analyze', path.join(dir, 'broken.csv')], /broken\.csv: not valid CSV/],
     [['analyze', '--format', 'xml', fixture], /--format xml: use one of text, markdown, json/],
     [['analyze', '--alpha', '2', fixture], /--alpha 2: give a number > 0 and < 1/],
+    [['analyze', '--plot', path.join(dir, 'no', 'pr.svg'), fixture], /--plot .*pr\.svg: the folder .*no does not exist/],
+    [['analyze', '--meta', path.join(dir, 'nope.ndjson'), fixture], /--meta .*nope\.ndjson: cannot read it \(ENOENT\)/],
     [['analyze', '--nope', fixture], /unknown option --nope/],
     [['nope'], /^benchrig: unknown command "nope"/]
   ]

@@ -1,7 +1,7 @@
 'use strict'
 // doc_img/ holds a plot bar.R made from a real run, with that run's CSV, and
-// the compare guide shows it: the files exist, the CSV is a real two-binary
-// compare run over buffers/, and the guide links the image.
+// the 100-configuration example of the PR figure; the compare guide shows
+// them: the files exist, the CSVs are what they claim, the guide links them.
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
@@ -23,5 +23,23 @@ t.test('the node 22 vs 24 plot and its data are committed and used in the guide'
   const guide = fs.readFileSync(path.join(ROOT, 'docs', 'compare.md'), 'utf8')
   t.match(guide, /!\[[^\]]+\]\(\.\.\/doc_img\/node22-vs-node24-buffers\.png\)/, 'docs/compare.md shows the plot')
   t.match(guide, /Rscript bar\.R --plot doc_img\/node22-vs-node24-buffers\.png/, 'and says how it was made')
+  t.end()
+})
+
+// The PR figure's example: 100 configurations from the seeded suite of
+// doc_img/forest-example.js, drawn by analyze --plot (SVG) and bar.R (PNG).
+t.test('the 100-configuration PR figure, its seeded data and the script that makes them', (t) => {
+  const { simulateCompareCsv } = require('../../doc_img/forest-example.js')
+  const dir = path.join(ROOT, 'doc_img')
+  t.equal(fs.readFileSync(path.join(dir, 'forest-100.csv'), 'utf8'), simulateCompareCsv(), 'the committed CSV is what the seeded script makes')
+  const svg = fs.readFileSync(path.join(dir, 'forest-100.svg'), 'utf8')
+  t.equal([...svg.matchAll(/<g class="row" /g)].length, 100, 'the SVG has 100 rows')
+  t.match(svg, /class="title">new \(simulated\) vs old \(simulated\)</, 'titled from the metadata file')
+  const png = fs.readFileSync(path.join(dir, 'forest-100.png'))
+  t.equal(png.toString('latin1', 1, 4), 'PNG')
+  t.ok(png.readUInt32BE(20) > 1800, `bar.R's PNG is a tall page (${png.readUInt32BE(20)} px)`)
+  const guide = fs.readFileSync(path.join(ROOT, 'docs', 'compare.md'), 'utf8')
+  t.match(guide, /!\[[^\]]+\]\(\.\.\/doc_img\/forest-100\.svg\)/, 'docs/compare.md shows the figure')
+  t.match(guide, /node doc_img\/forest-example\.js/, 'and says how it was made')
   t.end()
 })

@@ -11,7 +11,7 @@ const ROOT = path.join(__dirname, '..', '..')
 const USAGE = {
   'compare.R': /^usage: Rscript compare\.R \[--plot FILE\] \[--format table\|csv\] < compare\.csv/,
   'scatter.R': /^usage: Rscript scatter\.R --xaxis V \[--category V\] \[--log\] \[--plot FILE\] < scatter\.csv/,
-  'bar.R': /^usage: Rscript bar\.R --plot FILE \[--title TEXT\] < compare\.csv/
+  'bar.R': /^usage: Rscript bar\.R --plot FILE \[--meta FILE\.ndjson\] \[--title TEXT\] \[--threshold PCT\] \[--alpha A\] \[--format table\|csv\] < compare\.csv/
 }
 // The arguments each script needs before it reads stdin.
 const REQUIRED = { 'compare.R': [], 'scatter.R': ['--xaxis', 'len'], 'bar.R': ['--plot', 'x.png'] }
