@@ -17,7 +17,7 @@ const { loadForResume } = require('../compare/resume.js')
 const { runSchedule, warmUp } = require('../compare/run-compare.js')
 const { runAuto } = require('../compare/auto.js')
 const { createCompareProgress } = require('../compare/progress.js')
-const { analysisOptions, render, positiveNumber, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
+const { analysisOptions, render, positiveNumber, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
 
 const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all>
 
@@ -254,6 +254,7 @@ async function main (argv, ctx = {}) {
   if (failures.length > 0) stderr.write(`compare: ${failures.length} run(s) failed after a retry; their rows are missing (--resume ${opts.output ?? 'FILE'} runs them again)\n`)
   if (opts.analyze || opts.analysis.maxRegression !== undefined) {
     const a = analyze(rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
+    noDataGuard(a, opts.analysis, opts.output ?? 'compare')
     if (opts.analyze) stdout.write(render(a, opts.analysis.format))
     else if (a.regressions.length > 0) stderr.write(render(a, 'text'))
     if (a.regressions.length > 0) code = 1
