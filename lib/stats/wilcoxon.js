@@ -43,7 +43,18 @@ function exactP (pmf, stat, centre, alternative) {
 function exactLevel (pmf, qu, confLevel) {
   const alpha = 1 - confLevel
   const achieved = 2 * cdf(pmf, qu - 1)
-  return achieved - alpha > alpha / 2 ? 1 - Number(achieved.toPrecision(2)) : confLevel
+  return achieved - alpha > alpha / 2 ? 1 - signif2(achieved) : confLevel
+}
+
+// R's signif(x, 2): two significant digits, an exact half to the even digit
+// (R gives signif(0.125, 2) = 0.12).
+function signif2 (x) {
+  if (!(x > 0)) return x
+  const scale = 10 ** (2 - Math.ceil(Math.log10(x)))
+  const v = x * scale
+  const f = Math.floor(v)
+  const r = v - f === 0.5 ? (f % 2 === 0 ? f : f + 1) : Math.round(v)
+  return r / scale
 }
 
 // Widens alpha like R does when the sample cannot reach the asked confidence
