@@ -13,7 +13,7 @@ const { analyze } = require('../stats/analyze.js')
 const { buildSchedule } = require('../compare/schedule.js')
 const { resolveBinary, describeBinary } = require('../compare/binaries.js')
 const { createCsvSink, createNdjsonSink } = require('../compare/output.js')
-const { loadForResume } = require('../compare/resume.js')
+const { loadForResume, checkResumeBinaries } = require('../compare/resume.js')
 const { runSchedule, warmUp } = require('../compare/run-compare.js')
 const { runAuto } = require('../compare/auto.js')
 const { createCompareProgress } = require('../compare/progress.js')
@@ -42,7 +42,8 @@ Options:
   --warmup N            unmeasured runs of each file with each binary first (default 0)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
-                        run what is missing with the same seed
+                        run what is missing with the same seed (with the
+                        run's --ndjson, refuses other binaries than its own)
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
   --analyze             print the analysis instead of CSV (see benchrig analyze)
@@ -162,6 +163,7 @@ async function main (argv, ctx = {}) {
 
   let previous = { seed: undefined, done: new Set(), rows: [], dropped: 0 }
   if (opts.resume) {
+    if (opts.ndjson) checkResumeBinaries(opts.ndjson, opts.binaries, describeBinary)
     previous = loadForResume(opts.output)
     if (opts.seed !== undefined && previous.seed !== undefined && opts.seed !== previous.seed) {
       throw new UsageError(`--seed ${opts.seed}: ${opts.output} was written with seed ${previous.seed}; leave --seed out to resume`)
