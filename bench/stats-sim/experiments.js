@@ -88,12 +88,12 @@ function ratioCorrelation (rows, file) {
 }
 
 /**
- * A/A under --runs auto: one file of 2 configurations, no change, pilot 6,
+ * A/A under --runs auto: one file of `configs` configurations, no change, pilot 6,
  * cap maxPairs; per configuration, p < .05 at the end. Also the former rule
  * (stop when the rank CI's half-width is under the target), simulated on the
  * same machine seeds, and the largest number of pairs any file got.
  */
-function autoAA ({ sims, seed, noise = 'realistic', target = 2, maxPairs = 60 }) {
+function autoAA ({ sims, seed, noise = 'realistic', target = 2, maxPairs = 60, configs = 2 }) {
   return (async () => {
     let positives = 0
     let formerPositives = 0
@@ -101,7 +101,7 @@ function autoAA ({ sims, seed, noise = 'realistic', target = 2, maxPairs = 60 })
     let maxSeen = 0
     const stops = new Map()
     for (let i = 0; i < sims; i++) {
-      const files = suite(1, 2)
+      const files = suite(1, configs)
       const fileList = files.map((f) => ({ file: f.name, name: f.name }))
       const m = createMachine(simSeed(seed, i), noise)
       const res = await runAuto({

@@ -5,7 +5,8 @@
 // as JSON (the ones quoted in docs/compare.md).
 //
 //   node bench/stats-sim/run.js [--sims N] [--seed S] [--noise realistic|loaded]
-//                               [--only geomean,auto,hint,gate,power]
+//                               [--only geomean,auto,hint,gate,power] [--configs N]
+// --configs: configurations per file in the --runs auto experiment (default 2)
 const { parseArgs } = require('node:util')
 const e = require('./experiments.js')
 
@@ -14,7 +15,8 @@ const { values } = parseArgs({
     sims: { type: 'string', default: '10000' },
     seed: { type: 'string', default: '1' },
     noise: { type: 'string', default: 'realistic' },
-    only: { type: 'string', default: 'geomean,auto,hint,gate,power' }
+    only: { type: 'string', default: 'geomean,auto,hint,gate,power' },
+    configs: { type: 'string', default: '2' }
   }
 })
 const sims = Number(values.sims)
@@ -29,7 +31,7 @@ if (!(sims >= 1) || !Number.isInteger(seed)) {
 async function main () {
   const opts = { sims, seed, noise: values.noise }
   const only = new Set(values.only.split(','))
-  const out = { command: `node bench/stats-sim/run.js --sims ${sims} --seed ${seed} --noise ${values.noise} --only ${values.only}` }
+  const out = { command: `node bench/stats-sim/run.js --sims ${sims} --seed ${seed} --noise ${values.noise} --only ${values.only} --configs ${values.configs}` }
   const time = async (name, fn) => {
     const t0 = process.hrtime.bigint()
     out[name] = await fn()
@@ -37,7 +39,7 @@ async function main () {
     process.stderr.write(`${name}: ${JSON.stringify(out[name])}\n`)
   }
   if (only.has('geomean')) await time('geomean', () => e.geomeanCoverage(opts))
-  if (only.has('auto')) await time('auto', () => e.autoAA(opts))
+  if (only.has('auto')) await time('auto', () => e.autoAA({ ...opts, configs: Number(values.configs) }))
   if (only.has('hint')) await time('hint', () => e.hintAA(opts))
   if (only.has('gate')) await time('gate', () => e.gateAtThreshold(opts))
   if (only.has('power')) await time('power', () => e.gatePower(opts))
