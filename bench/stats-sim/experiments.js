@@ -248,6 +248,32 @@ function gatePower ({ sims, seed, noise = 'realistic', pct = 5, pairs = 30 }) {
 }
 
 /**
+ * Welch stars in A/A suites: 7 files x 8 configurations, no change, 20
+ * pairs. The share of configurations with an unadjusted Welch p < .05 (a
+ * star in compare.R's columns), the share of suites with at least one, and
+ * the same for the verdicts (faster/slower).
+ */
+function welchAA ({ sims, seed, noise = 'realistic', pairs = 20 }) {
+  let starred = 0
+  let suitesStarred = 0
+  let called = 0
+  let suitesCalled = 0
+  let configs = 0
+  for (let i = 0; i < sims; i++) {
+    const m = createMachine(simSeed(seed, i), noise)
+    const a = analyze(m.runPairs(suite(7, 8), pairs))
+    const s = a.results.filter((r) => r.welch.p < 0.05).length
+    const c = a.results.filter((r) => r.verdict === 'faster' || r.verdict === 'slower').length
+    configs += a.results.length
+    starred += s
+    called += c
+    if (s > 0) suitesStarred++
+    if (c > 0) suitesCalled++
+  }
+  return { sims, configurations: configs / sims, starRate: starred / configs, suitesWithStar: suitesStarred / sims, verdictRate: called / configs, suitesWithVerdict: suitesCalled / sims }
+}
+
+/**
  * Concatenated CSVs: two runs of the same suite with their own seeds and
  * pair numbers 1..pairs each; the analysis must stay paired.
  */
@@ -258,4 +284,4 @@ function concatenated ({ seed, noise = 'realistic', pairs = 10 }) {
   return analyze(a.concat(b))
 }
 
-module.exports = { geomeanCoverage, autoAA, hintAA, gateAtThreshold, gatePower, concatenated }
+module.exports = { geomeanCoverage, autoAA, hintAA, gateAtThreshold, gatePower, welchAA, concatenated }

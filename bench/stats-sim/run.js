@@ -5,7 +5,7 @@
 // as JSON (the ones quoted in docs/compare.md).
 //
 //   node bench/stats-sim/run.js [--sims N] [--seed S] [--noise realistic|loaded]
-//                               [--only geomean,auto,hint,gate,power] [--configs N]
+//                               [--only geomean,auto,hint,gate,power,welch] [--configs N]
 // --configs: configurations per file in the --runs auto experiment (default 2)
 const { parseArgs } = require('node:util')
 const e = require('./experiments.js')
@@ -43,5 +43,6 @@ async function main () {
   if (only.has('hint')) await time('hint', () => e.hintAA(opts))
   if (only.has('gate')) await time('gate', () => e.gateAtThreshold(opts))
   if (only.has('power')) await time('power', () => e.gatePower(opts))
+  if (only.has('welch')) await time('welch', () => e.welchAA(opts))
   process.stdout.write(JSON.stringify(out, null, 2) + '\n')
 }
