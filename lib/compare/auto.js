@@ -23,8 +23,7 @@ const { precisionOf, pairsForHalfWidth } = require('../stats/precision.js')
  *   and never past maxPairs); capped counts configurations still too wide at the cap
  */
 function filesNeedingPairs (rows, { target, maxPairs, pairsDone }) {
-  const want = new Map()
-  want.capped = 0
+  const want = /** @type {Map<string, number> & {capped: number}} */ (Object.assign(new Map(), { capped: 0 }))
   const targetLog = Math.log1p(target / 100)
   const groups = groupRows(rows)
   const seen = pairsDone ?? pairsPerFile(groups)

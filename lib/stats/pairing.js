@@ -46,8 +46,8 @@ const pairKey = (r) => `${r.seed}\u0000${r.pair}`
  * Complete old/new pairs of one configuration, in run order (seeds in the
  * order first seen, then pair number), or why there are none.
  * @param {Group} g
- * @returns {{pairs: {key: string, old: number, new: number}[], dropped: number}
- *   | {unpaired: 'no-pairs'|'duplicates', duplicates?: number}}
+ * @returns {{pairs?: {key: string, old: number, new: number}[], dropped?: number,
+ *   unpaired?: 'no-pairs'|'duplicates'|'too-few-pairs', duplicates?: number}} pairs, or why none
  */
 function pairsOf (g) {
   if (!g.rows.some((r) => Number.isFinite(r.pair))) return { unpaired: 'no-pairs' }
