@@ -128,7 +128,8 @@ function regressionP (pct, logRatios, oldRates, newRates) {
  * configurations within each pair (the pairs present in every
  * configuration), and the interval is the signed-rank one over those
  * per-pair means. Without common pairs (unpaired rows) the old way is the
- * only one left, and it says so (method "independent", a warning).
+ * only one left, and it says so (method "independent"; the text output
+ * adds that it is too narrow when configurations share processes).
  */
 function geomeanOf (analysed, results, confLevel) {
   const ok = results.filter((r) => Number.isFinite(r.change))
