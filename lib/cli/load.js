@@ -32,6 +32,7 @@ function parse (rawArgv) {
     .option('socketPath', { alias: 'S', type: 'string', describe: 'connect to this unix socket (the URL still gives Host and path)' })
     .option('bailout', { alias: 'B', type: 'string', describe: 'stop after this many errors (per worker)' })
     .option('expectBody', { alias: 'E', type: 'string', describe: 'count responses whose body differs from this' })
+    .option('max-header-size', { type: 'string', describe: 'bytes a response\'s header section may take (or 16k, 1m); a longer one is a parse error and resets the connection', default: '80k' })
     .option('json', { alias: 'j', type: 'boolean', describe: 'print the result as JSON on stdout only' })
     .option('latency', { alias: 'l', type: 'boolean', describe: 'print all latency percentiles' })
     .option('renderStatusCodes', { type: 'boolean', describe: 'print a table of status codes' })
@@ -77,6 +78,7 @@ async function main (argv) {
     socketPath: last(args.socketPath),
     bailout: last(args.bailout),
     expectBody: last(args.expectBody),
+    maxHeaderSize: last(args.maxHeaderSize),
     rejectUnauthorized: args.rejectUnauthorized,
     h2: args.h2 === true,
     maxStreams: last(args.maxStreams),
