@@ -366,16 +366,18 @@ class ResponseScanner {
             this.remaining = this.remaining * 16 + d
             this.chunkDigits++
           } else if (c === LF) {
+            if (this.chunkSpace) return this.fail('bad chunk size')
             if (!this.chunkSizeDone()) return false
             if (this.state === S_TRAILER_START) headFrom = i
           } else if (c === 59) { // ';'
             this.state = S_CHUNK_EXT
           } else if (c === CR) {
+            if (this.chunkSpace) return this.fail('bad chunk size')
             this.cr = true
-          } else if (c === 32 || c === 9) {
-            // whitespace may end the size (before ';' or the line end) but
-            // not split it: "1 2" is not 0x12
-            if (this.chunkDigits > 0) this.chunkSpace = true
+          } else if ((c === 32 || c === 9) && this.chunkDigits > 0) {
+            // whitespace may end the size before ';' (BWS of RFC 9112 §7.1.1)
+            // but not split it ("1 2" is not 0x12) nor end the line
+            this.chunkSpace = true
           } else {
             return this.fail('bad chunk size')
           }

@@ -233,6 +233,7 @@ t.test('loose numbers are parse errors', async (t) => {
     ['HTTP/1.1 200 OK\r\nContent-Length: 18446744073709551616\r\n\r\n', 'Content-Length too large'],
     ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 2\r\n', 'bad chunk size'],
     ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r2\r\n', 'bad line ending'],
+    ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 \r\n', 'bad chunk size'],
     ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000\r\n', 'chunk size too large']
   ]
   for (const [text, why] of bad) {
@@ -242,7 +243,7 @@ t.test('loose numbers are parse errors', async (t) => {
     const bytes = feed(text, Array.from({ length: text.length - 1 }, (_, i) => i + 1))
     t.equal(bytes.sc.error, why, `byte by byte: ${JSON.stringify(text)}`)
   }
-  // no reason phrase, and spaces around a chunk size before its extension, are fine
+  // no reason phrase, and spaces between a chunk size and its extension, are fine
   everySplit(t, 'HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok', [200])
   everySplit(t, 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 ;x=1\r\nok\r\n0\r\n\r\n', [200])
 })
