@@ -167,6 +167,8 @@ class Connection {
     runner.counters[C.BYTES] += n
     if (this.breakout && this.scanner.idle()) this.firstByteAt = this.readAt
     if (!this.scanner.scan(buf, 0, n)) {
+      // bytes after the run's last response are not read as part of the run
+      if (runner.stopping) return
       runner.error(C.ERR_PARSE, this.scanner.error)
       this.dropHead()
       this.restart()

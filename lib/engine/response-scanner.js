@@ -528,7 +528,9 @@ class ResponseScanner {
     }
     this.headBytes = 0
     // acted on when the response is complete (finish), never mid-body
-    this.connClose = this.connClose || (this.minor === 0 && !this.connKeepAlive)
+    // (an HTTP/1.0 message with a transfer coding has faulty framing: it
+    // is read, then the connection closed, RFC 9112 §6.1)
+    this.connClose = this.connClose || (this.minor === 0 && (!this.connKeepAlive || this.transferCoded))
     if (status === 204 || status === 304 || this.owner.noBodyExpected()) {
       this.finish()
     } else if (this.chunked) {
