@@ -133,6 +133,7 @@ class ResponseScanner {
     this.remaining = 0
     this.chunkDigits = 0
     this.chunkSpace = false
+    this.trailerName = false
     this.bodyPos = 0
     this.mismatch = false
     this.halted = false
@@ -406,6 +407,9 @@ class ResponseScanner {
           } else if (c === CR) {
             this.state = S_TRAILER_LF
           } else {
+            // a trailer field: a token name and a colon, like a header
+            if (TOKEN[c] !== 1) return this.fail('bad trailer')
+            this.trailerName = true
             this.state = S_TRAILER_LINE
           }
           break
@@ -415,7 +419,12 @@ class ResponseScanner {
           this.finish()
           break
         case S_TRAILER_LINE:
-          if (c === LF) this.state = S_TRAILER_START
+          if (this.trailerName) {
+            if (c === 58) this.trailerName = false
+            else if (TOKEN[c] !== 1) return this.fail('bad trailer')
+          } else if (c === LF) {
+            this.state = S_TRAILER_START
+          }
           break
       }
     }

@@ -234,6 +234,8 @@ t.test('loose numbers are parse errors', async (t) => {
     ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 2\r\n', 'bad chunk size'],
     ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r2\r\n', 'bad line ending'],
     ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 \r\n', 'bad chunk size'],
+    ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n!\r\n\r\n', 'bad trailer'],
+    ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA b: 1\r\n\r\n', 'bad trailer'],
     ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000\r\n', 'chunk size too large']
   ]
   for (const [text, why] of bad) {
