@@ -44,6 +44,7 @@ function planRunners (opts) {
       timeoutMs: opts.timeoutMs,
       bailout: opts.bailout,
       expectBody: opts.expectBody,
+      maxHeaderSize: opts.maxHeaderSize,
       rate: rate ?? null,
       ignoreCoordinatedOmission: opts.ignoreCoordinatedOmission,
       maxConnectionRequests: opts.maxConnectionRequests,
