@@ -144,6 +144,7 @@ class ResponseScanner {
 
   /** The state of one framing value read as it streams past. */
   resetValue () {
+    this.valueStart = true
     this.cr = false
     this.num = 0
     this.numState = 0 // Content-Length: 0 before, 1 in, 2 after the digits
@@ -212,8 +213,15 @@ class ResponseScanner {
               this.minor = minor
               this.status = d1 * 100 + d2 * 10 + d3
               this.lp = 12
-              this.state = S_STATUS_END
-              i += 11
+              // the space after the code in this chunk too (the usual case):
+              // straight to the reason, else S_STATUS_END checks the next byte
+              if (i + 12 <= end && buf[i + 11] === 32) {
+                this.state = S_REASON
+                i += 12
+              } else {
+                this.state = S_STATUS_END
+                i += 11
+              }
               break
             }
           }
@@ -338,7 +346,19 @@ class ResponseScanner {
             this.state = S_HEADER_START
             break
           }
-          // a value we need (length, coding, connection), read as it streams
+          // a value we need (length, coding, connection). The usual ones
+          // (a plain length, keep-alive, close, chunked, whole in this chunk)
+          // in place; anything else is read as it streams, below
+          if (this.valueStart) {
+            this.valueStart = false
+            const after = this.kind === H_CONTENT_LENGTH ? this.plainLength(buf, i - 1, end) : this.plainToken(buf, i - 1, end)
+            if (after > 0) {
+              i = after
+              this.state = S_HEADER_START
+              break
+            }
+            if (after < 0) return false
+          }
           let ch = c
           for (;;) {
             if (ch === LF) break
@@ -456,6 +476,58 @@ class ResponseScanner {
       if (j === n) return KNOWN[k][0]
     }
     return H_OTHER
+  }
+
+  /**
+   * A Content-Length value of plain digits (optional spaces around) ending
+   * with CRLF or LF, whole in buf[at, end): read in place. Returns the index
+   * after its LF, 0 when the value is not that simple (the streaming path
+   * reads it), -1 when it fails (this.error says why).
+   */
+  plainLength (buf, at, end) {
+    let j = at
+    while (j < end && buf[j] === 32) j++
+    const first = j
+    let n = 0
+    while (j < end && buf[j] >= 48 && buf[j] <= 57 && j - first < 15) n = n * 10 + buf[j++] - 48
+    if (j === first || j + 1 >= end) return 0
+    while (j < end && buf[j] === 32) j++
+    if (buf[j] === CR) j++
+    if (j >= end || buf[j] !== LF) return 0
+    if (this.contentLength !== -1 && this.contentLength !== n) return this.fail('conflicting Content-Length')
+    this.contentLength = n
+    return j + 1
+  }
+
+  /**
+   * A Connection or Transfer-Encoding value that is one usual token
+   * (keep-alive, close, chunked; any case), whole in buf[at, end): read in
+   * place. Returns the index after its LF, or 0 (the streaming path reads it).
+   */
+  plainToken (buf, at, end) {
+    let j = at
+    if (buf[j] === 32) j++
+    let word
+    if (this.kind === H_TRANSFER_ENCODING) word = CHUNKED
+    else word = (buf[j] | 0x20) === 107 ? KEEP_ALIVE : CLOSE
+    const stop = j + word.length
+    if (stop + 1 >= end) return 0
+    for (let m = 0; m < word.length; m++) {
+      const b = buf[j + m]
+      if ((b >= 65 && b <= 90 ? b | 0x20 : b) !== word[m]) return 0
+    }
+    j = stop
+    if (buf[j] === CR) j++
+    if (buf[j] !== LF) return 0
+    if (word === CHUNKED) {
+      this.transferCoded = true
+      this.chunked = true
+    } else if (word === CLOSE) {
+      this.connClose = true
+    } else {
+      this.connKeepAlive = true
+    }
+    return j + 1
   }
 
   /** One byte (not CR or LF) of a framing value. */
