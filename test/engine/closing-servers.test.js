@@ -43,8 +43,8 @@ t.test('python3 -m http.server (HTTP/1.0, a 300 KB body over many reads): -a 1 s
   py.stdout.on('data', () => {})
   const exited = new Promise((resolve) => py.once('exit', resolve))
   t.teardown(async () => { py.kill('SIGTERM'); await exited })
-  // wait until it accepts connections
-  for (let i = 0; i < 200; i++) {
+  // wait until it accepts connections (python's start-up is slow on a busy machine)
+  for (const deadline = Date.now() + 60000; Date.now() < deadline;) {
     const up = await new Promise((resolve) => {
       const s = require('node:net').connect(port, '127.0.0.1')
       s.once('connect', () => { s.destroy(); resolve(true) })
