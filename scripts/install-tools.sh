@@ -12,6 +12,7 @@ declare -A PACKAGE_FOR=(
   [nginx]=nginx
   [Rscript]=r-base-core
   [chromium]=chromium
+  [python3]=python3
 )
 R_PACKAGES=(ggplot2:r-cran-ggplot2 plyr:r-cran-plyr)
 

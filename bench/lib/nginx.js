@@ -22,8 +22,9 @@ function freePort () {
   })
 }
 
-function config (dir, port, body, h2c) {
+function config (dir, port, body, h2c, opts) {
   const p = (f) => path.join(dir, f)
+  const files = opts.files === undefined ? '' : `\n    location /files/ { alias ${opts.files}/; }`
   return `daemon off;
 master_process off;
 worker_processes 1;
@@ -33,7 +34,7 @@ events { worker_connections 8192; multi_accept on; }
 http {
   access_log off;
   keepalive_requests 1000000000;
-  keepalive_timeout 120s;
+  keepalive_timeout ${opts.keepaliveTimeout ?? '120s'};
   client_body_temp_path ${p('body')};
   proxy_temp_path ${p('proxy')};
   fastcgi_temp_path ${p('fastcgi')};
@@ -42,7 +43,7 @@ http {
   default_type text/plain;
   server {
     listen 127.0.0.1:${port}${h2c ? ' http2' : ''} backlog=4096;
-    location / { return 200 "${body}"; }
+    location / { return 200 "${body}"; }${files}
   }
 }
 `
@@ -64,15 +65,16 @@ function waitListening (port, deadline) {
 }
 
 /**
- * @param {{cpus?: string, body?: string, h2c?: boolean}} [opts] cpus: a taskset CPU list such as "1";
- *   h2c: HTTP/2 with prior knowledge on the port (`listen ... http2`, nginx 1.22: no HTTP/1.1 there)
+ * @param {{cpus?: string, body?: string, h2c?: boolean, keepaliveTimeout?: string, files?: string}} [opts] cpus: a taskset CPU list such as "1";
+ *   h2c: HTTP/2 with prior knowledge on the port (`listen ... http2`, nginx 1.22: no HTTP/1.1 there);
+ *   keepaliveTimeout: nginx's value (0 closes after every response); files: a directory served under /files/
  * @returns {Promise<{port: number, url: string, pid: number, stop: () => Promise<void>}>}
  */
 async function startNginx (opts = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-nginx-'))
   const port = await freePort()
   const conf = path.join(dir, 'nginx.conf')
-  fs.writeFileSync(conf, config(dir, port, opts.body ?? 'hello world', opts.h2c === true))
+  fs.writeFileSync(conf, config(dir, port, opts.body ?? 'hello world', opts.h2c === true, opts))
   const argv = [NGINX, '-e', path.join(dir, 'error.log'), '-p', dir, '-c', conf]
   const useTaskset = opts.cpus !== undefined && spawnSync('taskset', ['--version']).status === 0
   const child = useTaskset

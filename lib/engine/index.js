@@ -44,6 +44,7 @@ function planRunners (opts) {
       timeoutMs: opts.timeoutMs,
       bailout: opts.bailout,
       expectBody: opts.expectBody,
+      maxHeaderSize: opts.maxHeaderSize,
       rate: rate ?? null,
       ignoreCoordinatedOmission: opts.ignoreCoordinatedOmission,
       maxConnectionRequests: opts.maxConnectionRequests,
@@ -129,9 +130,7 @@ class LoadRun extends EventEmitter {
       const where = opts.target.socketPath ?? `${opts.target.hostname}:${opts.target.port}`
       const d = merged.errorDetails
       const why = d.connect ?? d.read ?? d.parse ?? d.goaway ?? 'no connection succeeded'
-      const hint = opts.h2
-        ? 'with --h2 the server must speak HTTP/2: h2c with prior knowledge for http:// (e.g. benchrig serve --h2c, nginx "listen ... http2"), ALPN h2 for https://'
-        : 'is the server running and the URL right?'
+      const hint = require('./connect-hint.js').connectHint(why, opts)
       throw new RunError(`cannot connect to ${where} (${why}): ${hint}`, 'BENCHRIG_ERR_UNREACHABLE')
     }
     if (merged.errorDetails.hook !== undefined) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')

@@ -30,6 +30,7 @@ const C = require('./counters.js')
  * @property {number} timeoutMs
  * @property {number} bailout      0 = never
  * @property {Buffer|undefined} expectBody
+ * @property {number} [maxHeaderSize] bytes a response's header section may take (response-scanner.js)
  * @property {number} t0           epoch ms every runner counts seconds from
  * @property {number} idOffset     first connection id (spreads URLs across workers)
  * @property {{mode: string, rate: number, burst: number, intervalMs: number}|null} [rate]

@@ -2,8 +2,14 @@
 // Failures are counted by kind and never crash or hang the engine:
 // malformed responses, timeouts, resets, unreachable targets, bailout.
 const t = require('tap')
+const fs = require('node:fs')
+const https = require('node:https')
 const net = require('node:net')
+const os = require('node:os')
+const path = require('node:path')
+const { execFile, spawnSync } = require('node:child_process')
 const { load } = require('../../lib/engine/index.js')
+const { connectHint } = require('../../lib/engine/connect-hint.js')
 const { RunError, UsageError } = require('../../lib/errors.js')
 const { rawServer, response } = require('../helpers/raw-server.js')
 
@@ -105,4 +111,59 @@ t.test('invalid options throw a UsageError naming the flag', async (t) => {
   for (const [opts, re] of cases) {
     t.throws(() => load(opts), { constructor: UsageError, message: re }, JSON.stringify(opts))
   }
+})
+
+// issue 14, defect 11: say what happened, not "is the server running"
+t.test('a certificate the TLS check rejects: said so, with what to do', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-cert-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'k.pem', '-out', 'c.pem', '-days', '1', '-subj', '/CN=localhost'], { cwd: dir, stdio: 'ignore' })
+  if (made.status !== 0) {
+    t.skip('openssl could not make a certificate')
+    return
+  }
+  const server = https.createServer({ key: fs.readFileSync(path.join(dir, 'k.pem')), cert: fs.readFileSync(path.join(dir, 'c.pem')) }, (req, res) => res.end('ok'))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => server.close(resolve)))
+  const url = `https://127.0.0.1:${server.address().port}/`
+  await t.rejects(load({ url, rejectUnauthorized: true, connections: 1, amount: 1 }), {
+    code: 'BENCHRIG_ERR_UNREACHABLE',
+    message: /\(DEPTH_ZERO_SELF_SIGNED_CERT\): the server's TLS certificate was rejected .*--ca FILE/
+  })
+  const ok = await load({ url, connections: 1, amount: 2 })
+  t.equal(ok.requests.total, 2, 'unchecked by default')
+})
+
+t.test('EADDRNOTAVAIL: a local address that is not ours', async (t) => {
+  const srv = await serve(t, (s) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'))
+  // TEST-NET-3 (RFC 5737): never an address of this machine
+  const err = await load({ url: srv.url, localAddress: '203.0.113.7', connections: 1, amount: 1, timeout: 2 }).catch((e) => e)
+  t.equal(err.code, 'BENCHRIG_ERR_UNREACHABLE')
+  t.match(err.message, /\(EADDRNOTAVAIL\): a --local-address is not an address of this machine/)
+  t.notMatch(err.message, /is the server running/)
+  t.match(connectHint('EADDRNOTAVAIL', {}), /no local port or address left/)
+  t.match(connectHint('ECONNREFUSED', {}), /nothing listens there/)
+  t.match(connectHint('ERR_TLS_CERT_ALTNAME_INVALID', {}), /certificate was rejected/)
+  t.match(connectHint('ENOTFOUND', {}), /does not resolve/)
+})
+
+t.test('the request-log writer failing: one coded message, no stack', async (t) => {
+  if (!fs.existsSync('/dev/full')) {
+    t.skip('no /dev/full to make writes fail')
+    return
+  }
+  const srv = await serve(t, (s) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'))
+  await t.rejects(load({ url: srv.url, reqlog: '/dev/full', connections: 1, amount: 5000 }), {
+    constructor: RunError,
+    code: 'BENCHRIG_ERR_REQLOG',
+    message: /cannot write --reqlog "\/dev\/full" \(ENOSPC\)/
+  })
+  // (not spawnSync: the server answering it lives in this process)
+  const cli = await new Promise((resolve) => {
+    execFile(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'benchrig.js'), 'load', '--reqlog', '/dev/full', '-c', '1', '-a', '5000', srv.url],
+      { encoding: 'utf8', timeout: 60000 }, (err, stdout, stderr) => resolve({ status: err ? err.code : 0, stderr }))
+  })
+  t.equal(cli.status, 1)
+  t.match(cli.stderr, /cannot write --reqlog "\/dev\/full" \(ENOSPC\)/)
+  t.notMatch(cli.stderr, /\n\s+at /, 'no stack trace')
 })

@@ -159,13 +159,148 @@ t.test('header names matched in place: any case, long names of other headers, na
   const chunked = 'HTTP/1.1 200 OK\r\nCache-Control-Extended-Name-Here: x\r\ntRaNsFeR-eNcOdInG: chunked\r\n' +
     'CONNECTION: keep-alive\r\nContent-Lengthy: 99\r\nTransfer-Encodings: nope\r\n\r\n3\r\nabc\r\n0\r\n\r\n'
   everySplit(t, chunked + CL, [200, 200], { expect: undefined })
-  const close = 'HTTP/1.1 200 OK\r\ncOnTeNt-LeNgTh: 2\r\nConnection : close\r\nconnection: CLOSE\r\n\r\nok'
+  const close = 'HTTP/1.1 200 OK\r\ncOnTeNt-LeNgTh: 2\r\nConnection-X : close\r\nconnection: CLOSE\r\n\r\nok'
   const r = feed(close, [])
-  t.same(r.owner.done, [200])
-  t.ok(r.sc.closeAfter, 'Connection: CLOSE in capitals is read')
+  t.notOk(r.ok, 'a space before the colon of a c/t name is a bad name')
+  const caps = feed(close.replace('Connection-X : close\r\n', ''), [])
+  t.same(caps.owner.done, [200])
+  t.ok(caps.sc.closeAfter, 'Connection: CLOSE in capitals is read')
   const noColon = feed('HTTP/1.1 200 OK\r\nContent-Type-Without-A-Colon-At-All\r\n\r\n', [])
   t.notOk(noColon.ok)
   t.equal(noColon.sc.error, 'header line without a colon')
   const crInName = feed('HTTP/1.1 200 OK\r\ncontent\rlength: 5\r\n\r\n', [])
   t.notOk(crInName.ok, 'a CR is not read as the dash of content-length')
+})
+
+// issue 14, defect 1: a closing response is acted on when it is complete
+t.test('Connection: close and HTTP/1.0 take effect when the body ends, not when the head does', async (t) => {
+  for (const text of [
+    'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 10\r\n\r\n0123456789',
+    'HTTP/1.0 200 OK\r\nContent-Length: 10\r\n\r\n0123456789',
+    'HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n0\r\n\r\n'
+  ]) {
+    const head = text.indexOf('\r\n\r\n') + 4
+    for (let cut = head; cut < text.length; cut++) {
+      const r = feed(text, [cut], {})
+      const part = feed(text.slice(0, cut), [])
+      if (part.sc.closeAfter || part.sc.idle() || r.owner.done.length !== 1 || !r.sc.closeAfter) {
+        t.fail(`${JSON.stringify(text)} cut at ${cut}: closeAfter ${part.sc.closeAfter} before the end`)
+        return
+      }
+    }
+    t.pass(JSON.stringify(text))
+  }
+  everySplit(t, 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\nabc', [200])
+})
+
+// issue 14, defect 3
+t.test('whitespace or NUL before the colon of a header name is a parse error', async (t) => {
+  for (const name of ['Content-Length :', 'Content-Length\t:', 'Content-Length\0:', 'Transfer-Encoding :', 'Connection :', 'Content-Type :']) {
+    const text = `HTTP/1.1 200 OK\r\n${name} 2\r\n\r\nok`
+    const whole = feed(text, [])
+    t.notOk(whole.ok, JSON.stringify(name))
+    t.equal(whole.sc.error, 'bad character in a header name')
+    t.notOk(feed(text, Array.from({ length: text.length - 1 }, (_, i) => i + 1)).ok, `byte by byte: ${JSON.stringify(name)}`)
+  }
+})
+
+// issue 14, defect 4
+t.test('framing values of any length', async (t) => {
+  const zeros = '0'.repeat(100)
+  everySplit(t, `HTTP/1.1 200 OK\r\nContent-Length: ${zeros}5\r\n\r\nhello` + CL, [200, 200])
+  const codings = 'gzip, deflate, br, compress, identity, x-foo, x-bar-baz, chunked'
+  everySplit(t, `HTTP/1.1 200 OK\r\nTransfer-Encoding: ${codings}\r\n\r\n3\r\nabc\r\n0\r\n\r\n` + CL, [200, 200])
+  const conn = `HTTP/1.1 200 OK\r\nConnection: ${'x-token-'.repeat(10)}a, close\r\nContent-Length: 2\r\n\r\nok`
+  const r = feed(conn, [])
+  t.same(r.owner.done, [200])
+  t.ok(r.sc.closeAfter, 'a close token past byte 64')
+  everySplit(t, `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${'0'.repeat(20)}3\r\nabc\r\n0000000000000000\r\n\r\n`, [200])
+  // tokens are whole: "closed", "chunked-x", "keep-alive2" are other tokens
+  t.notOk(feed('HTTP/1.1 200 OK\r\nConnection: closed\r\nContent-Length: 0\r\n\r\n', []).sc.closeAfter)
+  const notChunked = feed('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked-x\r\n\r\n3\r\nabc', [])
+  t.ok(notChunked.sc.readingUntilClose(), 'chunked-x is not chunked: read until close')
+  t.ok(feed('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', []).sc.idle(), 'codings over two lines')
+  t.ok(feed('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n0\r\n\r\n', []).sc.readingUntilClose(), 'gzip last over two lines')
+})
+
+// issue 14, defect 5
+t.test('loose numbers are parse errors', async (t) => {
+  const bad = [
+    ['HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n', 'bad status code'],
+    ['HTTP/1.1 200OK\r\nContent-Length: 0\r\n\r\n', 'bad status code'],
+    ['HTTP/1.1 200 OK\r\nContent-Length: 1\r2\r\n\r\nab', 'bad line ending'],
+    ['HTTP/1.1 200 OK\r\nContent-Length: 1 2\r\n\r\nab', 'bad Content-Length'],
+    ['HTTP/1.1 200 OK\r\nContent-Length: 18446744073709551616\r\n\r\n', 'Content-Length too large'],
+    ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 2\r\n', 'bad chunk size'],
+    ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r2\r\n', 'bad line ending'],
+    ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 \r\n', 'bad chunk size'],
+    ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n!\r\n\r\n', 'bad trailer'],
+    ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA b: 1\r\n\r\n', 'bad trailer'],
+    ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000\r\n', 'chunk size too large']
+  ]
+  for (const [text, why] of bad) {
+    const whole = feed(text, [])
+    t.notOk(whole.ok, JSON.stringify(text))
+    t.equal(whole.sc.error, why)
+    const bytes = feed(text, Array.from({ length: text.length - 1 }, (_, i) => i + 1))
+    t.equal(bytes.sc.error, why, `byte by byte: ${JSON.stringify(text)}`)
+  }
+  // no reason phrase, and spaces between a chunk size and its extension, are fine
+  everySplit(t, 'HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok', [200])
+  everySplit(t, 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 ;x=1\r\nok\r\n0\r\n\r\n', [200])
+})
+
+// issue 14, defect 6
+t.test('a transfer coding other than chunked wins over Content-Length: read until close', async (t) => {
+  const text = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nContent-Length: 3\r\n\r\nabcdef'
+  const open = feed(text, [])
+  t.same(open.owner.done, [])
+  t.ok(open.sc.readingUntilClose())
+  const closed = feed(text, [20], { eof: true, expect: 'abcdef' })
+  t.same(closed.owner.done, [200], 'the whole body, up to the close')
+  everySplit(t, 'HTTP/1.1 200 OK\r\nContent-Length: 99\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n', [200])
+})
+
+// issue 14, defect 7
+t.test('the header section has a limit', async (t) => {
+  const big = 'X-Big: ' + 'a'.repeat(4 * 1024 * 1024) + '\r\n'
+  const owner = recorder()
+  const sc = new ResponseScanner(owner, undefined)
+  const text = Buffer.from(`HTTP/1.1 200 OK\r\n${big}Content-Length: 2\r\n\r\nok`)
+  let ok = true
+  let fed = 0
+  for (let at = 0; at < text.length && ok; at += 65536) {
+    ok = sc.scan(text, at, Math.min(at + 65536, text.length))
+    fed = at
+  }
+  t.notOk(ok, 'a 4 MiB header line fails')
+  t.equal(sc.error, 'header section too large')
+  t.ok(fed < 200 * 1024, `it fails within the first reads (at ${fed})`)
+  t.same(owner.done, [])
+  t.notOk(feed(`HTTP/1.1 200 OK\r\n${big}Content-Length: 2\r\n\r\nok`, []).ok, 'and in one chunk')
+
+  // exactly at the limit passes, one byte over fails, cut anywhere
+  const limited = (text, cuts) => {
+    const o = recorder()
+    const s = new ResponseScanner(o, undefined, 1000)
+    const buf = Buffer.from(text, 'latin1')
+    let at = 0
+    for (const cut of [...cuts, buf.length]) {
+      if (!s.scan(buf, at, cut)) return s.error
+      at = cut
+    }
+    return o.done
+  }
+  const headOf = (n) => {
+    const base = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX: \r\n\r\n'
+    return base.replace('X: ', 'X: ' + 'y'.repeat(n - base.length))
+  }
+  t.equal(headOf(1000).length, 1000)
+  for (const cuts of [[], [500], [999], [1000], Array.from({ length: 1001 }, (_, i) => i + 1)]) {
+    t.same(limited(headOf(1000) + 'ok' + headOf(1000) + 'ok', cuts.filter((c) => c < 2004)), [200, 200], `1000 bytes pass, cuts ${cuts.length}`)
+    t.equal(limited(headOf(1001) + 'ok', cuts.filter((c) => c < 1003)), 'header section too large', `1001 bytes fail, cuts ${cuts.length}`)
+  }
+  // a trailer section counts the same way
+  const trailer = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: ' + 'z'.repeat(2000) + '\r\n\r\n'
+  t.equal(limited(trailer, [60, 900]), 'header section too large')
 })

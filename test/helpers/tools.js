@@ -12,7 +12,8 @@ const PROBES = {
   nginx: ['nginx', ['-v']],
   Rscript: ['Rscript', ['--version']],
   taskset: ['taskset', ['--version']],
-  chromium: ['chromium', ['--version']]
+  chromium: ['chromium', ['--version']],
+  python3: ['python3', ['--version']]
 }
 
 function hasCommand (cmd, args) {
@@ -22,7 +23,7 @@ function hasCommand (cmd, args) {
 
 /**
  * @param {import('tap').Test} t
- * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium
+ * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium | python3
  * @returns {boolean} true when present; when false the caller returns at once
  */
 function needTool (t, name) {

@@ -10,7 +10,7 @@
 // own. Bodies arrive through compare(), which the plain scanner calls for
 // body bytes whenever `expect` is set: here `expect` is a marker that turns
 // that call into a copy.
-const { ResponseScanner, S_BODY, S_BODY_EOF, S_CHUNK_DATA, S_SKIP_LINE } = require('./response-scanner.js')
+const { ResponseScanner, S_BODY, S_BODY_EOF, S_CHUNK_DATA } = require('./response-scanner.js')
 
 const CAPTURE = Buffer.alloc(0)
 const EMPTY = Buffer.alloc(0)
@@ -18,11 +18,11 @@ const EMPTY = Buffer.alloc(0)
 class CaptureScanner extends ResponseScanner {
   /**
    * @param {object} owner the connection
-   * @param {{captureBody: boolean, expectBody?: Buffer, finished: (scanner: CaptureScanner, status: number) => boolean}} how
+   * @param {{captureBody: boolean, expectBody?: Buffer, maxHeaderSize?: number, finished: (scanner: CaptureScanner, status: number) => boolean}} how
    *   finished() runs the hooks of a response and says whether its body mismatched
    */
   constructor (owner, how) {
-    super(owner, how.captureBody || how.expectBody !== undefined ? CAPTURE : undefined)
+    super(owner, how.captureBody || how.expectBody !== undefined ? CAPTURE : undefined, how.maxHeaderSize)
     this.how = how
     this.expected = how.expectBody
     this.wantBody = this.expect === CAPTURE
@@ -48,7 +48,7 @@ class CaptureScanner extends ResponseScanner {
         stop = i
         while (stop < end && buf[stop] !== 10) stop++
         if (stop < end) stop++
-        if (s < S_BODY || s === S_SKIP_LINE) this.headParts.push(Buffer.from(buf.subarray(i, stop)))
+        if (s < S_BODY) this.headParts.push(Buffer.from(buf.subarray(i, stop)))
       }
       this.bytes += stop - i
       if (!super.scan(buf, i, stop)) return false

@@ -57,7 +57,7 @@ class Connection {
     // --local-address: the connections take the source addresses in turn
     const sources = runner.opts.localAddresses
     this.localAddress = sources !== undefined && sources.length > 0 ? sources[id % sources.length] : undefined
-    this.scanner = new ResponseScanner(this, runner.expectBody)
+    this.scanner = new ResponseScanner(this, runner.expectBody, runner.opts.maxHeaderSize)
   }
 
   open () {
@@ -67,6 +67,7 @@ class Connection {
     this.answeredSinceConnect = 0
     this.resetting = false
     this.socketFailed = false
+    this.unsolicited = false
     this.scanner.reset()
     this.connectStarted = performance.now()
     const socket = this.runner.transport.connect(onRead, this.localAddress)
@@ -166,6 +167,8 @@ class Connection {
     runner.counters[C.BYTES] += n
     if (this.breakout && this.scanner.idle()) this.firstByteAt = this.readAt
     if (!this.scanner.scan(buf, 0, n)) {
+      // bytes after the run's last response are not read as part of the run
+      if (runner.stopping) return
       runner.error(C.ERR_PARSE, this.scanner.error)
       this.dropHead()
       this.restart()
@@ -184,8 +187,9 @@ class Connection {
       this.exhausted()
       return
     }
-    if (this.scanner.closeAfter && !this.scanner.readingUntilClose()) {
-      // the server said it closes: reconnect now and re-send the rest
+    if (this.scanner.closeAfter) {
+      // a complete response said the server closes: reconnect now and
+      // re-send the requests after it (nothing of their answers was read)
       this.restart()
       return
     }
@@ -200,7 +204,8 @@ class Connection {
 
   ended () {
     this.readAt = performance.now()
-    // a close-delimited body ends here
+    // a close-delimited body ends here, with the server's FIN (a reset or
+    // our own destroy leaves it incomplete: see closed())
     if (this.scanner.readingUntilClose()) this.scanner.eof()
   }
 
@@ -219,8 +224,14 @@ class Connection {
     if (wasConnected) {
       this.runner.disconnected()
       this.spend()
-      // a close-delimited body ends here (after a stop, complete() ignores it)
-      if (this.scanner.readingUntilClose()) this.scanner.eof()
+      if (!this.resetting && !this.scanner.idle() && !this.runner.stopping) {
+        // the server closed mid-response (a body cut short, a head without
+        // its end): that request failed and is not sent again, since the
+        // server may have acted on it; the ones after it are re-sent
+        if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed mid-response')
+        this.dropHead()
+        this.answeredSinceConnect++ // settled: reconnectAfterClose drops no other
+      }
     }
     reconnectAfterClose(this, wasConnected, this.inflight)
   }

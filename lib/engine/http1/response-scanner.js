@@ -6,6 +6,11 @@
 // Transfer-Encoding: chunked (with trailers), Connection close/keep-alive,
 // HTTP/1.0, 1xx interim responses, no-body responses (HEAD, 204, 304) and
 // close-delimited bodies. Everything else is skipped, never copied.
+// Framing values (Content-Length, Transfer-Encoding, Connection, chunk
+// sizes) are read as they stream past, so their length has no limit; the
+// header section as a whole has one (maxHeaderSize, like wrk's and node's
+// parsers), checked once per chunk and once per head, not per byte.
+// docs/load.md lists the framing rules and where they differ from llhttp.
 //
 // The owner (a connection) provides:
 //   owner.noBodyExpected() -> bool   the current request was HEAD
@@ -13,27 +18,40 @@
 //   owner.informational()            one 1xx interim response was skipped
 
 const S_START = 0
-const S_REASON = 1
-const S_HEADER_START = 2
-const S_HEADER_NAME = 3
-const S_HEADER_VALUE = 4
-const S_HEADERS_LF = 5
-const S_BODY = 6
-const S_BODY_EOF = 7
-const S_CHUNK_SIZE = 8
-const S_CHUNK_EXT = 9
-const S_CHUNK_DATA = 10
-const S_CHUNK_DATA_END = 11
-const S_TRAILER_START = 12
-const S_TRAILER_LINE = 13
-const S_TRAILER_LF = 14
-const S_SKIP_LINE = 15
+const S_STATUS_END = 1
+const S_REASON = 2
+const S_HEADER_START = 3
+const S_HEADER_NAME = 4
+const S_HEADER_VALUE = 5
+const S_HEADERS_LF = 6
+const S_SKIP_LINE = 7
+// the states above read the header section (capture-scanner.js keeps their bytes)
+const S_BODY = 8
+const S_BODY_EOF = 9
+const S_CHUNK_SIZE = 10
+const S_CHUNK_EXT = 11
+const S_CHUNK_DATA = 12
+const S_CHUNK_DATA_END = 13
+const S_TRAILER_START = 14
+const S_TRAILER_LINE = 15
+const S_TRAILER_LF = 16
 
 const CR = 13
 const LF = 10
 const PREFIX = Buffer.from('HTTP/1.', 'latin1')
 const NAME_MAX = 32
-const VALUE_MAX = 64
+/** the default header section limit (bytes): wrk's; see docs/load.md */
+const MAX_HEADER_SIZE = 80 * 1024
+// numbers above this lose precision in a double: a length or chunk size
+// beyond it (e.g. >= 2^64) fails at once instead of waiting for the bytes
+const MAX_LENGTH = Number.MAX_SAFE_INTEGER
+const MAX_CHUNK_BEFORE_DIGIT = Math.floor(MAX_LENGTH / 16)
+
+// tchar of RFC 9110 §5.6.2: the bytes a header name may hold
+const TOKEN = new Uint8Array(256)
+for (const ch of "!#$%&'*+-.^_`|~") TOKEN[ch.charCodeAt(0)] = 1
+for (let c = 48; c <= 57; c++) TOKEN[c] = 1
+for (let c = 65; c <= 90; c++) TOKEN[c] = TOKEN[c + 32] = 1
 
 // Header kinds we care about, by their lowercase names.
 const H_OTHER = 0
@@ -73,23 +91,27 @@ function matchKnownName (buf, at, first) {
   return H_OTHER
 }
 
+// list tokens matched as they stream past (w1 and w2 of tokenByte)
 const CHUNKED = Buffer.from('chunked')
 const CLOSE = Buffer.from('close')
 const KEEP_ALIVE = Buffer.from('keep-alive')
+const NONE = Buffer.alloc(0)
 
 class ResponseScanner {
   /**
    * @param {object} owner see the file header
    * @param {Buffer|undefined} expectBody when set, bodies are compared with it
+   * @param {number} [maxHeaderSize] bytes a header section (status line to
+   *   blank line) or a trailer section may take; more is a malformed response
    */
-  constructor (owner, expectBody) {
+  constructor (owner, expectBody, maxHeaderSize = MAX_HEADER_SIZE) {
     this.owner = owner
     this.expect = expectBody
+    this.maxHeaderSize = maxHeaderSize
     this.name = new Uint8Array(NAME_MAX)
-    this.value = new Uint8Array(VALUE_MAX)
     /** set by the owner to stop the current scan (connection reset) */
     this.halted = false
-    /** true after a response that ends the connection (Connection: close, HTTP/1.0) */
+    /** true after a complete response that ends the connection (Connection: close, HTTP/1.0) */
     this.closeAfter = false
     this.error = ''
     this.reset()
@@ -102,18 +124,38 @@ class ResponseScanner {
     this.status = 0
     this.minor = 1
     this.nameLen = 0
-    this.valueLen = 0
     this.kind = H_OTHER
     this.contentLength = -1
     this.chunked = false
+    this.transferCoded = false
     this.connClose = false
     this.connKeepAlive = false
     this.remaining = 0
     this.chunkDigits = 0
+    this.chunkSpace = false
+    this.trailerName = false
     this.bodyPos = 0
     this.mismatch = false
     this.halted = false
     this.closeAfter = false
+    this.headBytes = 0
+    this.resetValue()
+  }
+
+  /** The state of one framing value read as it streams past. */
+  resetValue () {
+    this.valueStart = true
+    this.cr = false
+    this.num = 0
+    this.numState = 0 // Content-Length: 0 before, 1 in, 2 after the digits
+    this.resetToken()
+  }
+
+  resetToken () {
+    this.tokLen = 0
+    this.tokSpace = false
+    this.m1 = 0
+    this.m2 = 0
   }
 
   /** True while between responses (nothing partially read). */
@@ -135,6 +177,8 @@ class ResponseScanner {
    */
   scan (buf, start, end) {
     let i = start
+    // where the current header (or trailer) section started in this chunk
+    let headFrom = start
     while (i < end) {
       if (this.halted) return true
       const s = this.state
@@ -157,6 +201,7 @@ class ResponseScanner {
       const c = buf[i++]
       switch (s) {
         case S_START:
+          if (this.lp === 0) headFrom = i - 1
           // fast path: a whole "HTTP/1.x NNN" in this chunk
           if (this.lp === 0 && c === 72 && i + 11 <= end && buf[i + 7] === 32 && buf[i + 3] === 47 &&
               buf[i] === 84 && buf[i + 1] === 84 && buf[i + 2] === 80 && buf[i + 4] === 49 && buf[i + 5] === 46) {
@@ -168,8 +213,15 @@ class ResponseScanner {
               this.minor = minor
               this.status = d1 * 100 + d2 * 10 + d3
               this.lp = 12
-              this.state = S_REASON
-              i += 11
+              // the space after the code in this chunk too (the usual case):
+              // straight to the reason, else S_STATUS_END checks the next byte
+              if (i + 12 <= end && buf[i + 11] === 32) {
+                this.state = S_REASON
+                i += 12
+              } else {
+                this.state = S_STATUS_END
+                i += 11
+              }
               break
             }
           }
@@ -189,10 +241,16 @@ class ResponseScanner {
             this.status = this.status * 10 + c - 48
             if (this.lp === 11) {
               if (this.status < 100 || this.status > 599) return this.fail('bad status code')
-              this.state = S_REASON
+              this.state = S_STATUS_END
             }
           }
           this.lp++
+          break
+        case S_STATUS_END:
+          // exactly three digits: "2000" is not 200
+          if (c === 32 || c === CR) this.state = S_REASON
+          else if (c === LF) this.state = S_HEADER_START
+          else return this.fail('bad status code')
           break
         case S_REASON:
         case S_SKIP_LINE:
@@ -208,6 +266,7 @@ class ResponseScanner {
           if (c === CR) {
             this.state = S_HEADERS_LF
           } else if (c === LF) {
+            if (this.headBytes + i - headFrom > this.maxHeaderSize) return this.fail('header section too large')
             if (!this.headersDone()) return false
           } else if (c === 32 || c === 9) {
             return this.fail('obsolete header folding')
@@ -219,11 +278,13 @@ class ResponseScanner {
             if (end - i >= NAME_MATCH_BYTES) {
               const kind = matchKnownName(buf, i, c | 0x20)
               if (kind === H_OTHER) {
-                // not ours: the name must still end in a colon, then the line is skipped
+                // not ours: the name must still be a token ending in a colon
+                // ("Content-Length : 2" is a bad framing header, not another
+                // header), then the line is skipped
                 let j = i
-                while (j < end && buf[j] !== 58 && buf[j] !== LF && buf[j] !== CR) j++
+                while (j < end && TOKEN[buf[j]] === 1) j++
                 if (j < end) {
-                  if (buf[j] !== 58) return this.fail('header line without a colon')
+                  if (buf[j] !== 58) return this.failName(buf[j])
                   i = j + 1
                   this.state = S_SKIP_LINE
                   break
@@ -232,7 +293,7 @@ class ResponseScanner {
               } else {
                 i += KNOWN_REST[kind].length
                 this.kind = kind
-                this.valueLen = 0
+                this.resetValue()
                 this.state = S_HEADER_VALUE
                 break
               }
@@ -246,6 +307,7 @@ class ResponseScanner {
           break
         case S_HEADERS_LF:
           if (c !== LF) return this.fail('bad end of headers')
+          if (this.headBytes + i - headFrom > this.maxHeaderSize) return this.fail('header section too large')
           if (!this.headersDone()) return false
           break
         case S_HEADER_NAME: {
@@ -258,7 +320,7 @@ class ResponseScanner {
           let ch = c
           for (;;) {
             if (ch === 58) break // ':'
-            if (ch === LF || ch === CR) return this.fail('header line without a colon')
+            if (TOKEN[ch] !== 1) return this.failName(ch)
             if (n < NAME_MAX) name[n] = ch | 0x20
             n++
             if (i === end) {
@@ -270,84 +332,128 @@ class ResponseScanner {
           this.nameLen = n
           if (ch === -1) break // the name continues in the next chunk
           this.kind = this.headerKind()
-          this.valueLen = 0
+          this.resetValue()
           this.state = S_HEADER_VALUE
           break
         }
         case S_HEADER_VALUE: {
-          if (c === LF) {
-            if (this.kind !== H_OTHER && !this.headerValueDone()) return false
-            this.state = S_HEADER_START
-            break
-          }
           if (this.kind === H_OTHER) {
-            while (i < end && buf[i] !== LF) i++
-            if (i === end) break
-            i++
+            if (c !== LF) {
+              while (i < end && buf[i] !== LF) i++
+              if (i === end) break
+              i++
+            }
             this.state = S_HEADER_START
             break
           }
-          // a value we need (length, coding, connection), lowercased
-          const v = this.value
-          let n = this.valueLen
+          // a value we need (length, coding, connection). The usual ones
+          // (a plain length, keep-alive, close, chunked, whole in this chunk)
+          // in place; anything else is read as it streams, below
+          if (this.valueStart) {
+            this.valueStart = false
+            const after = this.kind === H_CONTENT_LENGTH ? this.plainLength(buf, i - 1, end) : this.plainToken(buf, i - 1, end)
+            if (after > 0) {
+              i = after
+              this.state = S_HEADER_START
+              break
+            }
+            if (after < 0) return false
+          }
           let ch = c
           for (;;) {
             if (ch === LF) break
-            if (ch !== CR) {
-              if (n < VALUE_MAX) v[n] = ch >= 65 && ch <= 90 ? ch | 0x20 : ch
-              n++
-            }
+            // a CR only ends the line: "Content-Length: 1\r2" is not 12
+            if (this.cr) return this.fail('bad line ending')
+            if (ch === CR) this.cr = true
+            else if (!this.valueByte(ch)) return false
             if (i === end) {
               ch = -1
               break
             }
             ch = buf[i++]
           }
-          this.valueLen = n
           if (ch === -1) break
-          if (!this.headerValueDone()) return false
+          if (!this.valueDone()) return false
           this.state = S_HEADER_START
           break
         }
         case S_CHUNK_SIZE: {
+          if (this.cr && c !== LF) return this.fail('bad line ending')
           const d = hexDigit(c)
           if (d >= 0) {
-            if (this.chunkDigits >= 12) return this.fail('chunk size too large')
+            // leading zeros are fine; a size past 2^53 fails at once
+            if (this.chunkSpace) return this.fail('bad chunk size')
+            if (this.remaining > MAX_CHUNK_BEFORE_DIGIT) return this.fail('chunk size too large')
             this.remaining = this.remaining * 16 + d
             this.chunkDigits++
           } else if (c === LF) {
+            if (this.chunkSpace) return this.fail('bad chunk size')
             if (!this.chunkSizeDone()) return false
+            if (this.state === S_TRAILER_START) headFrom = i
           } else if (c === 59) { // ';'
             this.state = S_CHUNK_EXT
-          } else if (c !== CR && c !== 32 && c !== 9) {
+          } else if (c === CR) {
+            if (this.chunkSpace) return this.fail('bad chunk size')
+            this.cr = true
+          } else if ((c === 32 || c === 9) && this.chunkDigits > 0) {
+            // whitespace may end the size before ';' (BWS of RFC 9112 §7.1.1)
+            // but not split it ("1 2" is not 0x12) nor end the line
+            this.chunkSpace = true
+          } else {
             return this.fail('bad chunk size')
           }
           break
         }
         case S_CHUNK_EXT:
-          if (c === LF && !this.chunkSizeDone()) return false
+          if (c === LF) {
+            if (!this.chunkSizeDone()) return false
+            if (this.state === S_TRAILER_START) headFrom = i
+          }
           break
         case S_CHUNK_DATA_END:
           if (c === LF) {
             this.state = S_CHUNK_SIZE
             this.chunkDigits = 0
+            this.chunkSpace = false
+            this.cr = false
           } else if (c !== CR) {
             return this.fail('chunk data longer than its size')
           }
           break
         case S_TRAILER_START:
-          if (c === LF) this.finish()
-          else if (c === CR) this.state = S_TRAILER_LF
-          else this.state = S_TRAILER_LINE
+          if (c === LF) {
+            if (this.headBytes + i - headFrom > this.maxHeaderSize) return this.fail('header section too large')
+            this.finish()
+          } else if (c === CR) {
+            this.state = S_TRAILER_LF
+          } else {
+            // a trailer field: a token name and a colon, like a header
+            if (TOKEN[c] !== 1) return this.fail('bad trailer')
+            this.trailerName = true
+            this.state = S_TRAILER_LINE
+          }
           break
         case S_TRAILER_LF:
           if (c !== LF) return this.fail('bad end of trailers')
+          if (this.headBytes + i - headFrom > this.maxHeaderSize) return this.fail('header section too large')
           this.finish()
           break
         case S_TRAILER_LINE:
-          if (c === LF) this.state = S_TRAILER_START
+          if (this.trailerName) {
+            if (c === 58) this.trailerName = false
+            else if (TOKEN[c] !== 1) return this.fail('bad trailer')
+          } else if (c === LF) {
+            this.state = S_TRAILER_START
+          }
           break
       }
+    }
+    // a header or trailer section that goes on past this chunk: count its
+    // bytes so far against the limit (one check per chunk, not per byte)
+    const s = this.state
+    if (!this.halted && (s < S_BODY ? this.lp > 0 || s !== S_START : s >= S_TRAILER_START)) {
+      this.headBytes += end - headFrom
+      if (this.headBytes > this.maxHeaderSize) return this.fail('header section too large')
     }
     return true
   }
@@ -355,7 +461,7 @@ class ResponseScanner {
   /** The server closed the connection: ends a close-delimited body. */
   eof () {
     if (this.state === S_BODY_EOF) {
-      this.closeAfter = true
+      this.connClose = true
       this.finish()
     }
   }
@@ -372,35 +478,121 @@ class ResponseScanner {
     return H_OTHER
   }
 
-  headerValueDone () {
+  /**
+   * A Content-Length value of plain digits (optional spaces around) ending
+   * with CRLF or LF, whole in buf[at, end): read in place. Returns the index
+   * after its LF, 0 when the value is not that simple (the streaming path
+   * reads it), -1 when it fails (this.error says why).
+   */
+  plainLength (buf, at, end) {
+    let j = at
+    while (j < end && buf[j] === 32) j++
+    const first = j
+    let n = 0
+    while (j < end && buf[j] >= 48 && buf[j] <= 57 && j - first < 15) n = n * 10 + buf[j++] - 48
+    if (j === first || j + 1 >= end) return 0
+    while (j < end && buf[j] === 32) j++
+    if (buf[j] === CR) j++
+    if (j >= end || buf[j] !== LF) return 0
+    if (this.contentLength !== -1 && this.contentLength !== n) return this.fail('conflicting Content-Length')
+    this.contentLength = n
+    return j + 1
+  }
+
+  /**
+   * A Connection or Transfer-Encoding value that is one usual token
+   * (keep-alive, close, chunked; any case), whole in buf[at, end): read in
+   * place. Returns the index after its LF, or 0 (the streaming path reads it).
+   */
+  plainToken (buf, at, end) {
+    let j = at
+    if (buf[j] === 32) j++
+    let word
+    if (this.kind === H_TRANSFER_ENCODING) word = CHUNKED
+    else word = (buf[j] | 0x20) === 107 ? KEEP_ALIVE : CLOSE
+    const stop = j + word.length
+    if (stop + 1 >= end) return 0
+    for (let m = 0; m < word.length; m++) {
+      const b = buf[j + m]
+      if ((b >= 65 && b <= 90 ? b | 0x20 : b) !== word[m]) return 0
+    }
+    j = stop
+    if (buf[j] === CR) j++
+    if (buf[j] !== LF) return 0
+    if (word === CHUNKED) {
+      this.transferCoded = true
+      this.chunked = true
+    } else if (word === CLOSE) {
+      this.connClose = true
+    } else {
+      this.connKeepAlive = true
+    }
+    return j + 1
+  }
+
+  /** One byte (not CR or LF) of a framing value. */
+  valueByte (ch) {
     const kind = this.kind
-    if (kind === H_OTHER) return true
-    // trim OWS
-    let a = 0
-    let b = Math.min(this.valueLen, VALUE_MAX)
-    const v = this.value
-    while (a < b && (v[a] === 32 || v[a] === 9)) a++
-    while (b > a && (v[b - 1] === 32 || v[b - 1] === 9)) b--
     if (kind === H_CONTENT_LENGTH) {
-      if (a === b || this.valueLen > VALUE_MAX) return this.fail('bad Content-Length')
-      let n = 0
-      for (let j = a; j < b; j++) {
-        const d = v[j] - 48
-        if (d < 0 || d > 9) return this.fail('bad Content-Length')
-        n = n * 10 + d
+      const d = ch - 48
+      if (d >= 0 && d <= 9) {
+        if (this.numState === 2) return this.fail('bad Content-Length')
+        this.numState = 1
+        this.num = this.num * 10 + d
+        if (this.num > MAX_LENGTH) return this.fail('Content-Length too large')
+      } else if (ch === 32 || ch === 9) {
+        if (this.numState === 1) this.numState = 2
+      } else {
+        return this.fail('bad Content-Length')
       }
-      if (this.contentLength !== -1 && this.contentLength !== n) return this.fail('conflicting Content-Length')
-      this.contentLength = n
+      return true
+    }
+    // Transfer-Encoding and Connection: a comma-separated list of tokens
+    if (ch === 44) {
+      this.tokenDone()
+    } else if (ch === 32 || ch === 9) {
+      if (this.tokLen > 0) this.tokSpace = true
+    } else {
+      // a byte after a token's trailing space ("chun ked") spoils the token
+      const l = ch >= 65 && ch <= 90 ? ch | 0x20 : ch
+      const w1 = kind === H_TRANSFER_ENCODING ? CHUNKED : CLOSE
+      const w2 = kind === H_TRANSFER_ENCODING ? NONE : KEEP_ALIVE
+      const m1 = this.m1
+      const m2 = this.m2
+      this.m1 = !this.tokSpace && m1 >= 0 && m1 < w1.length && w1[m1] === l ? m1 + 1 : -1
+      this.m2 = !this.tokSpace && m2 >= 0 && m2 < w2.length && w2[m2] === l ? m2 + 1 : -1
+      this.tokLen++
+    }
+    return true
+  }
+
+  /** The end of one list element of Transfer-Encoding or Connection. */
+  tokenDone () {
+    if (this.tokLen > 0) {
+      if (this.kind === H_TRANSFER_ENCODING) {
+        // chunked must be the last coding
+        this.chunked = this.m1 === CHUNKED.length
+      } else {
+        if (this.m1 === CLOSE.length) this.connClose = true
+        if (this.m2 === KEEP_ALIVE.length) this.connKeepAlive = true
+      }
+    }
+    this.resetToken()
+  }
+
+  valueDone () {
+    const kind = this.kind
+    if (kind === H_CONTENT_LENGTH) {
+      if (this.numState === 0) return this.fail('bad Content-Length')
+      if (this.contentLength !== -1 && this.contentLength !== this.num) return this.fail('conflicting Content-Length')
+      this.contentLength = this.num
     } else if (kind === H_TRANSFER_ENCODING) {
-      // chunked must be the last coding
-      this.chunked = endsWith(v, a, b, CHUNKED)
-    } else if (kind === H_CONNECTION) {
-      if (b - a === KEEP_ALIVE.length && v[a] === 107 && hasToken(v, a, b, KEEP_ALIVE)) {
-        this.connKeepAlive = true // the common case, one comparison
-        return true
-      }
-      if (hasToken(v, a, b, CLOSE)) this.connClose = true
-      if (hasToken(v, a, b, KEEP_ALIVE)) this.connKeepAlive = true
+      // the codings of this line follow those of earlier lines: its last
+      // one decides (tokenDone)
+      this.transferCoded = true
+      this.tokenDone()
+    } else {
+      this.tokenDone()
     }
     return true
   }
@@ -415,19 +607,26 @@ class ResponseScanner {
       this.minor = keepMinor
       return true
     }
-    this.closeAfter = this.connClose || (this.minor === 0 && !this.connKeepAlive)
+    this.headBytes = 0
+    // acted on when the response is complete (finish), never mid-body
+    // (an HTTP/1.0 message with a transfer coding has faulty framing: it
+    // is read, then the connection closed, RFC 9112 §6.1)
+    this.connClose = this.connClose || (this.minor === 0 && (!this.connKeepAlive || this.transferCoded))
     if (status === 204 || status === 304 || this.owner.noBodyExpected()) {
       this.finish()
     } else if (this.chunked) {
       this.state = S_CHUNK_SIZE
       this.remaining = 0
       this.chunkDigits = 0
-    } else if (this.contentLength >= 0) {
+      this.chunkSpace = false
+      this.cr = false
+    } else if (this.contentLength >= 0 && !this.transferCoded) {
       this.remaining = this.contentLength
       if (this.remaining === 0) this.finish()
       else this.state = S_BODY
     } else {
-      // no length: the body ends when the server closes
+      // no length, or a transfer coding other than chunked last (which wins
+      // over Content-Length, RFC 9112 §6.3): the body ends when the server closes
       this.state = S_BODY_EOF
     }
     return true
@@ -435,6 +634,7 @@ class ResponseScanner {
 
   chunkSizeDone () {
     if (this.chunkDigits === 0) return this.fail('empty chunk size')
+    this.cr = false
     if (this.remaining === 0) {
       this.state = S_TRAILER_START
     } else {
@@ -462,12 +662,16 @@ class ResponseScanner {
   finish () {
     const mismatch = this.expect !== undefined && (this.mismatch || this.bodyPos !== this.expect.length)
     const status = this.status
-    const closeAfter = this.closeAfter
+    const closeAfter = this.connClose
     this.reset()
     this.closeAfter = closeAfter
     this.owner.complete(status, mismatch)
     // a response that closes the connection ends what this connection reads
     if (closeAfter) this.halted = true
+  }
+
+  failName (ch) {
+    return this.fail(ch === CR || ch === LF ? 'header line without a colon' : 'bad character in a header name')
   }
 
   fail (why) {
@@ -483,30 +687,5 @@ function hexDigit (c) {
   return -1
 }
 
-function endsWith (v, a, b, word) {
-  if (b - a < word.length) return false
-  for (let j = 0; j < word.length; j++) if (v[b - word.length + j] !== word[j]) return false
-  return true
-}
-
-/** True when word appears in v[a,b) as a comma-separated token. */
-function hasToken (v, a, b, word) {
-  let j = a
-  while (j < b) {
-    while (j < b && (v[j] === 32 || v[j] === 9 || v[j] === 44)) j++
-    let k = j
-    while (k < b && v[k] !== 44) k++
-    let e = k
-    while (e > j && (v[e - 1] === 32 || v[e - 1] === 9)) e--
-    if (e - j === word.length) {
-      let m = 0
-      while (m < word.length && v[j + m] === word[m]) m++
-      if (m === word.length) return true
-    }
-    j = k + 1
-  }
-  return false
-}
-
 // the body states, for a scanner that feeds itself one response at a time (capture-scanner.js)
-module.exports = { ResponseScanner, S_BODY, S_BODY_EOF, S_CHUNK_DATA, S_SKIP_LINE }
+module.exports = { ResponseScanner, MAX_HEADER_SIZE, S_BODY, S_BODY_EOF, S_CHUNK_DATA }

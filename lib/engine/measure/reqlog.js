@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { performance } = require('node:perf_hooks')
 const { Worker } = require('node:worker_threads')
-const { UsageError } = require('../../errors.js')
+const { UsageError, RunError } = require('../../errors.js')
 
 const ROWS = 16384
 const FIELDS = 4
@@ -64,10 +64,13 @@ function openRequestLog (file) {
     throw new UsageError(`cannot write --reqlog "${file}": ${err.code || err.message}`)
   }
   const worker = new Worker(path.join(__dirname, 'reqlog-writer.js'), { workerData: { fd }, execArgv: [] })
+  // the writer's failure (a full disk, an I/O error) is the user's to fix:
+  // one coded message naming the file, no stack
+  const failed = (why) => new RunError(`cannot write --reqlog "${file}" (${why}): the request log is incomplete; check the disk space and the path`, 'BENCHRIG_ERR_REQLOG')
   const finished = new Promise((resolve, reject) => {
     worker.on('message', (m) => { if (m.type === 'done') resolve(m.rows) })
-    worker.on('error', reject)
-    worker.on('exit', (code) => reject(new Error(`the --reqlog writer exited early (code ${code})`)))
+    worker.on('error', (err) => reject(failed(err.code || err.message)))
+    worker.on('exit', (code) => reject(failed(`the writer thread exited early with code ${code}`)))
   })
   finished.catch(() => {}) // observed by end()
   return {

@@ -7,6 +7,7 @@ const { UsageError } = require('../../errors.js')
 const { applyRequestOptions } = require('./request-options.js')
 const { normalizeShape } = require('./shape-options.js')
 const { normalizeH2 } = require('./h2-options.js')
+const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
 
 const DEFAULTS = {
   connections: 10,
@@ -35,6 +36,20 @@ function parseDuration (value, flag) {
     throw new UsageError(`invalid ${flag} "${value}": give a positive number of seconds or a value like 500ms, 10s, 2m`)
   }
   return seconds
+}
+
+/**
+ * Parses --max-header-size: bytes, or a number with k or m (KiB, MiB).
+ * @param {unknown} value
+ * @returns {number} bytes
+ */
+function headerSize (value) {
+  const m = /^\s*(\d+)\s*(k|kb|kib|m|mb|mib)?\s*$/i.exec(String(value))
+  const bytes = m ? Number(m[1]) * (m[2] === undefined ? 1 : (m[2][0].toLowerCase() === 'k' ? 1024 : 1024 * 1024)) : NaN
+  if (!(bytes >= 256 && bytes <= 64 * 1024 * 1024)) {
+    throw new UsageError(`invalid --max-header-size "${value}": give bytes from 256 to 64m, e.g. 16384, 16k or 80k`)
+  }
+  return bytes
 }
 
 function integer (value, flag, min, max = Number.MAX_SAFE_INTEGER) {
@@ -150,6 +165,7 @@ function normalizeOptions (o) {
     }
   }
   const expectBody = o.expectBody === undefined ? undefined : Buffer.from(String(o.expectBody))
+  const maxHeaderSize = o.maxHeaderSize === undefined ? MAX_HEADER_SIZE : headerSize(o.maxHeaderSize)
   const headers = parseHeaders(o.headers)
   const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
   const h2 = normalizeH2(o, { pipelining, body, shape })
@@ -172,6 +188,7 @@ function normalizeOptions (o) {
     bailout,
     method,
     expectBody,
+    maxHeaderSize,
     ...shape,
     h2
   }, { parseHeaders })

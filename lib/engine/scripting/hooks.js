@@ -109,6 +109,7 @@ function installHooks (runner) {
     const how = {
       captureBody: hooks.captureBody === true,
       expectBody: runner.expectBody,
+      maxHeaderSize: runner.opts.maxHeaderSize,
       verifyBody: verify,
       finished: null
     }

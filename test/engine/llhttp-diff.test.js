@@ -1,0 +1,39 @@
+'use strict'
+// The engine's framing against node's own llhttp on seeded random response
+// streams, valid and broken, served by raw `net` servers (the short form of
+// bench/framing-fuzz.js; test/helpers/llhttp-diff.js says how the verdicts
+// are taken and compared). Every disagreement must be an RFC-allowed
+// difference listed in docs/load.md; a failure prints the seed, which
+// `node bench/framing-fuzz.js --seed N --cases 1 --verbose` replays.
+const t = require('tap')
+const { runCases, makeCase, ALLOWED, BREAKS } = require('../helpers/llhttp-diff.js')
+
+const SEED = 14000
+const CASES = 160
+
+t.test(`${CASES} seeded streams: the engine and llhttp agree, or differ only as docs/load.md allows`, async (t) => {
+  const out = await runCases({ seed0: SEED, count: CASES, parallel: 4 })
+  t.equal(out.cases, CASES)
+  t.same(out.disagreements.map((d) => ({ seed: d.seed, kinds: d.kinds })), [], 'no disagreement outside the allowed list')
+  t.ok(out.agree >= CASES * 0.7, `most cases agree outright (${out.agree} of ${CASES}; allowed: ${JSON.stringify(out.allowed)})`)
+  // the short form still covers every way of breaking a stream
+  for (const kind of Object.keys(BREAKS)) t.ok(out.byBreak[kind] > 0, `break "${kind}" was tried`)
+})
+
+t.test('the generator is reproducible and varied', async (t) => {
+  t.same(makeCase(7).bytes, makeCase(7).bytes, 'a seed gives the same bytes')
+  t.notSame(makeCase(7).bytes, makeCase(8).bytes)
+  const splits = new Set()
+  const methods = new Set()
+  let closed = 0
+  for (let s = SEED; s < SEED + CASES; s++) {
+    const c = makeCase(s)
+    splits.add(c.split)
+    methods.add(c.method)
+    if (c.closeAtEnd) closed++
+  }
+  t.same([...splits].sort(), ['bytewise', 'random', 'whole'])
+  t.same([...methods].sort(), ['GET', 'HEAD'])
+  t.ok(closed > 0 && closed < CASES, 'with and without the server\'s close')
+  for (const tag of Object.keys(ALLOWED)) t.ok(ALLOWED[tag].length > 0, tag)
+})
