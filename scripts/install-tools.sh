@@ -10,6 +10,8 @@ declare -A PACKAGE_FOR=(
   [h2load]=nghttp2-client
   [nginx]=nginx
   [Rscript]=r-base-core
+  [slurmctld]=slurm-wlm
+  [munged]=munge
 )
 R_PACKAGES=(ggplot2:r-cran-ggplot2 plyr:r-cran-plyr)
 

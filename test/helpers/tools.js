@@ -11,7 +11,9 @@ const PROBES = {
   h2load: ['h2load', ['--version']],
   nginx: ['nginx', ['-v']],
   Rscript: ['Rscript', ['--version']],
-  taskset: ['taskset', ['--version']]
+  taskset: ['taskset', ['--version']],
+  // the one-node cluster of scripts/slurm-local.sh needs all three
+  slurm: ['slurmctld', ['-V'], ['sbatch', ['--version']], ['munged', ['--version']]]
 }
 
 function hasCommand (cmd, args) {
@@ -21,13 +23,15 @@ function hasCommand (cmd, args) {
 
 /**
  * @param {import('tap').Test} t
- * @param {string} name wrk | h2load | nginx | Rscript | taskset
+ * @param {string} name wrk | h2load | nginx | Rscript | taskset | slurm
  * @returns {boolean} true when present; when false the caller returns at once
  */
 function needTool (t, name) {
   const probe = PROBES[name]
   if (!probe) throw new Error(`needTool: unknown tool ${name}`)
-  if (hasCommand(...probe)) return true
+  // a probe is [cmd, args] or, for a tool of several programs, more pairs after the first
+  const [cmd, args, ...more] = probe
+  if (hasCommand(cmd, args) && more.every((p) => hasCommand(...p))) return true
   const reason = `${name} is not installed (scripts/install-tools.sh installs it)`
   if (process.env.BENCHRIG_REQUIRE_TOOLS === '1') t.fail(`${reason}; BENCHRIG_REQUIRE_TOOLS=1 requires it`)
   else t.skip(reason)
