@@ -23,15 +23,16 @@ function basePlan (plan) {
 
 /**
  * @param {Input[]} inputs
- * @returns {{plans: string[], mixedPlans: boolean, shardCount: number|undefined, shardsSeen: number[],
+ * @returns {{plans: string[], mixedPlans: boolean, mixedCounts: boolean, shards: {plan: string, count: number, seen: number[]}[],
  *   missing: PairProblem[], duplicates: PairProblem[], hosts: {host: string, files: string[]}[],
  *   rows: object[]}}
  *   rows: every row once (a duplicate pair keeps the copy of the first file that has it)
  */
 function checkShards (inputs) {
   const plans = new Set()
-  const counts = new Set()
-  const shardsSeen = new Set()
+  // per plan (a round of --plan may use another shard count)
+  const counts = new Map()
+  const shardsSeen = new Map()
   const hostFiles = new Map()
   // pair -> {file, binaries: Map(binary -> configurations), configs}
   const pairs = new Map()
@@ -41,8 +42,9 @@ function checkShards (inputs) {
     const local = new Map()
     for (const r of input.rows) {
       if (r.plan) plans.add(String(r.plan))
-      if (r.shard_count !== undefined && r.shard_count !== '') counts.add(Number(r.shard_count))
-      if (r.shard_index !== undefined && r.shard_index !== '') shardsSeen.add(Number(r.shard_index))
+      const plan = String(r.plan ?? '')
+      if (r.shard_count !== undefined && r.shard_count !== '') counts.set(plan, (counts.get(plan) ?? new Set()).add(Number(r.shard_count)))
+      if (r.shard_index !== undefined && r.shard_index !== '') shardsSeen.set(plan, (shardsSeen.get(plan) ?? new Set()).add(Number(r.shard_index)))
       if (r.host) {
         const f = hostFiles.get(r.host) ?? new Set()
         f.add(input.file)
@@ -93,11 +95,14 @@ function checkShards (inputs) {
   }
   // Pairs that are not there at all: from the split a shard recorded beside
   // its CSV when there is one, else the gaps in each file's pair numbers.
-  const sidecar = inputs.map((i) => i.sidecar).find((s) => s !== undefined)
+  const sidecars = new Map()
+  for (const i of inputs) if (i.sidecar && !sidecars.has(i.sidecar.plan)) sidecars.set(i.sidecar.plan, i.sidecar)
   const seenNames = new Set([...pairs.values()].map((p) => `${p.filename}\u0000${p.pair}`))
-  if (sidecar) {
-    for (const u of sidecar.units) {
-      if (!seenNames.has(`${u.filename}\u0000${u.pair}`)) missing.push({ filename: u.filename, seed: String(sidecar.seed), pair: u.pair, shard: u.shard, why: `shard ${u.shard} did not report it` })
+  if (sidecars.size > 0) {
+    for (const sidecar of sidecars.values()) {
+      for (const u of sidecar.units) {
+        if (!seenNames.has(`${u.filename}\u0000${u.pair}`)) missing.push({ filename: u.filename, seed: String(sidecar.seed), pair: u.pair, shard: u.shard, why: `shard ${u.shard} did not report it` })
+      }
     }
   } else {
     const byFile = new Map()
@@ -111,13 +116,12 @@ function checkShards (inputs) {
       for (let n = 1; n <= f.max; n++) if (!f.have.has(n)) missing.push({ filename, seed: f.seed, pair: n, why: 'a gap in the pair numbers' })
     }
   }
-  const shardCount = counts.size === 1 ? [...counts][0] : undefined
+  const shards = [...counts].map(([plan, c]) => ({ plan, count: [...c][0], seen: [...(shardsSeen.get(plan) ?? [])].sort((a, b) => a - b) }))
   return {
     plans: [...plans],
     mixedPlans: new Set([...plans].map(basePlan)).size > 1,
-    shardCount,
-    mixedCounts: counts.size > 1,
-    shardsSeen: [...shardsSeen].sort((a, b) => a - b),
+    mixedCounts: [...counts.values()].some((c) => c.size > 1),
+    shards,
     missing,
     duplicates,
     hosts: [...hostFiles].map(([host, files]) => ({ host, files: [...files] })),
@@ -132,10 +136,10 @@ function checkShards (inputs) {
  */
 function describeCheck (c, { limit = 20 } = {}) {
   const lines = []
-  if (c.shardCount !== undefined) {
+  for (const s of c.shards) {
     const absent = []
-    for (let i = 0; i < c.shardCount; i++) if (!c.shardsSeen.includes(i)) absent.push(i)
-    if (absent.length > 0) lines.push(`shard(s) ${absent.join(', ')} of 0..${c.shardCount - 1} not among the files`)
+    for (let i = 0; i < s.count; i++) if (!s.seen.includes(i)) absent.push(i)
+    if (absent.length > 0) lines.push(`shard(s) ${absent.join(', ')} of 0..${s.count - 1}${c.shards.length > 1 ? ` of plan ${s.plan}` : ''} not among the files`)
   }
   const list = (title, items) => {
     if (items.length === 0) return
@@ -157,14 +161,16 @@ module.exports = { checkShards, describeCheck, basePlan }
  * how the change itself differs between machines, which this table shows
  * and the pooled CI already carries as spread between pairs.
  * @param {object[]} rows checked rows
- * @returns {{shard: number|undefined, host: string, pairs: number, change: number}[]}
+ * @returns {{round: number, shard: number|undefined, host: string, pairs: number, change: number}[]}
  */
 function machineBlocks (rows) {
   const blocks = new Map()
   for (const r of rows) {
     const shard = r.shard_index === undefined || r.shard_index === '' ? undefined : Number(r.shard_index)
-    const key = `${shard}\u0000${r.host ?? ''}`
-    const b = blocks.get(key) ?? { shard, host: r.host ?? '', runs: new Map() }
+    // a round of --plan is another job array: its shard 0 is another machine
+    const round = String(r.plan ?? '').split('.')[1] ?? ''
+    const key = `${round}\u0000${shard}\u0000${r.host ?? ''}`
+    const b = blocks.get(key) ?? { round, shard, host: r.host ?? '', runs: new Map() }
     const k = `${r.filename}\u0000${r.configuration}\u0000${r.seed}\u0000${r.pair}`
     const p = b.runs.get(k) ?? {}
     p[r.binary] = Number(r.rate)
@@ -176,9 +182,9 @@ function machineBlocks (rows) {
     const logs = [...b.runs.values()].filter((p) => p.old > 0 && p.new > 0).map((p) => Math.log(p.new / p.old)).sort((x, y) => x - y)
     const pairs = new Set([...b.runs.keys()].map((k) => { const [f, , seed, pair] = k.split('\u0000'); return `${f}/${seed}/${pair}` }))
     const mid = logs.length === 0 ? NaN : logs.length % 2 ? logs[(logs.length - 1) / 2] : (logs[logs.length / 2 - 1] + logs[logs.length / 2]) / 2
-    out.push({ shard: b.shard, host: b.host, pairs: pairs.size, change: (Math.exp(mid) - 1) * 100 })
+    out.push({ round: b.round ? Number(b.round) : 1, shard: b.shard, host: b.host, pairs: pairs.size, change: (Math.exp(mid) - 1) * 100 })
   }
-  return out.sort((a, b) => (a.shard ?? -1) - (b.shard ?? -1))
+  return out.sort((a, b) => a.round - b.round || (a.shard ?? -1) - (b.shard ?? -1))
 }
 
 /** @param {ReturnType<typeof machineBlocks>} blocks */
@@ -186,7 +192,7 @@ function formatMachineBlocks (blocks) {
   const lines = ['', 'Machines (each shard a block; pairs never span two machines):']
   for (const b of blocks) {
     const change = Number.isFinite(b.change) ? `${b.change >= 0 ? '+' : ''}${b.change.toFixed(2)}%` : 'n/a'
-    lines.push(`  shard ${b.shard ?? '-'}: ${b.pairs} pairs, median change ${change}  [${b.host || 'host unknown'}]`)
+    lines.push(`  ${b.round > 1 ? `round ${b.round} ` : ''}shard ${b.shard ?? '-'}: ${b.pairs} pairs, median change ${change}  [${b.host || 'host unknown'}]`)
   }
   return lines.join('\n') + '\n'
 }
