@@ -9,6 +9,8 @@ const { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand } 
 const { formatResult, progressLine } = require('../engine/format.js')
 const { UsageError, RunError } = require('../errors.js')
 const { addShapeFlags, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
+const { shardLoadOptions, parseStartAt } = require('./load-shard.js')
+const { parseShard } = require('../compare/shard-spec.js')
 
 function parse (rawArgv) {
   const { argv: beforeCommand, command } = splitCommand(rawArgv) // --on-port -- CMD ...
@@ -42,6 +44,9 @@ function parse (rawArgv) {
     .option('h2', { type: 'boolean', describe: 'HTTP/2: h2c with prior knowledge for http://, ALPN h2 for https://' })
     // -m is the method (autocannon's flag), so max streams has a long flag only
     .option('maxStreams', { type: 'string', describe: 'with --h2: concurrent streams per connection (never more than the server allows; default 10)' })
+    .option('start-at', { type: 'string', describe: 'wait until this wall-clock instant (epoch ms) before starting: generators on several machines start together' })
+    .option('shard', { type: 'string', describe: 'I/N or auto: be generator I (0-based) of N; -c, -a, -O, --burst are split and -R shared as over workers; auto reads SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or BENCHRIG_SHARD=I/N' })
+    .option('shard-count', { type: 'string', describe: 'with --shard auto in a Kubernetes Indexed Job: the number of generators (or BENCHRIG_SHARD_COUNT)' })
     .option('h2Window', { type: 'string', describe: 'with --h2: our stream and connection flow-control window, bytes or 1m, 16m (default 16m)' })
   const { args, helpText } = parseStrict(y, 'benchrig load', argv)
   return { args, helpText, warmup, command }
@@ -61,7 +66,9 @@ async function main (argv) {
   }
   const urls = args._.map(String)
   if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
-  const opts = {
+  const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
+  const startAt = parseStartAt(last(args['start-at']), Date.now())
+  let opts = {
     url: urls,
     connections: last(args.connections),
     pipelining: last(args.pipelining),
@@ -84,7 +91,14 @@ async function main (argv) {
     ...shapeOptions(args, warmup),
     ...requestOptions(args, argv)
   }
+  if (shard) opts = shardLoadOptions(opts, shard)
   const onPort = await startCommand(args, command, urls)
+  if (startAt !== undefined) {
+    // the engine waits for the instant after its set-up (lib/engine/start-at.js)
+    const passed = Date.now() - startAt
+    if (passed > 0) process.stderr.write(`warning: --start-at ${startAt} had passed ${passed} ms before this generator was ready; it starts now, late, so its seconds are not aligned with the others'\n`)
+    opts.startAt = startAt
+  }
   let run
   try {
     run = load(opts)

@@ -172,6 +172,8 @@ function normalizeOptions (o) {
     bailout,
     method,
     expectBody,
+    // epoch ms at which the run starts (index.js waits for it), for generators on several machines
+    startAt: o.startAt === undefined ? undefined : integer(o.startAt, '--start-at', 0),
     ...shape,
     h2
   }, { parseHeaders })
