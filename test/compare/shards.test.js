@@ -251,3 +251,49 @@ t.test('the committed examples agree with themselves: shard counts, the merge af
   t.match(sbatch, /^#SBATCH --array=0-3$/m)
   t.match(sbatch, /--shard auto/)
 })
+
+function capture () {
+  let text = ''
+  return { stream: { write: (s) => { text += s; return true } }, get text () { return text } }
+}
+
+t.test('benchrig analyze over NDJSON shards and benchrig plan --next over CSV shards, in process', async (t) => {
+  const { main: analyzeMain } = require('../../lib/cli/analyze.js')
+  const { main: planMain } = require('../../lib/cli/plan.js')
+  const { csvRow } = require('../../lib/report/csv.js')
+  const { COLUMNS } = require('../../lib/compare/output.js')
+  const dir = t.testdir()
+  const shards = [0, 1, 2].map((shard) => rowsOf({ pairs: [shard + 1, shard + 4], shard, plan: 'f00d', configs: ['x=1'] }))
+  const nd = shards.map((rows, i) => {
+    const file = path.join(dir, `s${i}.ndjson`)
+    const meta = { schema: 'benchrig-compare/1', type: 'meta', seed: 5, plan: 'f00d', host: 'h', shard: { index: i, count: 3 } }
+    // measurement records carry the row's fields; the shard columns come from the meta record
+    const recs = rows.map(({ plan, host, shard_index: si, shard_count: sc, ...r }) => ({ schema: 'benchrig-compare/1', type: 'measurement', ...r, rate: Number(r.rate), pair: Number(r.pair), seed: 5 }))
+    fs.writeFileSync(file, [meta, ...recs].map((x) => JSON.stringify(x)).join('\n') + '\n')
+    return file
+  })
+  const out = capture()
+  const err = capture()
+  t.equal(await analyzeMain(['--format', 'json', ...nd], { stdout: out.stream, stderr: err.stream }), 0, err.text)
+  const a = JSON.parse(out.text)
+  t.equal(a.results[0].n_pairs, 6)
+  t.same(a.machines.map((m) => [m.shard, m.pairs]), [[0, 2], [1, 2], [2, 2]])
+  const err2 = capture()
+  t.equal(await analyzeMain([nd[0], nd[2]], { stdout: capture().stream, stderr: err2.stream }), 3)
+  t.match(err2.text, /shard\(s\) 1 of 0..2 not among the files[\s\S]*a\/one.js pair 2 \(seed 5\): a gap in the pair numbers/)
+  await t.rejects(analyzeMain([nd[0], '-', '-']), /stdin \("-"\) can be read only once/)
+
+  const csv = shards.map((rows, i) => {
+    const file = path.join(dir, `s${i}.csv`)
+    fs.writeFileSync(file, csvRow(COLUMNS) + rows.map((r) => csvRow(COLUMNS.map((c) => r[c]))).join(''))
+    return file
+  })
+  const planOut = capture()
+  const planErr = capture()
+  t.equal(await planMain(['--next', '--target', '0.001', ...csv], { stdout: planOut.stream, stderr: planErr.stream }), 0)
+  const plan = JSON.parse(planOut.text)
+  t.same([plan.base, plan.round, plan.seed, plan.files.length, plan.files[0].firstPair], ['f00d', 2, 5, 1, 7])
+  t.match(planErr.text, /plan: round 2: 1 file\(s\) need \d+ more pair\(s\)/)
+  await t.rejects(planMain(['--next', csv[0], csv[1]], { stdout: capture().stream, stderr: capture().stream }), /not complete[\s\S]*shard 2|not complete[\s\S]*missing/)
+  await t.rejects(planMain([csv[0]]), /give --next/)
+})
