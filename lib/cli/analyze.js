@@ -86,7 +86,7 @@ function render (a, format) {
 
 /**
  * @param {string[]} argv
- * @param {{stdout?: NodeJS.WritableStream}} [ctx]
+ * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream}} [ctx]
  */
 async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
@@ -125,7 +125,8 @@ async function main (argv, ctx = {}) {
     rows = c.rows
     blocks = machineBlocks(rows)
   }
-  const a = analyze(rows, { ...o, meta: { file: files.length === 1 ? files[0] : files } })
+  /** @type {ReturnType<typeof analyze> & {machines?: object[]}} */
+  const a = analyze(/** @type {any[]} */ (rows), { ...o, meta: { file: files.length === 1 ? files[0] : files } })
   if (blocks && o.format === 'json') a.machines = blocks
   stdout.write(render(a, o.format))
   if (blocks && o.format !== 'json') stdout.write(formatMachineBlocks(blocks))
@@ -134,14 +135,16 @@ async function main (argv, ctx = {}) {
 
 /**
  * Rows of a compare CSV, or of the measurement records of an NDJSON file
- * (compare --ndjson), chosen by the first character.
+ * (compare --ndjson), chosen by the file's extension.
  * @param {string} file
+ * @returns {Record<string, any>[]}
  */
 function readCompareFile (file) {
   if (file !== '-' && /\.ndjson$/i.test(file)) return readCompareNdjson(file)
   return readCompareCsv(file)
 }
 
+/** @param {string} file */
 function readCompareNdjson (file) {
   const fs = require('node:fs')
   let text

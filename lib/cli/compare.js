@@ -108,7 +108,7 @@ function defaultRoot (cwd = process.cwd()) {
 /**
  * Parses compare's command line (checks binaries, which touches the disk).
  * @param {string[]} argv
- * @param {{defaultRoot?: string}} [ctx]
+ * @param {{defaultRoot?: string, env?: NodeJS.ProcessEnv}} [ctx] env: where --shard auto looks (default process.env)
  */
 function parseCompareArgs (argv, ctx = {}) {
   const parsed = parseCommandLine(argv, OPTIONS)
@@ -195,6 +195,7 @@ async function main (argv, ctx = {}) {
   }
   const seed = previous.seed ?? opts.seed ?? randomSeed()
 
+  /** @type {Record<string, any>} */
   const meta = {
     seed,
     runs: opts.auto ? 'auto' : opts.runs,

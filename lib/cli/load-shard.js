@@ -10,7 +10,10 @@
 const { split } = require('../engine/split.js')
 const { UsageError } = require('../errors.js')
 
-/** A whole number >= 1 from a flag's raw value, or undefined (left to the engine's checks). */
+/**
+ * A whole number >= 1 from a flag's raw value, or undefined (left to the engine's checks).
+ * @param {unknown} raw
+ */
 function whole (raw) {
   if (raw === undefined || raw === null) return undefined
   const n = Number(raw)
@@ -21,10 +24,13 @@ function whole (raw) {
  * This shard's options: -c, -a, -O and --burst split over the shards; -R in
  * proportion to this shard's connections (as for workers); -r stays per
  * connection, so it follows the connections by itself.
- * @param {Record<string, any>} opts the CLI's raw options (strings)
+ * @template {Record<string, any>} T
+ * @param {T} opts the CLI's raw options (strings)
  * @param {{index: number, count: number}} shard
+ * @returns {T}
  */
 function shardLoadOptions (opts, shard) {
+  /** @param {string} raw @param {string} flag */
   const part = (raw, flag) => {
     const n = whole(raw)
     if (n === undefined) return raw
@@ -32,6 +38,7 @@ function shardLoadOptions (opts, shard) {
     if (mine < 1) throw new UsageError(`${flag} ${raw} over ${shard.count} shards leaves shard ${shard.index} none: give ${flag} ${shard.count} or more, or fewer shards`)
     return String(mine)
   }
+  /** @type {Record<string, any>} */
   const out = { ...opts }
   const total = whole(opts.connections ?? '10')
   out.connections = part(opts.connections ?? '10', '-c/--connections')
@@ -40,7 +47,7 @@ function shardLoadOptions (opts, shard) {
   if (opts.burst !== undefined) out.burst = part(opts.burst, '--burst')
   const rate = Number(opts.overallRate)
   if (opts.overallRate !== undefined && rate > 0 && total !== undefined) out.overallRate = String(rate * Number(out.connections) / total)
-  return out
+  return /** @type {T} */ (out)
 }
 
 /**

@@ -88,6 +88,8 @@ async function main (argv) {
     h2: args.h2 === true,
     maxStreams: last(args.maxStreams),
     h2Window: last(args.h2Window),
+    /** @type {number|undefined} */
+    startAt: undefined,
     ...shapeOptions(args, warmup),
     ...requestOptions(args, argv)
   }

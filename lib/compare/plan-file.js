@@ -54,7 +54,7 @@ function readPlanSidecar (csvFile) {
     plan: String(body.plan),
     seed: Number(body.seed),
     shardCount: Number(body.shardCount),
-    units: body.units.map(([filename, pair, shard]) => ({ filename, pair, shard }))
+    units: body.units.map((/** @type {[string, number, number]} */ [filename, pair, shard]) => ({ filename, pair, shard }))
   }
 }
 
@@ -75,7 +75,7 @@ function readRoundPlan (file) {
   } catch (err) {
     throw new UsageError(`--plan ${file}: cannot read it as JSON (${err.code || err.message}); give a file written by benchrig plan --next`)
   }
-  const bad = (why) => new UsageError(`--plan ${file}: ${why}; give a file written by benchrig plan --next`)
+  const bad = (/** @type {string} */ why) => new UsageError(`--plan ${file}: ${why}; give a file written by benchrig plan --next`)
   if (!body || body.schema !== ROUND_SCHEMA) throw bad(`not a round plan (schema ${ROUND_SCHEMA})`)
   if (!Number.isInteger(body.seed) || body.seed < 0) throw bad('no whole "seed"')
   if (!Array.isArray(body.files)) throw bad('no "files" list')

@@ -10,7 +10,7 @@ const { basePlan } = require('./shard-check.js')
 const { ROUND_SCHEMA } = require('./plan-file.js')
 
 /**
- * @param {object[]} rows every row of every shard so far (checked: one plan)
+ * @param {Record<string, any>[]} rows every row of every shard so far (checked: one plan)
  * @param {{target: number, maxPairs: number}} opts
  * @returns {{schema: string, base: string, round: number, seed: number, target: number,
  *   maxPairs: number, files: {filename: string, firstPair: number, pairs: number, cost: number}[], capped: number}}
