@@ -69,9 +69,10 @@ write_config () {
     chmod 600 "$DIR/munge/munge.key"
   fi
   cat > "$CONF.tmp" <<EOF
-# Written by benchrig scripts/slurm-local.sh: a one-node cluster on $host.
+# Written by benchrig scripts/slurm-local.sh: a one-node cluster on $host, reached on
+# 127.0.0.1 (a CI machine's host name may not resolve).
 ClusterName=benchrig
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=$user
 SlurmdUser=$user
 SlurmctldPort=$PORT
@@ -100,7 +101,7 @@ SlurmdTimeout=300
 InactiveLimit=0
 KillWait=5
 MinJobAge=300
-NodeName=$host CPUs=$cpus State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 EOF
   mv "$CONF.tmp" "$CONF"
