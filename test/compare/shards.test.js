@@ -297,3 +297,22 @@ t.test('benchrig analyze over NDJSON shards and benchrig plan --next over CSV sh
   await t.rejects(planMain(['--next', csv[0], csv[1]], { stdout: capture().stream, stderr: capture().stream }), /not complete[\s\S]*shard 2|not complete[\s\S]*missing/)
   await t.rejects(planMain([csv[0]]), /give --next/)
 })
+
+t.test('compare --plan runs the round a plan file gives: its files, pairs numbered after the first round, its seed', async (t) => {
+  const dir = t.testdir()
+  const planFile = path.join(dir, 'plan-2.json')
+  fs.writeFileSync(planFile, JSON.stringify({ schema: 'benchrig-plan/1', base: 'abcd', round: 2, seed: 21, files: [{ filename: 'cpu/mul.js', firstPair: 4, pairs: 2, cost: 0.5 }] }))
+  const out = path.join(dir, 'r2.csv')
+  const common = ['--root', SHARD_BENCH, '--old', process.execPath, '--new', process.execPath, '--set', 'n=100000']
+  const r = await runCompare([...common, '--plan', planFile, '--output', out, 'cpu'])
+  t.equal(r.code, 0, r.stderr)
+  const rows = readRows(out)
+  t.same(rows.map((x) => `${x.filename}/${x.pair}/${x.binary}`).sort(), ['cpu/mul.js/4/new', 'cpu/mul.js/4/old', 'cpu/mul.js/5/new', 'cpu/mul.js/5/old'])
+  t.same([...new Set(rows.map((x) => `${x.plan}|${x.seed}`))], ['abcd.2|21'])
+  const bad = await runCompare([...common, '--plan', planFile, '--seed', '3', 'cpu'])
+  t.equal(bad.code, 2)
+  t.match(bad.stderr, /--seed 3: --plan .* was made for seed 21; leave --seed out/)
+  const gone = await runCompare([...common, '--plan', planFile, '--filter', 'sqrt', 'cpu'])
+  t.equal(gone.code, 2)
+  t.match(gone.stderr, /cpu\/mul\.js is not among the benchmark files/)
+})
