@@ -188,6 +188,9 @@ async function main (argv, ctx = {}) {
   let previous = { seed: undefined, done: new Set(), rows: [], dropped: 0 }
   if (opts.resume) {
     previous = loadForResume(opts.output)
+    if (opts.shard && previous.seed === undefined && opts.seed === undefined) {
+      throw new UsageError(`--resume ${opts.output}: it holds no rows yet, so no seed; give --seed S (the one every shard uses)`)
+    }
     if (opts.seed !== undefined && previous.seed !== undefined && opts.seed !== previous.seed) {
       throw new UsageError(`--seed ${opts.seed}: ${opts.output} was written with seed ${previous.seed}; leave --seed out to resume`)
     }

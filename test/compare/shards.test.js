@@ -231,6 +231,12 @@ t.test('an interrupted shard resumed yields its rows exactly once', async (t) =>
   t.same(got.sort(), planned, 'exactly the shard\'s runs')
   t.same([...new Set(rows.map((r) => `${r.shard_index}/${r.shard_count}/${r.seed}`))], ['1/2/21'])
   t.ok(fs.existsSync(`${out}.plan.json`), 'the split is recorded beside the CSV')
+  // a shard resumed from a file with no rows has no seed to take: refused, not a random plan
+  const empty = path.join(dir, 'empty.csv')
+  fs.writeFileSync(empty, '')
+  const noSeed = await runCompare(['--root', SHARD_BENCH, '--old', process.execPath, '--new', process.execPath, '--shard', '0/2', '--resume', empty, 'cpu'])
+  t.equal(noSeed.code, 2)
+  t.match(noSeed.stderr, /--resume .*empty\.csv: it holds no rows yet, so no seed; give --seed S/)
 })
 
 t.test('the committed examples agree with themselves: shard counts, the merge after the shards', async (t) => {
