@@ -13,6 +13,8 @@ declare -A PACKAGE_FOR=(
   [Rscript]=r-base-core
   [chromium]=chromium
   [python3]=python3
+  [slurmctld]=slurm-wlm
+  [munged]=munge
 )
 R_PACKAGES=(ggplot2:r-cran-ggplot2 plyr:r-cran-plyr)
 

@@ -12,6 +12,9 @@ const { cpusetPrefix } = require('../harness/cpuset.js')
 const { randomSeed } = require('../stats/prng.js')
 const { analyze } = require('../stats/analyze.js')
 const { buildSchedule } = require('../compare/schedule.js')
+const { parseShard } = require('../compare/shard-spec.js')
+const { planSchedule, shardSchedule, planHash, hostFingerprint } = require('../compare/shards.js')
+const { readRoundPlan, writePlanSidecar } = require('../compare/plan-file.js')
 const { resolveBinary, describeBinary } = require('../compare/binaries.js')
 const { createCsvSink, createNdjsonSink } = require('../compare/output.js')
 const { loadForResume, checkResumeBinaries } = require('../compare/resume.js')
@@ -55,6 +58,15 @@ Options:
                         analysis options, as for benchrig analyze; with
                         --max-regression the exit code is 1 on a regression
   --plot FILE.svg       also write the PR figure (see benchrig analyze)
+  --shard I/N|auto      run only shard I (0-based) of N of the seeded plan:
+                        whole pairs, balanced by expected time; auto reads
+                        Slurm (SLURM_ARRAY_TASK_ID/COUNT), Kubernetes
+                        (JOB_COMPLETION_INDEX + --shard-count) or BENCHRIG_SHARD=I/N.
+                        Needs --seed (or --plan); every shard gets the same flags.
+                        With --output, FILE.plan.json lists the whole split
+  --shard-count N       the shard count of a Kubernetes Indexed Job (or BENCHRIG_SHARD_COUNT)
+  --plan FILE           run the round FILE describes (written by benchrig plan
+                        --next): its seed, its files and pairs
   --no-progress         no progress line on stderr
   -h, --help            this text
 
@@ -86,6 +98,9 @@ const OPTIONS = {
   ndjson: { type: 'string' },
   analyze: { type: 'boolean' },
   'no-progress': { type: 'boolean' },
+  shard: { type: 'string' },
+  'shard-count': { type: 'string' },
+  plan: { type: 'string' },
   ...ANALYZE_OPTIONS
 }
 
@@ -104,7 +119,7 @@ function defaultRoot (cwd = process.cwd()) {
 /**
  * Parses compare's command line (checks binaries, which touches the disk).
  * @param {string[]} argv
- * @param {{defaultRoot?: string}} [ctx]
+ * @param {{defaultRoot?: string, env?: NodeJS.ProcessEnv}} [ctx] env: where --shard auto looks (default process.env)
  */
 function parseCompareArgs (argv, ctx = {}) {
   const parsed = parseCommandLine(argv, OPTIONS)
@@ -146,8 +161,17 @@ function parseCompareArgs (argv, ctx = {}) {
     ndjson: v.ndjson,
     analyze: Boolean(v.analyze),
     analysis: analysisOptions(v),
-    progress: !v['no-progress']
+    progress: !v['no-progress'],
+    shard: parseShard(v.shard, { env: ctx.env, shardCount: v['shard-count'] }),
+    plan: v.plan === undefined ? undefined : readRoundPlan(v.plan)
   }
+  if (opts.plan) {
+    if (v.runs !== undefined) throw new UsageError(`--runs ${v.runs}: --plan ${v.plan} already says how many pairs each file needs; leave --runs out`)
+    if (seed !== undefined && seed !== opts.plan.seed) throw new UsageError(`--seed ${v.seed}: --plan ${v.plan} was made for seed ${opts.plan.seed}; leave --seed out`)
+    opts.seed = opts.plan.seed
+  }
+  if (opts.shard && auto) throw new UsageError('--runs auto does not go with --shard: run a fixed number of pairs per shard, then "benchrig plan --next" and --plan for further rounds (docs/scale.md)')
+  if (opts.shard && opts.seed === undefined && !opts.resume) throw new UsageError(`--shard ${v.shard}: give --seed S (the same on every shard), so that every shard builds the same plan`)
   if (!auto && (v.target !== undefined || v['max-runs'] !== undefined || v['time-budget'] !== undefined)) {
     throw new UsageError('--target, --max-runs and --time-budget go with --runs auto')
   }
@@ -169,14 +193,18 @@ async function main (argv, ctx = {}) {
     stdout.write(USAGE.replace('Usage: compare.js', `Usage: ${ctx.prog ?? 'benchrig compare'}`) + '\n')
     return 0
   }
-  const files = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
-  checkBenchmarkers(opts.args, files.map((f) => f.file))
-  if (files.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
+  const found = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
+  if (found.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
+  checkBenchmarkers(opts.args, found.map((f) => f.file))
+  const { files, batches, costs } = planBatches(found, opts)
 
   let previous = { seed: undefined, done: new Set(), rows: [], dropped: 0 }
   if (opts.resume) {
     if (opts.ndjson) checkResumeBinaries(opts.ndjson, opts.binaries, describeBinary)
     previous = loadForResume(opts.output)
+    if (opts.shard && previous.seed === undefined && opts.seed === undefined) {
+      throw new UsageError(`--resume ${opts.output}: it holds no rows yet, so no seed; give --seed S (the one every shard uses)`)
+    }
     if (opts.seed !== undefined && previous.seed !== undefined && opts.seed !== previous.seed) {
       throw new UsageError(`--seed ${opts.seed}: ${opts.output} was written with seed ${previous.seed}; leave --seed out to resume`)
     }
@@ -184,6 +212,7 @@ async function main (argv, ctx = {}) {
   }
   const seed = previous.seed ?? opts.seed ?? randomSeed()
 
+  /** @type {Record<string, any>} */
   const meta = {
     seed,
     runs: opts.auto ? 'auto' : opts.runs,
@@ -194,6 +223,20 @@ async function main (argv, ctx = {}) {
     new: describeBinary(opts.binaries.new),
     ...machineMeta()
   }
+  const hash = planHash({ seed, categories: opts.categories, batches, args: opts.args, sha256: { old: meta.old.sha256, new: meta.new.sha256 } })
+  const plan = opts.plan ? `${opts.plan.base}.${opts.plan.round}` : hash
+  let schedule = planSchedule(batches, seed)
+  const tags = { plan, host: hostFingerprint() }
+  if (opts.shard) {
+    const split = shardSchedule(schedule, opts.shard, costs)
+    schedule = split.runs
+    Object.assign(tags, { shard_index: opts.shard.index, shard_count: opts.shard.count })
+    stderr.write(`compare: shard ${opts.shard.index}/${opts.shard.count} (${opts.shard.source}): ${schedule.length / 2} of ${split.units.length} pairs, plan ${plan}\n`)
+    if (opts.output) writePlanSidecar(opts.output, { plan, seed, shardCount: opts.shard.count, units: split.units })
+  }
+  meta.plan = plan
+  meta.host = tags.host
+  if (opts.shard) meta.shard = { index: opts.shard.index, count: opts.shard.count }
   const csv = createCsvSink({ file: opts.output, flag: opts.resume ? '--resume' : '--output', append: opts.resume && fs.existsSync(opts.output) && fs.statSync(opts.output).size > 0, stdout: opts.analyze ? nullStream() : stdout })
   let ndjson
   try {
@@ -227,6 +270,7 @@ async function main (argv, ctx = {}) {
     stop,
     done: previous.done,
     runCounter,
+    tags,
     onRow: (row, extra) => {
       csv.write(row)
       if (ndjson) ndjson.write(row, extra)
@@ -255,7 +299,7 @@ async function main (argv, ctx = {}) {
       stopped = res.stoppedBy === 'interrupted'
       if (!stopped) stderr.write(`compare: --runs auto stopped after ${res.rounds} round(s): ${res.stoppedBy}\n`)
     } else {
-      const res = await runSchedule(buildSchedule({ files, runs: opts.runs, seed }), runCtx)
+      const res = await runSchedule(schedule, runCtx)
       rows = [...previous.rows, ...res.rows]
       stopped = res.stopped
     }
@@ -277,6 +321,30 @@ async function main (argv, ctx = {}) {
   }
   if (stopped) return 130
   return code
+}
+
+/**
+ * The batches of the plan: every file with --runs pairs, or the round a
+ * --plan file describes (its files, each with its own pairs and first pair).
+ * @param {{file: string, name: string}[]} found
+ * @param {object} opts
+ */
+function planBatches (found, opts) {
+  if (!opts.plan) return { files: found, batches: [{ files: found, runs: opts.runs ?? opts.auto?.pilot ?? 1, firstPair: 1 }], costs: undefined }
+  const byName = new Map(found.map((f) => [f.name, f]))
+  const groups = new Map()
+  const costs = new Map()
+  for (const e of opts.plan.files) {
+    const f = byName.get(e.filename)
+    if (!f) throw new UsageError(`--plan ${opts.plan.path}: ${e.filename} is not among the benchmark files of the categories given (${opts.categories.join(' ') || 'none'}); give the categories of the first round`)
+    const key = `${e.firstPair}/${e.pairs}`
+    const g = groups.get(key) ?? { files: [], runs: e.pairs, firstPair: e.firstPair }
+    g.files.push(f)
+    groups.set(key, g)
+    if (e.cost > 0) costs.set(f.name, e.cost)
+  }
+  const batches = [...groups.values()]
+  return { files: batches.flatMap((b) => b.files), batches, costs }
 }
 
 function machineMeta () {

@@ -44,6 +44,9 @@ const LOAD_OPTIONS = [
   // -m is the method (autocannon's flag), so max streams has a long flag only
   { name: 'max-streams', type: 'string', value: 'N', group: H2, describe: 'with --h2: concurrent streams per connection (never more than the server allows; default 10)' },
   { name: 'h2-window', type: 'string', value: 'BYTES', group: H2, describe: 'with --h2: our stream and connection flow-control window, bytes or 1m, 16m (default 16m)' },
+  { name: 'start-at', type: 'string', value: 'EPOCH_MS', group: 'Several generators', describe: 'wait until this wall-clock instant (epoch ms) before starting: generators on several machines start together' },
+  { name: 'shard', type: 'string', value: 'I/N|auto', group: 'Several generators', describe: 'be generator I (0-based) of N; -c, -a, -O, --burst are split and -R shared as over workers; auto reads SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or BENCHRIG_SHARD=I/N' },
+  { name: 'shard-count', type: 'string', value: 'N', group: 'Several generators', describe: 'with --shard auto in a Kubernetes Indexed Job: the number of generators (or BENCHRIG_SHARD_COUNT)' },
   { name: 'version', alias: 'V', type: 'boolean', group: 'Other', describe: 'print the version and exit' },
   { name: 'help', alias: 'h', type: 'boolean', group: 'Other', describe: 'this text' }
 ]
@@ -52,7 +55,7 @@ const LOAD_OPTIONS = [
 const HELP = {
   usage: 'benchrig load [options] <url...>',
   summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin. autocannon\'s flags work as they are (camelCase long names too).',
-  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Other'],
+  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Several generators', 'Other'],
   options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS],
   examples: [
     ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
@@ -62,6 +65,8 @@ const HELP = {
     ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge']
   ]
 }
+const { shardLoadOptions, parseStartAt } = require('./load-shard.js')
+const { parseShard } = require('../compare/shard-spec.js')
 
 function parse (rawArgv) {
   const { argv: beforeCommand, command } = splitCommand(rawArgv) // --on-port -- CMD ...
@@ -88,7 +93,9 @@ async function main (argv) {
   }
   const urls = args._.map(String)
   if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
-  const opts = {
+  const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
+  const startAt = parseStartAt(last(args['start-at']), Date.now())
+  let opts = {
     url: urls,
     connections: last(args.connections),
     pipelining: last(args.pipelining),
@@ -109,10 +116,19 @@ async function main (argv) {
     h2: args.h2 === true,
     maxStreams: last(args.maxStreams),
     h2Window: last(args.h2Window),
+    /** @type {number|undefined} */
+    startAt: undefined,
     ...shapeOptions(args, warmup),
     ...requestOptions(args, argv)
   }
+  if (shard) opts = shardLoadOptions(opts, shard)
   const onPort = await startCommand(args, command, urls)
+  if (startAt !== undefined) {
+    // the engine waits for the instant after its set-up (lib/engine/start-at.js)
+    const passed = Date.now() - startAt
+    if (passed > 0) process.stderr.write(`warning: --start-at ${startAt} had passed ${passed} ms before this generator was ready; it starts now, late, so its seconds are not aligned with the others'\n`)
+    opts.startAt = startAt
+  }
   let run
   try {
     run = load(opts)

@@ -60,7 +60,7 @@ function loadForResume (file) {
 
 // Numeric columns go back to the file bare, text columns quoted.
 function typed (column, value) {
-  if (['rate', 'time', 'pair', 'order', 'run', 'seed', 'configs'].includes(column)) return value === '' ? undefined : Number(value)
+  if (['rate', 'time', 'pair', 'order', 'run', 'seed', 'configs', 'shard_index', 'shard_count'].includes(column)) return value === '' ? undefined : Number(value)
   return value
 }
 

@@ -22,6 +22,7 @@ const { runKey } = require('./schedule.js')
  * @property {Set<string>} [done] runKey()s already on disk (resume)
  * @property {typeof runBenchmarkFile} [runFile] for tests of the retry logic
  * @property {{value: number}} [runCounter] shared run numbering
+ * @property {object} [tags] columns every row carries (plan, shard_index, shard_count, host)
  */
 
 /** Error codes of failures that a second run cannot change. */
@@ -68,7 +69,8 @@ async function runOne (run, ctx) {
           run: seq,
           seed: ctx.seed,
           start,
-          configs
+          configs,
+          ...ctx.tags
         }
         rows.push(row)
         ctx.onRow(row, r.extra)

@@ -17,6 +17,7 @@ const { RunError } = require('../errors.js')
 const { forwardErrors, requestError, clientOf, withResponses } = require('./scripting/hooks.js')
 const C = require('./counters.js')
 const { split } = require('./split.js')
+const { waitUntil } = require('./start-at.js')
 
 /**
  * The options of each runner: connections, the request budget (-a or -O)
@@ -146,6 +147,7 @@ class LoadRun extends EventEmitter {
   /** Runs one runner here, or one per worker thread; resolves to their stats. */
   async #runShares (runnerOpts) {
     if (runnerOpts.length === 1) {
+      if (this.opts.startAt !== undefined) await waitUntil(this.opts.startAt)
       runnerOpts[0].t0 = Date.now()
       return [await this.#runHere(runnerOpts[0])]
     }
@@ -211,6 +213,7 @@ class LoadRun extends EventEmitter {
     }))
     const failed = Promise.all(runs) // rejects early if a worker dies before 'ready'
     await Promise.race([allReady, failed])
+    if (this.opts.startAt !== undefined) await waitUntil(this.opts.startAt)
     const t0 = Date.now()
     for (const w of this.#workers) w.postMessage({ type: 'start', t0 })
     if (this.#stopped) for (const w of this.#workers) w.postMessage({ type: 'stop' })

@@ -89,5 +89,5 @@ t.test('errors name the file or flag', async (t) => {
   await t.rejects(main([path.join(__dirname, 'nope.csv')], { stdout: capture().stream }), /nope\.csv: cannot read it \(ENOENT\)/)
   await t.rejects(main(['--format', 'xml', FIXTURE], { stdout: capture().stream }), /--format xml: use one of text, markdown, json/)
   await t.rejects(main(['--threshold', '0', FIXTURE], { stdout: capture().stream }), /--threshold 0: give a number > 0/)
-  await t.rejects(main([], { stdout: capture().stream }), /give exactly one compare CSV/)
+  await t.rejects(main([], { stdout: capture().stream }), /give a compare CSV or NDJSON file/)
 })

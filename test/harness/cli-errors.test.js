@@ -96,7 +96,7 @@ test('benchrig analyze: wrong invocations', async (t) => {
   })
   const fixture = path.join(__dirname, '..', 'r', 'fixtures', 'paired.csv')
   const cases = [
-    [['analyze'], /^benchrig analyze: give exactly one compare CSV file/],
+    [['analyze'], /^benchrig analyze: give a compare CSV or NDJSON file/],
     [['analyze', path.join(dir, 'nope.csv')], /nope\.csv: cannot read it \(ENOENT\)/],
     [['analyze', dir], /: cannot read it \(EISDIR\)/],
     [['analyze', path.join(dir, 'empty.csv')], /empty\.csv: no "binary", "filename", "configuration", "rate" column/],

@@ -13,7 +13,9 @@ const PROBES = {
   Rscript: ['Rscript', ['--version']],
   taskset: ['taskset', ['--version']],
   chromium: ['chromium', ['--version']],
-  python3: ['python3', ['--version']]
+  python3: ['python3', ['--version']],
+  // the one-node cluster of scripts/slurm-local.sh needs all three
+  slurm: ['slurmctld', ['-V'], ['sbatch', ['--version']], ['munged', ['--version']]]
 }
 
 function hasCommand (cmd, args) {
@@ -23,13 +25,15 @@ function hasCommand (cmd, args) {
 
 /**
  * @param {import('tap').Test} t
- * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium | python3
+ * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium | python3 | slurm
  * @returns {boolean} true when present; when false the caller returns at once
  */
 function needTool (t, name) {
   const probe = PROBES[name]
   if (!probe) throw new Error(`needTool: unknown tool ${name}`)
-  if (hasCommand(...probe)) return true
+  // a probe is [cmd, args] or, for a tool of several programs, more pairs after the first
+  const [cmd, args, ...more] = probe
+  if (hasCommand(cmd, args) && more.every((p) => hasCommand(...p))) return true
   const reason = `${name} is not installed (scripts/install-tools.sh installs it)`
   if (process.env.BENCHRIG_REQUIRE_TOOLS === '1') t.fail(`${reason}; BENCHRIG_REQUIRE_TOOLS=1 requires it`)
   else t.skip(reason)

@@ -189,6 +189,8 @@ function normalizeOptions (o) {
     method,
     expectBody,
     maxHeaderSize,
+    // epoch ms at which the run starts (index.js waits for it), for generators on several machines
+    startAt: o.startAt === undefined ? undefined : integer(o.startAt, '--start-at', 0),
     ...shape,
     h2
   }, { parseHeaders })

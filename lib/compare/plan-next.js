@@ -1,0 +1,49 @@
+'use strict'
+// `benchrig plan --next`: the next round of a sharded --runs auto. From the
+// rows of every shard so far, which files still need pairs and how many, by
+// the same rule as --runs auto (the width of each CI only, never its place,
+// so stopping cannot lean towards an effect), numbered after the pairs
+// already run, with each file's measured time per pair so that the next
+// split is balanced.
+const { filesNeedingPairs } = require('./auto.js')
+const { basePlan } = require('./shard-check.js')
+const { ROUND_SCHEMA } = require('./plan-file.js')
+
+/**
+ * @param {Record<string, any>[]} rows every row of every shard so far (checked: one plan)
+ * @param {{target: number, maxPairs: number}} opts
+ * @returns {{schema: string, base: string, round: number, seed: number, target: number,
+ *   maxPairs: number, files: {filename: string, firstPair: number, pairs: number, cost: number}[], capped: number}}
+ */
+function nextRound (rows, { target, maxPairs }) {
+  const want = filesNeedingPairs(rows, { target, maxPairs })
+  let round = 1
+  let base = ''
+  let seed
+  const maxPair = new Map()
+  // seconds per run of a file: the measured sections of its configurations
+  const runTime = new Map()
+  for (const r of rows) {
+    if (r.plan) {
+      base = basePlan(r.plan)
+      const suffix = Number(String(r.plan).split('.')[1])
+      if (suffix > round) round = suffix
+    }
+    if (seed === undefined && r.seed !== undefined && r.seed !== '') seed = Number(r.seed)
+    maxPair.set(r.filename, Math.max(maxPair.get(r.filename) ?? 0, Number(r.pair) || 0))
+    const key = `${r.filename}\u0000${r.seed}\u0000${r.pair}\u0000${r.binary}`
+    const t = runTime.get(r.filename) ?? new Map()
+    t.set(key, (t.get(key) ?? 0) + (Number(r.time) || 0))
+    runTime.set(r.filename, t)
+  }
+  const files = [...want].map(([filename, pairs]) => {
+    const times = [...(runTime.get(filename) ?? new Map()).values()]
+    const perRun = times.length ? times.reduce((a, b) => a + b, 0) / times.length : 0
+    // a pair is two runs; the measured time leaves out each process's
+    // start, so count a tenth of a second per run for it
+    return { filename, firstPair: (maxPair.get(filename) ?? 0) + 1, pairs, cost: Math.round((2 * (perRun + 0.1)) * 1000) / 1000 }
+  })
+  return { schema: ROUND_SCHEMA, base, round: round + 1, seed, target, maxPairs, files, capped: want.capped }
+}
+
+module.exports = { nextRound }
