@@ -25,8 +25,10 @@ Options:
   --format FORMAT         text | markdown | json (default text)
   --threshold PCT         a CI inside ±PCT% means "no change" (default 1)
   --alpha A               significance level for q and verdicts (default 0.05)
-  --max-regression PCT    exit 1 when a configuration is significantly slower
-                          than -PCT% (Holm-adjusted)
+  --max-regression PCT    exit 1 when a configuration is shown to be slower
+                          than -PCT%: one-sided test against -PCT% (the upper
+                          end of the CI below -PCT%), Holm-adjusted; a file
+                          with no measurements is an error (exit 2)
   --unpaired              ignore the pair column (Mann-Whitney instead of
                           the signed-rank test on pairs)
   --plot FILE.svg         also write the PR figure: the change per
@@ -123,6 +125,20 @@ function analysisOptions (v) {
 }
 
 /**
+ * A gate must not pass on no data: with --max-regression, an analysis
+ * without a single configuration (a CSV with only a header, every run
+ * failed) is an error.
+ * @param {{results: object[]}} a
+ * @param {{maxRegression?: number}} o
+ * @param {string} where the file, for the message
+ */
+function noDataGuard (a, o, where) {
+  if (o.maxRegression !== undefined && a.results.length === 0) {
+    throw new UsageError(`${where}: no measurements to analyse (only a header, or no old/new rows with a rate); --max-regression ${o.maxRegression} cannot pass a gate on no data: check that the compare run produced rows`, 'BENCHRIG_ERR_NO_DATA')
+  }
+}
+
+/**
  * Renders an analysis in a format.
  * @param {object} a
  * @param {string} format
@@ -149,9 +165,10 @@ async function main (argv, ctx = {}) {
   const runMeta = parsed.values.meta === undefined ? {} : readCompareMeta(parsed.values.meta)
   const rows = readCompareCsv(parsed.positionals[0])
   const a = analyze(rows, { ...o, meta: { file: parsed.positionals[0], ...runMeta } })
+  noDataGuard(a, o, parsed.positionals[0])
   stdout.write(render(a, o.format))
   if (o.plot) writePlot(a, o.plot, { measure: measureOfRows(rows) })
   return a.regressions.length > 0 ? 1 : 0
 }
 
-module.exports = { main, analysisOptions, render, positiveNumber, writePlot, USAGE, OPTIONS }
+module.exports = { main, analysisOptions, render, positiveNumber, writePlot, noDataGuard, USAGE, OPTIONS }

@@ -14,11 +14,11 @@ const { analyze } = require('../stats/analyze.js')
 const { buildSchedule } = require('../compare/schedule.js')
 const { resolveBinary, describeBinary } = require('../compare/binaries.js')
 const { createCsvSink, createNdjsonSink } = require('../compare/output.js')
-const { loadForResume } = require('../compare/resume.js')
+const { loadForResume, checkResumeBinaries } = require('../compare/resume.js')
 const { runSchedule, warmUp } = require('../compare/run-compare.js')
 const { runAuto } = require('../compare/auto.js')
 const { createCompareProgress } = require('../compare/progress.js')
-const { analysisOptions, render, positiveNumber, writePlot, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
+const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
 const { measureOfRows } = require('../report/forest.js')
 
 const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all>
@@ -46,7 +46,8 @@ Options:
   --warmup N            unmeasured runs of each file with each binary first (default 0)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
-                        run what is missing with the same seed
+                        run what is missing with the same seed (with the
+                        run's --ndjson, refuses other binaries than its own)
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
   --analyze             print the analysis instead of CSV (see benchrig analyze)
@@ -174,6 +175,7 @@ async function main (argv, ctx = {}) {
 
   let previous = { seed: undefined, done: new Set(), rows: [], dropped: 0 }
   if (opts.resume) {
+    if (opts.ndjson) checkResumeBinaries(opts.ndjson, opts.binaries, describeBinary)
     previous = loadForResume(opts.output)
     if (opts.seed !== undefined && previous.seed !== undefined && opts.seed !== previous.seed) {
       throw new UsageError(`--seed ${opts.seed}: ${opts.output} was written with seed ${previous.seed}; leave --seed out to resume`)
@@ -267,6 +269,7 @@ async function main (argv, ctx = {}) {
   if (failures.length > 0) stderr.write(`compare: ${failures.length} run(s) failed after a retry; their rows are missing (--resume ${opts.output ?? 'FILE'} runs them again)\n`)
   if (opts.analyze || opts.analysis.maxRegression !== undefined || opts.analysis.plot) {
     const a = analyze(rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
+    noDataGuard(a, opts.analysis, opts.output ?? 'compare')
     if (opts.analysis.plot) writePlot(a, opts.analysis.plot, { measure: measureOfRows(rows) })
     if (opts.analyze) stdout.write(render(a, opts.analysis.format))
     else if (a.regressions.length > 0) stderr.write(render(a, 'text'))

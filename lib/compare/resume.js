@@ -64,4 +64,36 @@ function typed (column, value) {
   return value
 }
 
-module.exports = { loadForResume }
+/**
+ * Refuses to resume with other binaries than the run started with: the
+ * NDJSON file's metadata record holds each binary's sha256 (and path), and
+ * rows of two different binaries must not mix in one file.
+ * @param {string} ndjsonFile the --ndjson file of the interrupted run
+ * @param {{old: string, new: string}} binaries the paths given now
+ * @param {(bin: string) => {sha256: string}} describe hashes a binary
+ */
+function checkResumeBinaries (ndjsonFile, binaries, describe) {
+  let first
+  try {
+    first = fs.readFileSync(ndjsonFile, 'utf8').split('\n', 1)[0]
+  } catch {
+    return // no NDJSON yet: nothing recorded to check against
+  }
+  let meta
+  try {
+    meta = JSON.parse(first)
+  } catch {
+    throw new UsageError(`--ndjson ${ndjsonFile}: its first line is not the JSON metadata record of a compare run; give the --ndjson file of the interrupted run`)
+  }
+  if (!meta || meta.type !== 'meta') return
+  for (const which of ['old', 'new']) {
+    const recorded = meta[which]
+    if (!recorded || typeof recorded.sha256 !== 'string') continue
+    const now = describe(binaries[which])
+    if (now.sha256 !== recorded.sha256) {
+      throw new UsageError(`--resume: the --${which} binary ${binaries[which]} (sha256 ${now.sha256.slice(0, 12)}) is not the one the run started with: ${recorded.path} (sha256 ${recorded.sha256.slice(0, 12)}, recorded in ${ndjsonFile}); resume with --${which} ${recorded.path}, or start a new --output so that rows of two binaries do not mix`, 'BENCHRIG_ERR_RESUME_MISMATCH')
+    }
+  }
+}
+
+module.exports = { loadForResume, checkResumeBinaries }

@@ -9,7 +9,7 @@
 const { spawnSync } = require('node:child_process')
 const os = require('node:os')
 const benchmarkers = require('../../_http-benchmarkers.js')
-const { UsageError, isUserFacing } = require('../errors.js')
+const { UsageError, RunError, isUserFacing } = require('../errors.js')
 
 const DEFAULT_PORT = 12346
 // Durations under --test: enough for a few hundred requests, short enough
@@ -138,6 +138,20 @@ function toExtra (result) {
 }
 
 /**
+ * A load whose every response had a non-2xx status measured an error page,
+ * not the benchmark: unless the file says it expects that
+ * (bench.http({ allowNon2xx: true })), the configuration fails.
+ * @param {{requests: number, non2xx: number}} result
+ * @param {{allowNon2xx?: boolean, path?: string}} options
+ * @returns {Error|undefined}
+ */
+function checkResponses (result, options = {}) {
+  if (options.allowNon2xx === true) return undefined
+  if (!(result.requests > 0) || !(result.non2xx >= result.requests)) return undefined
+  return new RunError(`bench.http: all ${result.requests} responses to ${options.path || '/'} had a non-2xx status (${result.benchmarker}): the load measured an error response, not the benchmark; check the server and the path, or pass allowNon2xx: true to bench.http if that is what the file measures`, 'BENCHRIG_ERR_NON2XX')
+}
+
+/**
  * Pins this process (the server under test) to a CPU list with taskset,
  * for --set cpuset_server=LIST.
  */
@@ -159,7 +173,8 @@ function pinServer (cpus) {
  * @param {object} bench the benchmark object (report(rate, extra), config)
  * @param {object} options path, connections, duration, pipelining, method,
  *   headers, body, scheme, host, port, benchmarker, protocol ('h2'),
- *   clients, threads, maxConcurrentStreams, requests, timeout, workers (builtin/autocannon)
+ *   clients, threads, maxConcurrentStreams, requests, timeout, workers (builtin/autocannon),
+ *   allowNon2xx (a load with no 2xx response is a failure unless true)
  * @param {(err: Error|null, result?: object) => void} [cb]
  */
 function http (bench, options, cb) {
@@ -169,6 +184,11 @@ function http (bench, options, cb) {
       const opts = normalizeOptions(options, conf, { testMode: isTestMode(bench), category: categoryOf(bench) })
       if (opts.cpusetServer !== undefined) pinServer(opts.cpusetServer)
       return benchmarkers.run(opts.benchmarker, opts)
+    })
+    .then((result) => {
+      const bad = checkResponses(result, options)
+      if (bad) throw bad
+      return result
     })
     .then((result) => {
       if (cb) cb(null, result)
@@ -185,4 +205,4 @@ function http (bench, options, cb) {
     })
 }
 
-module.exports = { http, normalizeOptions, toExtra, isTestMode, TEST_DURATION }
+module.exports = { http, normalizeOptions, toExtra, checkResponses, isTestMode, TEST_DURATION }

@@ -1,7 +1,9 @@
 'use strict'
 // Renders an analysis (lib/stats/analyze.js) as plain-text tables for a
-// terminal: our rank-based table with verdicts, then compare.R's Welch
-// columns in compare.R's layout so Node core users find what they know.
+// terminal: our rank-based table with verdicts, then, in a section of their
+// own, compare.R's Welch columns in compare.R's layout so Node core users
+// find what they know. Their stars are unadjusted and ignore the pairing, so
+// they never stand beside a verdict.
 
 const pct = (v, digits = 2) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}%` : 'NA')
 const pval = (p) => (Number.isFinite(p) ? (p < 0.0001 ? p.toExponential(1) : p.toFixed(4)) : 'NA')
@@ -22,9 +24,39 @@ function nameOf (r) {
   return r.configuration ? `${r.filename} ${r.configuration}` : r.filename
 }
 
-function verdictText (r) {
-  if (r.verdict === 'inconclusive' && r.more_pairs !== undefined) return `inconclusive (needs ~${r.more_pairs} more pairs)`
+/**
+ * The verdict with what an inconclusive result lacks.
+ * @param {object} r a result
+ * @param {number} [comparisons] how many configurations the correction spans
+ */
+function verdictText (r, comparisons) {
+  if (r.verdict !== 'inconclusive') return r.verdict
+  const unit = r.n_pairs ? 'pairs' : 'runs per binary'
+  const more = r.more_pairs === undefined ? '' : `; needs ~${r.more_pairs} more ${unit}`
+  if (r.blocker === 'too-few-pairs') {
+    return `inconclusive (${r.n_pairs ? `${r.n_pairs} pairs` : `${Math.min(r.n_old, r.n_new)} runs per binary`}: too few for the test to reach significance at all${more})`
+  }
+  if (r.blocker === 'multiplicity') {
+    return `inconclusive (the CI excludes 0 but q=${pval(r.q)}: the correction over ${comparisons ?? 'all'} configurations, not the width, blocks the call)`
+  }
+  if (r.more_pairs !== undefined) return `inconclusive (needs ~${r.more_pairs} more ${unit})`
   return r.verdict
+}
+
+/**
+ * The CI as text, with its level when that is not the one asked for.
+ * @param {{ci: [number, number], conf_level?: number}} r
+ * @param {number} asked
+ */
+function ciText (r, asked) {
+  const base = `[${pct(r.ci[0])}, ${pct(r.ci[1])}]`
+  if (r.conf_level === undefined || Math.abs(r.conf_level - asked) < 1e-9) return base
+  return `${base} at ${levelText(r.conf_level)}`
+}
+
+/** 0.95 -> "95%", 0.969 -> "96.9%". @param {number} level */
+function levelText (level) {
+  return `${Number((level * 100).toPrecision(3))}%`
 }
 
 /** Welch stars from the unadjusted p, as compare.R prints them. */
@@ -38,21 +70,24 @@ function welchStars (p) {
  * @returns {string}
  */
 function formatAnalysisText (a) {
-  const ci = `${Math.round(a.meta.confLevel * 100)}% CI`
+  const asked = a.meta.confLevel
+  const ci = `${levelText(asked)} CI`
   const rows = [['', 'n', 'change', ci, 'p', 'q', '', 'verdict']]
   for (const r of a.results) {
     const n = r.n_pairs ? `${r.n_pairs}p` : `${r.n_old}/${r.n_new}`
-    rows.push([nameOf(r), n, pct(r.change), `[${pct(r.ci[0])}, ${pct(r.ci[1])}]`, pval(r.p), pval(r.q), r.stars, verdictText(r)])
+    rows.push([nameOf(r), n, pct(r.change), ciText(r, asked), pval(r.p), pval(r.q), r.stars, verdictText(r, a.results.length)])
   }
   if (a.geomean) {
     const g = a.geomean
-    rows.push([`geomean of ${g.configurations} configuration${g.configurations === 1 ? '' : 's'}`, '', pct(g.change), `[${pct(g.ci[0])}, ${pct(g.ci[1])}]`, '', '', '', ''])
+    rows.push([`geomean of ${g.configurations} configuration${g.configurations === 1 ? '' : 's'}`, g.pairs ? `${g.pairs}p` : '', pct(g.change), ciText(g, asked), '', '', '', ''])
   }
   const out = [renderTable(rows, [6, 7]), '']
-  out.push(`change: median ratio new/old (Hodges-Lehmann on log rates; positive = new is faster); n: ${'"'}Np${'"'} = N pairs (Wilcoxon signed-rank), otherwise runs old/new (Mann-Whitney);`)
-  out.push(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%.`)
+  out.push('change: Hodges-Lehmann estimate of new/old (the median of the pairwise averages of the log ratios, or of the log-rate differences when unpaired); positive = new is faster;')
+  out.push('n: "Np" = N pairs (Wilcoxon signed-rank), otherwise runs old/new (Mann-Whitney); a CI marked "at L%" has only that level (few pairs, ties);')
+  out.push(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%; the CIs describe this session on this machine.`)
+  if (a.geomean) out.push(a.geomean.method === 'per-pair' ? `geomean: the log ratios averaged over the configurations within each of the ${a.geomean.pairs} pairs they share, then the signed-rank CI over those pairs.` : 'geomean: no pairs shared by every configuration, so its CI treats the configurations as independent (too narrow when they share processes).')
   out.push('')
-  out.push('Welch t-test on the raw rates (the columns of Node core\'s compare.R):')
+  out.push('Node compare.R columns (Welch t-test on the raw rates: unpaired and not adjusted for the number of comparisons; for continuity with Node core, not a verdict):')
   const w = [['', 'confidence', 'improvement', 'accuracy (*)', '(**)', '(***)']]
   for (const r of a.results) {
     const acc = r.welch.accuracy.map((x) => (Number.isFinite(x) ? `±${x.toFixed(2)}%` : 'NA'))
@@ -61,17 +96,18 @@ function formatAnalysisText (a) {
   out.push(renderTable(w))
   if (a.warnings.length > 0) {
     out.push('', 'Warnings:')
-    for (const x of a.warnings) out.push(`  ${x.filename}${x.configuration ? ' ' + x.configuration : ''}: ${x.kind}: ${x.message}`)
+    for (const x of a.warnings) out.push(`  ${x.filename ? nameOf(x) : '(all)'}: ${x.kind}: ${x.message}`)
   }
   if (a.meta.maxRegression !== undefined) {
     out.push('')
-    if (a.regressions.length === 0) out.push(`No configuration is significantly slower than -${a.meta.maxRegression}% (Holm-adjusted).`)
+    const how = `one-sided test against -${a.meta.maxRegression}% at ${a.meta.alpha / 2}, Holm-adjusted over ${a.results.length}`
+    if (a.regressions.length === 0) out.push(`No configuration is shown to be slower than -${a.meta.maxRegression}% (${how}).`)
     else {
-      out.push(`FAIL: ${a.regressions.length} configuration(s) significantly slower than -${a.meta.maxRegression}% (Holm-adjusted):`)
-      for (const r of a.regressions) out.push(`  ${nameOf(r)}: ${pct(r.change)} [${pct(r.ci[0])}, ${pct(r.ci[1])}]`)
+      out.push(`FAIL: ${a.regressions.length} configuration(s) slower than -${a.meta.maxRegression}% (${how}):`)
+      for (const r of a.regressions) out.push(`  ${nameOf(r)}: ${pct(r.change)} ${ciText(r, asked)}, adjusted p=${pval(r.q_regression)}`)
     }
   }
   return out.join('\n') + '\n'
 }
 
-module.exports = { formatAnalysisText, renderTable, pct, pval, verdictText, welchStars }
+module.exports = { formatAnalysisText, renderTable, pct, pval, verdictText, welchStars, ciText, levelText }

@@ -1,6 +1,6 @@
 'use strict'
 // Renders an analysis as GitHub-flavoured Markdown, ready to paste into a PR.
-const { pct, pval, verdictText } = require('./analysis-text.js')
+const { pct, pval, verdictText, ciText, levelText } = require('./analysis-text.js')
 
 // Escapes what would break a table cell.
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ')
@@ -10,26 +10,36 @@ const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ')
  * @returns {string}
  */
 function formatAnalysisMarkdown (a) {
-  const level = Math.round(a.meta.confLevel * 100)
+  const asked = a.meta.confLevel
+  const level = levelText(asked)
   const out = []
-  out.push(`| benchmark | configuration | n | change | ${level}% CI | q | verdict | Welch improvement | accuracy (95%) |`)
-  out.push('|---|---|--:|--:|---|--:|---|--:|--:|')
+  out.push(`| benchmark | configuration | n | change | ${level} CI | q | verdict |`)
+  out.push('|---|---|--:|--:|---|--:|---|')
   for (const r of a.results) {
     const n = r.n_pairs ? `${r.n_pairs} pairs` : `${r.n_old}/${r.n_new}`
-    const acc = Number.isFinite(r.welch.accuracy[0]) ? `±${r.welch.accuracy[0].toFixed(2)}%` : 'NA'
-    const imp = Number.isFinite(r.welch.improvement) ? `${r.welch.improvement.toFixed(2)}%` : 'NA'
-    const verdict = r.verdict === 'faster' || r.verdict === 'slower' ? `**${verdictText(r)}**` : verdictText(r)
-    out.push(`| ${cell(r.filename)} | ${cell(r.configuration)} | ${n} | ${pct(r.change)} | [${pct(r.ci[0])}, ${pct(r.ci[1])}] | ${`${pval(r.q)} ${r.stars}`.trim()} | ${verdict} | ${imp} | ${acc} |`)
+    const v = verdictText(r, a.results.length)
+    const verdict = r.verdict === 'faster' || r.verdict === 'slower' ? `**${v}**` : v
+    out.push(`| ${cell(r.filename)} | ${cell(r.configuration)} | ${n} | ${pct(r.change)} | ${cell(ciText(r, asked))} | ${`${pval(r.q)} ${r.stars}`.trim()} | ${cell(verdict)} |`)
   }
   if (a.geomean) {
     const g = a.geomean
-    out.push(`| **geomean** | ${g.configurations} configurations | | ${pct(g.change)} | [${pct(g.ci[0])}, ${pct(g.ci[1])}] | | | | |`)
+    out.push(`| **geomean** | ${g.configurations} configurations | ${g.pairs ? `${g.pairs} pairs` : ''} | ${pct(g.change)} | ${cell(ciText(g, asked))} | | |`)
   }
   out.push('')
-  out.push(`Change: Hodges-Lehmann estimate of new/old on log rates (positive = new is faster), ${level}% CI from the Wilcoxon signed-rank test on pairs (Mann-Whitney when unpaired); q: Benjamini-Hochberg over ${a.results.length} comparisons; "no change" means the CI lies inside ±${a.meta.threshold}%.`)
+  out.push(`Change: Hodges-Lehmann estimate of new/old (the median of the pairwise averages of the log ratios; positive = new is faster), ${level} CI from the Wilcoxon signed-rank test on pairs (Mann-Whitney when unpaired; a CI marked "at L%" has only that level); q: Benjamini-Hochberg over ${a.results.length} comparisons; "no change" means the CI lies inside ±${a.meta.threshold}%. The CIs describe this session on this machine.`)
+  out.push('', '<details><summary>Node compare.R columns (Welch t-test on the raw rates: unpaired, not adjusted; not a verdict)</summary>', '')
+  out.push('| benchmark | configuration | improvement | confidence | accuracy (95%) | p |')
+  out.push('|---|---|--:|---|--:|--:|')
+  for (const r of a.results) {
+    const acc = Number.isFinite(r.welch.accuracy[0]) ? `±${r.welch.accuracy[0].toFixed(2)}%` : 'NA'
+    const imp = Number.isFinite(r.welch.improvement) ? `${r.welch.improvement.toFixed(2)}%` : 'NA'
+    const stars = r.welch.p < 0.001 ? '\\*\\*\\*' : r.welch.p < 0.01 ? '\\*\\*' : r.welch.p < 0.05 ? '\\*' : ''
+    out.push(`| ${cell(r.filename)} | ${cell(r.configuration)} | ${imp} | ${stars} | ${acc} | ${pval(r.welch.p)} |`)
+  }
+  out.push('', '</details>')
   if (a.warnings.length > 0) {
     out.push('', '<details><summary>Warnings (' + a.warnings.length + ')</summary>', '')
-    for (const x of a.warnings) out.push(`- \`${cell(x.filename)} ${cell(x.configuration)}\`: **${x.kind}**: ${cell(x.message)}`)
+    for (const x of a.warnings) out.push(`- ${x.filename ? `\`${cell(x.filename)} ${cell(x.configuration)}\`` : 'all'}: **${x.kind}**: ${cell(x.message)}`)
     out.push('', '</details>')
   }
   return out.join('\n') + '\n'

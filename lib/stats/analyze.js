@@ -1,6 +1,6 @@
 'use strict'
 // The analysis of a compare run: per configuration, the change of the rate
-// (positive = new is faster) with a 95% CI from a rank method on log rates
+// (positive = new is faster) with a CI at its real level from a rank method on log rates
 // (Wilcoxon signed-rank / Hodges-Lehmann on pairs, Mann-Whitney when rows
 // are not paired), p, q adjusted across configurations, stars, a verdict,
 // compare.R's Welch columns, a geomean, and warnings. Pure: rows in, data out.
@@ -11,12 +11,15 @@ const { mean, median } = require('./descriptive.js')
 const { normQuantile } = require('./distributions.js')
 const { starsFor, decide } = require('./verdict.js')
 const { warningsFor } = require('./warnings.js')
+const { groupRows, pairsOf, fallbackMessage } = require('./pairing.js')
+const { precisionOf } = require('./precision.js')
 
 const SCHEMA = 'benchrig-analysis/1'
 
 /**
  * @typedef {{binary: string, filename: string, configuration: string,
- *   rate: number|string, pair?: number|string, order?: number|string}} Row
+ *   rate: number|string, time?: number|string, pair?: number|string,
+ *   seed?: number|string, order?: number|string}} Row rows pair by (seed, pair)
  * @typedef {object} Result
  * @property {string} filename
  * @property {string} configuration
@@ -25,76 +28,58 @@ const SCHEMA = 'benchrig-analysis/1'
  * @property {number} n_pairs 0 when the analysis is unpaired
  * @property {'wilcoxon-signed-rank'|'mann-whitney'} method
  * @property {number} change % (positive = new is faster)
- * @property {[number, number]} ci % at the confidence level
+ * @property {[number, number]} ci % at conf_level
+ * @property {number} conf_level the level the CI really has: the one asked,
+ *   or lower when the data cannot give it (tiny samples, ties, zeroes)
  * @property {number} p
  * @property {number} q Benjamini-Hochberg across configurations
- * @property {number} q_holm Holm across configurations (used by maxRegression)
+ * @property {number} q_holm Holm across configurations of p
+ * @property {number} [p_regression] with maxRegression: one-sided p of "slower than -maxRegression%"
+ * @property {number} [q_regression] p_regression Holm-adjusted (the gate fires below alpha / 2)
  * @property {string} stars from q
  * @property {'faster'|'slower'|'no change'|'inconclusive'} verdict
- * @property {number} [more_pairs] for inconclusive results
+ * @property {number} [more_pairs] inconclusive: pairs more for a CI of ±threshold/2,
+ *   predicted from the spread of the ratios (never from the change)
+ * @property {'width'|'too-few-pairs'|'multiplicity'} [blocker] inconclusive: what stops a call
  * @property {{improvement: number, p: number, accuracy: [number, number, number]}} welch
- * @property {number} ci_log_width width of the CI of log(new/old) (what --runs auto reads)
+ * @property {number} ci_log_width width of the CI of log(new/old)
  * @property {{mean: number, median: number}} old rates of the old binary
  * @property {{mean: number, median: number}} new rates of the new binary
  */
 
-function num (v) {
-  if (typeof v === 'number') return v
-  if (v === undefined || v === null || v === '') return NaN
-  return Number(v)
-}
-
-// Groups rows by filename + configuration, keeping first-seen order.
-function groupRows (rows) {
-  const groups = new Map()
-  for (const row of rows) {
-    const rate = num(row.rate)
-    if (!(rate > 0) || (row.binary !== 'old' && row.binary !== 'new')) continue
-    const key = `${row.filename}\u0000${row.configuration}`
-    let g = groups.get(key)
-    if (!g) {
-      g = { filename: row.filename, configuration: row.configuration, rows: [] }
-      groups.set(key, g)
-    }
-    g.rows.push({ binary: row.binary, rate, pair: num(row.pair) })
-  }
-  return [...groups.values()]
-}
-
-// Complete old/new pairs in pair order, or undefined when rows carry no pairs.
-function pairsOf (g) {
-  if (!g.rows.every((r) => Number.isFinite(r.pair))) return undefined
-  const byPair = new Map()
-  for (const r of g.rows) {
-    const p = byPair.get(r.pair) ?? {}
-    if (p[r.binary] !== undefined) return undefined // duplicate: not a paired design
-    p[r.binary] = r.rate
-    byPair.set(r.pair, p)
-  }
-  const pairs = [...byPair.entries()]
-    .filter(([, p]) => p.old !== undefined && p.new !== undefined)
-    .sort((a, b) => a[0] - b[0])
-    .map(([, p]) => p)
-  return { pairs, dropped: g.rows.length - 2 * pairs.length }
-}
-
 const toPct = (logv) => (Math.exp(logv) - 1) * 100
+
+// Below this median time per run, timer resolution, JIT tiers and
+// scheduling dominate: such configurations swing by large factors.
+const SHORT_TIME_S = 0.05
 
 function analyzeGroup (g, opts) {
   const oldRates = g.rows.filter((r) => r.binary === 'old').map((r) => r.rate)
   const newRates = g.rows.filter((r) => r.binary === 'new').map((r) => r.rate)
-  const paired = opts.paired === false ? undefined : pairsOf(g)
+  let paired
+  let fallback
+  if (opts.paired !== false) {
+    const p = pairsOf(g)
+    if (p.pairs && p.pairs.length >= 2) paired = p
+    else fallback = p.pairs ? { unpaired: 'too-few-pairs' } : p
+  }
   let test
   let logRatios
   let method
-  if (paired && paired.pairs.length >= 2) {
+  let precision
+  if (paired) {
     logRatios = paired.pairs.map((p) => Math.log(p.new / p.old))
     test = signedRankTest(logRatios, { confLevel: opts.confLevel })
     method = 'wilcoxon-signed-rank'
+    precision = precisionOf({ logRatios }, opts.confLevel)
   } else {
-    test = rankSumTest(newRates.map(Math.log), oldRates.map(Math.log), { confLevel: opts.confLevel })
+    const logNew = newRates.map(Math.log)
+    const logOld = oldRates.map(Math.log)
+    test = rankSumTest(logNew, logOld, { confLevel: opts.confLevel })
     method = 'mann-whitney'
+    precision = precisionOf({ logOld, logNew }, opts.confLevel)
   }
+  const gate = opts.maxRegression === undefined ? undefined : regressionP(opts.maxRegression, logRatios, oldRates, newRates)
   const result = {
     filename: g.filename,
     configuration: g.configuration,
@@ -104,39 +89,74 @@ function analyzeGroup (g, opts) {
     method,
     change: toPct(test.estimate),
     ci: [toPct(test.ci[0]), toPct(test.ci[1])],
+    conf_level: test.confLevel,
     ci_log_width: test.ci[1] - test.ci[0],
+    scale: precision.scale,
     p: test.p,
+    ...(gate === undefined ? {} : { p_regression: gate }),
     welch: welchColumns(oldRates, newRates),
     old: { mean: mean(oldRates), median: median(oldRates) },
     new: { mean: mean(newRates), median: median(newRates) }
   }
+  const times = g.rows.map((r) => r.time).filter((t) => t > 0)
   const warnings = warningsFor({
     filename: g.filename,
     configuration: g.configuration,
     oldRates,
     newRates,
     logRatios,
-    droppedRows: paired ? paired.dropped : 0
+    droppedRows: paired ? paired.dropped : 0,
+    medianTime: times.length > 0 ? median(times) : undefined,
+    shortTime: SHORT_TIME_S,
+    fallback: fallback && fallback.unpaired !== 'no-pairs' ? fallbackMessage(fallback) : undefined
   })
-  return { result, warnings }
+  return { result, warnings, pairs: paired ? paired.pairs : undefined, fallback }
 }
 
-// Geometric mean of the per-configuration ratios; its CI propagates each
-// configuration's CI as an independent normal error on the log scale.
-function geomeanOf (results, confLevel) {
-  const ok = results.filter((r) => Number.isFinite(r.change) && Number.isFinite(r.ci[0]) && Number.isFinite(r.ci[1]))
+// One-sided p of "the change is below -pct%": the signed-rank (or rank-sum)
+// test of the log ratios against log(1 - pct/100), alternative "less".
+function regressionP (pct, logRatios, oldRates, newRates) {
+  const bound = Math.log1p(-Math.abs(pct) / 100)
+  if (logRatios) return signedRankTest(logRatios.map((d) => d - bound), { alternative: 'less' }).p
+  return rankSumTest(newRates.map((r) => Math.log(r) - bound), oldRates.map(Math.log), { alternative: 'less' }).p
+}
+
+/**
+ * Geometric mean of the change over configurations. Configurations of one
+ * file share a process per run, so their errors are correlated and cannot
+ * be combined as independent: the log ratios are first averaged over the
+ * configurations within each pair (the pairs present in every
+ * configuration), and the interval is the signed-rank one over those
+ * per-pair means. Without common pairs (unpaired rows) the old way is the
+ * only one left, and it says so (method "independent"; the text output
+ * adds that it is too narrow when configurations share processes).
+ */
+function geomeanOf (analysed, results, confLevel) {
+  const ok = results.filter((r) => Number.isFinite(r.change))
   if (ok.length === 0) return null
+  const allPaired = analysed.every((a) => a.pairs)
+  if (allPaired) {
+    const maps = analysed.map((a) => new Map(a.pairs.map((p) => [p.key, Math.log(p.new / p.old)])))
+    const common = [...maps[0].keys()].filter((k) => maps.every((m) => m.has(k)))
+    if (common.length >= 2) {
+      const means = common.map((k) => maps.reduce((s, m) => s + m.get(k), 0) / maps.length)
+      const t = signedRankTest(means, { confLevel })
+      return { configurations: results.length, change: toPct(t.estimate), ci: [toPct(t.ci[0]), toPct(t.ci[1])], method: 'per-pair', pairs: common.length, conf_level: t.confLevel }
+    }
+  }
   const z = normQuantile(1 - (1 - confLevel) / 2)
+  const fin = ok.filter((r) => Number.isFinite(r.ci[0]) && Number.isFinite(r.ci[1]))
+  if (fin.length === 0) return null
   let sum = 0
   let varSum = 0
-  for (const r of ok) {
+  for (const r of fin) {
     sum += Math.log1p(r.change / 100)
     const se = (Math.log1p(r.ci[1] / 100) - Math.log1p(r.ci[0] / 100)) / (2 * z)
     varSum += se * se
   }
-  const m = sum / ok.length
-  const se = Math.sqrt(varSum) / ok.length
-  return { configurations: ok.length, change: toPct(m), ci: [toPct(m - z * se), toPct(m + z * se)] }
+  const m = sum / fin.length
+  const se = Math.sqrt(varSum) / fin.length
+  return { configurations: fin.length, change: toPct(m), ci: [toPct(m - z * se), toPct(m + z * se)], method: 'independent', pairs: 0, conf_level: confLevel }
 }
 
 /**
@@ -145,7 +165,8 @@ function geomeanOf (results, confLevel) {
  * @param {{threshold?: number, alpha?: number, confLevel?: number,
  *   maxRegression?: number, paired?: boolean, meta?: object}} [opts]
  *   threshold: ±% inside which a CI means "no change" (default 1);
- *   maxRegression: % slowdown that counts as a regression (Holm-adjusted)
+ *   maxRegression: % slowdown that counts as a regression (one-sided test
+ *   against -maxRegression%, Holm-adjusted)
  * @returns {{schema: string, results: Result[], geomean: object|null,
  *   warnings: object[], meta: object, regressions: Result[]}}
  */
@@ -154,13 +175,17 @@ function analyze (rows, opts = {}) {
   const analysed = groupRows(rows).map((g) => analyzeGroup(g, o))
   const partial = analysed.map((a) => a.result)
   const warnings = analysed.flatMap((a) => a.warnings)
+  if (analysed.some((a) => a.fallback && a.fallback.unpaired === 'no-pairs')) {
+    warnings.unshift({ filename: '', configuration: '', kind: 'unpaired', message: fallbackMessage({ unpaired: 'no-pairs' }) })
+  }
   const qs = adjust(partial.map((r) => r.p), 'BH')
   const holm = adjust(partial.map((r) => r.p), 'holm')
+  const holmRegression = o.maxRegression === undefined ? [] : adjust(partial.map((r) => r.p_regression), 'holm')
   // The documented shape first, in its order (filename ... welch), then the
   // fields that go beyond it; JSON output and the API share this object.
   const results = partial.map((r, i) => {
     const n = r.n_pairs || Math.min(r.n_old, r.n_new)
-    const { verdict, morePairs } = decide({ change: r.change, ci: r.ci, q: qs[i], n, threshold: o.threshold, alpha: o.alpha })
+    const { verdict, morePairs, blocker } = decide({ change: r.change, ci: r.ci, q: qs[i], n, threshold: o.threshold, alpha: o.alpha, scale: r.scale, paired: r.n_pairs > 0, confLevel: o.confLevel })
     return {
       filename: r.filename,
       configuration: r.configuration,
@@ -177,18 +202,24 @@ function analyze (rows, opts = {}) {
       method: r.method,
       q_holm: holm[i],
       ...(morePairs === undefined ? {} : { more_pairs: morePairs }),
+      ...(blocker === undefined ? {} : { blocker }),
+      conf_level: r.conf_level,
       ci_log_width: r.ci_log_width,
+      ...(r.p_regression === undefined ? {} : { p_regression: r.p_regression, q_regression: holmRegression[i] }),
       old: r.old,
       new: r.new
     }
   })
+  // The gate is a one-sided test against -PCT at alpha / 2, Holm-adjusted:
+  // it fires when the upper end of the (1 - alpha) CI lies below -PCT, so a
+  // true change of exactly -PCT fires in at most alpha / 2 of runs.
   const regressions = o.maxRegression === undefined
     ? []
-    : results.filter((r) => r.q_holm < o.alpha && r.change < -Math.abs(o.maxRegression))
+    : results.filter((r) => r.q_regression < o.alpha / 2)
   return {
     schema: SCHEMA,
     results,
-    geomean: geomeanOf(results, o.confLevel),
+    geomean: geomeanOf(analysed, results, o.confLevel),
     warnings,
     meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, ...(o.meta || {}) },
     regressions

@@ -1,6 +1,7 @@
 'use strict'
 // Warnings about one configuration's data, as data with a hint (not thrown):
-// too few runs, high variance, drift over run order, bimodality.
+// too few runs, high variance, drift over run order, bimodality, runs too
+// short to measure, and a fall-back to the unpaired test.
 const { mean, sd, spearman, bimodalityCoefficient } = require('./descriptive.js')
 const { tTail } = require('./distributions.js')
 
@@ -18,6 +19,9 @@ const BIMODAL_BC = 5 / 9
  * @param {number[]} g.newRates
  * @param {number[]} [g.logRatios] per pair, in run order (paired data only)
  * @param {number} [g.droppedRows] rows left out because their pair was incomplete
+ * @param {number} [g.medianTime] median measured time per run, in seconds
+ * @param {number} [g.shortTime] below this median time, warn (seconds)
+ * @param {string} [g.fallback] why rows with pairs were analysed unpaired
  * @returns {{filename: string, configuration: string, kind: string, message: string}[]}
  */
 function warningsFor (g) {
@@ -56,6 +60,10 @@ function warningsFor (g) {
     if (p < DRIFT_P) {
       add('drift', `the new/old ratio drifts over the run (rank correlation with pair order ${rho.toFixed(2)}, p=${p.toPrecision(2)}): the machine changed during the run (thermal, load); rerun on a quiet machine`)
     }
+  }
+  if (g.fallback) add('unpaired', g.fallback)
+  if (g.medianTime !== undefined && g.shortTime !== undefined && g.medianTime < g.shortTime) {
+    add('short-runs', `each run measures only ${(g.medianTime * 1000).toPrecision(2)} ms (median): at this length timer resolution, JIT tiers and scheduling make runs swing by large factors; raise the work per run (n=...) to ${g.shortTime * 1000 * 10} ms or more (calibrate-n.js finds such an n)`)
   }
   if (g.droppedRows > 0) {
     add('incomplete-pairs', `${g.droppedRows} rows had no partner run and were left out of the paired analysis (failed or interrupted runs); --resume completes them`)

@@ -21,6 +21,42 @@ function twoSidedNormalP (z) {
   return Math.min(1, 2 * normTail(z))
 }
 
+// p of the normal approximation for an alternative, with R's continuity
+// correction (towards the null for two-sided, one half-step otherwise).
+function normalP (dz, sigma, alternative) {
+  if (!(sigma > 0)) return 1
+  if (alternative === 'less') return 1 - normTail((dz + 0.5) / sigma)
+  if (alternative === 'greater') return normTail((dz - 0.5) / sigma)
+  return twoSidedNormalP((dz - Math.sign(dz) * 0.5) / sigma)
+}
+
+// The exact p for an alternative from a null pmf and the statistic.
+function exactP (pmf, stat, centre, alternative) {
+  if (alternative === 'less') return cdf(pmf, stat)
+  if (alternative === 'greater') return upper(pmf, stat)
+  return Math.min(1, 2 * (stat > centre ? upper(pmf, stat) : cdf(pmf, stat)))
+}
+
+// The level an exact interval from order statistic qu really has. As R's
+// wilcox.test: when it falls short of the one asked by more than half of
+// alpha (tiny samples), that lower level is the one reported.
+function exactLevel (pmf, qu, confLevel) {
+  const alpha = 1 - confLevel
+  const achieved = 2 * cdf(pmf, qu - 1)
+  return achieved - alpha > alpha / 2 ? 1 - signif2(achieved) : confLevel
+}
+
+// R's signif(x, 2): two significant digits, an exact half to the even digit
+// (R gives signif(0.125, 2) = 0.12).
+function signif2 (x) {
+  if (!(x > 0)) return x
+  const scale = 10 ** (2 - Math.ceil(Math.log10(x)))
+  const v = x * scale
+  const f = Math.floor(v)
+  const r = v - f === 0.5 ? (f % 2 === 0 ? f : f + 1) : Math.round(v)
+  return r / scale
+}
+
 // Widens alpha like R does when the sample cannot reach the asked confidence
 // in the normal approximation; returns the alpha actually usable.
 function reachableAlpha (alpha, wAtMin, wAtMax) {
@@ -31,17 +67,21 @@ function reachableAlpha (alpha, wAtMin, wAtMax) {
 
 /**
  * Paired test on differences d (e.g. log(new/old) per pair).
+ * confLevel in the result is the level the interval really has (lower
+ * than asked for tiny samples, ties or zero differences). alternative sets
+ * p only ('less': d is shifted below 0); the interval is always two-sided.
  * @param {number[]} d
- * @param {{confLevel?: number, exact?: boolean}} [opts]
+ * @param {{confLevel?: number, exact?: boolean, alternative?: 'two.sided'|'less'|'greater'}} [opts]
  * @returns {{n: number, statistic: number, p: number, estimate: number, ci: [number, number], exact: boolean, confLevel: number}}
  */
 function signedRankTest (d, opts = {}) {
   const confLevel = opts.confLevel ?? 0.95
+  const alternative = opts.alternative ?? 'two.sided'
   const alpha = 1 - confLevel
   const zeroes = d.some((v) => v === 0)
   const x = d.filter((v) => v !== 0)
   const n = x.length
-  if (n === 0) return { n: 0, statistic: 0, p: 1, estimate: 0, ci: [0, 0], exact: false, confLevel }
+  if (n === 0) return { n: 0, statistic: 0, p: 1, estimate: 0, ci: [0, 0], exact: false, confLevel: 0 }
   const { ranks, ties } = rank(x.map(Math.abs))
   let V = 0
   for (let i = 0; i < n; i++) if (x[i] > 0) V += ranks[i]
@@ -49,7 +89,6 @@ function signedRankTest (d, opts = {}) {
   const exact = (opts.exact ?? n < 50) && !hasTies && !zeroes
   if (exact) {
     const pmf = signedRankPmf(n)
-    const p = V > n * (n + 1) / 4 ? upper(pmf, V) : cdf(pmf, V)
     const walsh = walshAverages(x)
     let qu = lowerQuantile(pmf, alpha / 2)
     if (qu === 0) qu = 1
@@ -57,17 +96,15 @@ function signedRankTest (d, opts = {}) {
     return {
       n,
       statistic: V,
-      p: Math.min(1, 2 * p),
+      p: exactP(pmf, V, n * (n + 1) / 4, alternative),
       estimate: medianSorted(walsh),
       ci: [walsh[qu - 1], walsh[ql]],
       exact: true,
-      confLevel
+      confLevel: exactLevel(pmf, qu, confLevel)
     }
   }
   const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48)
-  let z = V - n * (n + 1) / 4
-  z = (z - Math.sign(z) * 0.5) / sigma
-  const p = twoSidedNormalP(z)
+  const p = normalP(V - n * (n + 1) / 4, sigma, alternative)
   // Standardized statistic of x - shift, the function whose roots are the limits.
   const W = (shift) => {
     const xd = []
@@ -123,10 +160,11 @@ function walshAverages (x) {
  * Unpaired test of a shift between x and y (estimate is x - y).
  * @param {number[]} x
  * @param {number[]} y
- * @param {{confLevel?: number, exact?: boolean}} [opts]
+ * @param {{confLevel?: number, exact?: boolean, alternative?: 'two.sided'|'less'|'greater'}} [opts]
  */
 function rankSumTest (x, y, opts = {}) {
   const confLevel = opts.confLevel ?? 0.95
+  const alternative = opts.alternative ?? 'two.sided'
   const alpha = 1 - confLevel
   const nx = x.length
   const ny = y.length
@@ -139,7 +177,6 @@ function rankSumTest (x, y, opts = {}) {
   const exact = (opts.exact ?? (nx < 50 && ny < 50)) && !hasTies
   if (exact) {
     const pmf = rankSumPmf(nx, ny)
-    const p = W > nx * ny / 2 ? upper(pmf, W) : cdf(pmf, W)
     const diffs = new Float64Array(nx * ny)
     let k = 0
     for (const a of x) for (const b of y) diffs[k++] = a - b
@@ -151,19 +188,16 @@ function rankSumTest (x, y, opts = {}) {
       nx,
       ny,
       statistic: W,
-      p: Math.min(1, 2 * p),
+      p: exactP(pmf, W, nx * ny / 2, alternative),
       estimate: medianSorted(diffs),
       ci: [diffs[qu - 1], diffs[ql]],
       exact: true,
-      confLevel
+      confLevel: exactLevel(pmf, qu, confLevel)
     }
   }
   const N = nx + ny
   const sigmaOf = (t) => Math.sqrt((nx * ny / 12) * ((N + 1) - tieSum(t) / (N * (N - 1))))
-  let z = W - nx * ny / 2
-  const sigma = sigmaOf(ties)
-  z = sigma > 0 ? (z - Math.sign(z) * 0.5) / sigma : 0
-  const p = sigma > 0 ? twoSidedNormalP(z) : 1
+  const p = normalP(W - nx * ny / 2, sigmaOf(ties), alternative)
   const Wd = (shift) => {
     const r = rank([...x.map((v) => v - shift), ...y])
     let s = 0

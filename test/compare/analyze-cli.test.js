@@ -21,7 +21,7 @@ t.test('json has the documented shape', async (t) => {
   t.equal(a.schema, 'benchrig-analysis/1')
   t.equal(a.results.length, 5)
   const SHAPE = ['filename', 'configuration', 'n_old', 'n_new', 'change', 'ci', 'p', 'q', 'stars', 'verdict', 'welch']
-  const EXTRAS = ['n_pairs', 'method', 'q_holm', 'more_pairs', 'ci_log_width', 'old', 'new']
+  const EXTRAS = ['n_pairs', 'method', 'q_holm', 'more_pairs', 'blocker', 'conf_level', 'ci_log_width', 'p_regression', 'q_regression', 'old', 'new']
   const isNum = (x) => typeof x === 'number' && Number.isFinite(x)
   for (const r of a.results) {
     const keys = Object.keys(r)
@@ -38,7 +38,9 @@ t.test('json has the documented shape', async (t) => {
     t.ok(isNum(r.welch.improvement) && isNum(r.welch.p), 'welch improvement and p')
     t.ok(r.welch.accuracy.length === 3 && r.welch.accuracy.every(isNum) && r.welch.accuracy[0] < r.welch.accuracy[1] && r.welch.accuracy[1] < r.welch.accuracy[2], 'accuracy [a95, a99, a999], widening')
   }
-  t.same(Object.keys(a.geomean), ['configurations', 'change', 'ci'])
+  t.same(Object.keys(a.geomean), ['configurations', 'change', 'ci', 'method', 'pairs', 'conf_level'])
+  t.equal(a.geomean.method, 'per-pair', 'the geomean is computed per pair first')
+  t.ok(a.results.every((r) => r.conf_level === 0.95), 'every CI has its level (30 pairs: the one asked)')
   t.ok(Array.isArray(a.warnings))
   for (const w of a.warnings) t.same(Object.keys(w).slice(0, 4), ['filename', 'configuration', 'kind', 'message'])
   const slow = a.results.find((r) => r.configuration === 'type="slow"')
@@ -64,7 +66,7 @@ t.test('text and markdown', async (t) => {
 t.test('--max-regression: exit 1 on a significant slowdown beyond the limit', async (t) => {
   const out = capture()
   t.equal(await main(['--max-regression', '5', FIXTURE], { stdout: out.stream }), 1, 'type="slow" is ~-10%')
-  t.match(out.text, /FAIL: 1 configuration\(s\) significantly slower than -5%/)
+  t.match(out.text, /FAIL: 1 configuration\(s\) slower than -5% \(one-sided test against -5% at 0.025, Holm-adjusted over 5\)/)
   t.equal(await main(['--max-regression', '20', FIXTURE], { stdout: capture().stream }), 0)
 })
 
@@ -74,6 +76,13 @@ t.test('inconclusive results say how many more pairs they need', async (t) => {
   const r = JSON.parse(out.text).results.find((x) => x.configuration === 'type="fast"')
   t.equal(r.verdict, 'inconclusive')
   t.ok(r.more_pairs > 0)
+})
+
+t.test('--max-regression on a CSV with only a header: a gate does not pass on no data', async (t) => {
+  const dir = t.testdir({ 'empty.csv': '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs"\n' })
+  const file = path.join(dir, 'empty.csv')
+  await t.rejects(main(['--max-regression', '5', file], { stdout: capture().stream }), { code: 'BENCHRIG_ERR_NO_DATA', message: /empty\.csv: no measurements.*--max-regression/ })
+  t.equal(await main([file], { stdout: capture().stream }), 0, 'without a gate an empty analysis is not an error')
 })
 
 t.test('errors name the file or flag', async (t) => {

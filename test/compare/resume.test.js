@@ -80,3 +80,23 @@ t.test('--resume refuses another seed', async (t) => {
   t.equal(r.code, 2)
   t.match(r.stderr, /--seed 6: .* was written with seed 5; leave --seed out to resume/)
 })
+
+t.test('--resume with another --new binary refuses, naming both (sha256 from the NDJSON)', async (t) => {
+  const dir = t.testdir()
+  const file = path.join(dir, 'r.csv')
+  const nd = path.join(dir, 'r.ndjson')
+  fs.writeFileSync(file, csvRow(COLUMNS))
+  fs.appendFileSync(file, csvRow(COLUMNS.map((c) => ({ binary: 'old', filename: 'cpu/spin.js', configuration: 'n=1', rate: 1, time: 1, pair: 1, order: 1, run: 1, seed: 5, start: 's', configs: 1 })[c])))
+  const other = path.join(dir, 'other-node')
+  fs.writeFileSync(other, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 })
+  const { describeBinary } = require('../../lib/compare/binaries.js')
+  const meta = { schema: 'benchrig-compare/1', type: 'meta', seed: 5, old: describeBinary(process.execPath), new: describeBinary(process.execPath) }
+  fs.writeFileSync(nd, JSON.stringify(meta) + '\n')
+  const before = fs.readFileSync(file, 'utf8')
+  const r = await runCompare(['--old', process.execPath, '--new', other, '--resume', file, '--ndjson', nd, 'cpu'])
+  t.equal(r.code, 2)
+  t.match(r.stderr, new RegExp(`--resume: the --new binary ${other.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(sha256 [0-9a-f]{12}\\) is not the one the run started with: ${process.execPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(sha256 ${meta.new.sha256.slice(0, 12)}`))
+  t.equal(fs.readFileSync(file, 'utf8'), before, 'the CSV is untouched')
+  const same = await runCompare(['--old', process.execPath, '--new', process.execPath, '--runs', '1', '--resume', file, '--ndjson', nd, 'cpu'])
+  t.notMatch(same.stderr, /is not the one the run started with/, 'the same binaries resume')
+})

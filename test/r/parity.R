@@ -1,7 +1,9 @@
 # Reference values for the parity tests, straight from R's own functions:
 # per configuration of a compare CSV (argument 1), wilcox.test(conf.int = TRUE)
 # on log rates (paired by the "pair" column when it is filled), and p.adjust
-# (BH, holm) of those p-values across configurations. Prints CSV.
+# (BH, holm) of those p-values across configurations, and the level the
+# interval really has (attr "conf.level": lower than asked when R warns
+# "requested conf.level not achievable"). Prints CSV.
 args <- commandArgs(trailingOnly = TRUE)
 dat <- read.csv(args[1], colClasses = "character")
 dat$rate <- as.numeric(dat$rate)
@@ -20,7 +22,8 @@ for (nm in unique(dat$name)) {
   }
   out <- rbind(out, data.frame(name = nm, statistic = unname(w$statistic), p = w$p.value,
                                estimate = unname(w$estimate), lo = w$conf.int[1], hi = w$conf.int[2],
-                               exact = !grepl("continuity", w$method)))
+                               exact = !grepl("continuity", w$method),
+                               level = attr(w$conf.int, "conf.level")))
 }
 out$bh <- p.adjust(out$p, "BH")
 out$holm <- p.adjust(out$p, "holm")

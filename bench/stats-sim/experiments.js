@@ -1,0 +1,287 @@
+'use strict'
+// The acceptance experiments of the analysis under the noise model
+// (model.js). Each takes {sims, seed, noise} and returns its figures, with
+// the figure of the rule it replaced where that reproduces a known failure.
+// The test suite runs them short (test/stats/sim-acceptance.test.js);
+// run.js runs them long and prints the figures quoted in docs/compare.md.
+const { createMachine, suite } = require('./model.js')
+const { analyze } = require('../../lib/stats/analyze.js')
+const { runAuto } = require('../../lib/compare/auto.js')
+const { normQuantile } = require('../../lib/stats/distributions.js')
+
+// Seeds of the simulations of one experiment: distinct per simulation.
+const simSeed = (seed, i) => (seed * 1000003 + i * 7919) >>> 0
+
+/** Binomial standard error of a rate, for reporting. */
+const se = (rate, n) => Math.sqrt(rate * (1 - rate) / n)
+
+/**
+ * Geomean CI coverage: 2 files x 4 configurations whose true changes spread
+ * over -4%..+4%, 20 pairs. Also the coverage of the former CI, which
+ * combined the configurations' CIs as if independent.
+ */
+function geomeanCoverage ({ sims, seed, noise = 'realistic', pairs = 20 }) {
+  let covered = 0
+  let coveredIndependent = 0
+  let corrSum = 0
+  for (let i = 0; i < sims; i++) {
+    const m = createMachine(simSeed(seed, i), noise)
+    const files = suite(2, 4, (f, c) => Math.exp((m.rng.uniform() - 0.5) * 0.08))
+    const truthLog = files.flatMap((f) => f.configs).reduce((s, c) => s + Math.log(c.effect), 0) / 8
+    const truth = (Math.exp(truthLog) - 1) * 100
+    const rows = m.runPairs(files, pairs)
+    const a = analyze(rows)
+    if (a.geomean.ci[0] <= truth && truth <= a.geomean.ci[1]) covered++
+    const ind = independentGeomean(a.results)
+    if (ind[0] <= truth && truth <= ind[1]) coveredIndependent++
+    corrSum += ratioCorrelation(rows, files[0])
+  }
+  return {
+    sims,
+    coverage: covered / sims,
+    se: se(covered / sims, sims),
+    formerCoverage: coveredIndependent / sims,
+    meanRatioCorrelation: corrSum / sims
+  }
+}
+
+// The former geomean CI: per-configuration CIs combined as independent normals.
+function independentGeomean (results) {
+  const z = normQuantile(0.975)
+  let sum = 0
+  let v = 0
+  for (const r of results) {
+    sum += Math.log1p(r.change / 100)
+    const s = (Math.log1p(r.ci[1] / 100) - Math.log1p(r.ci[0] / 100)) / (2 * z)
+    v += s * s
+  }
+  const mlog = sum / results.length
+  const s = Math.sqrt(v) / results.length
+  return [(Math.exp(mlog - z * s) - 1) * 100, (Math.exp(mlog + z * s) - 1) * 100]
+}
+
+// Correlation over pairs between the log ratios of configurations 0 and 1
+// of one file (what the process they share does to them).
+function ratioCorrelation (rows, file) {
+  const ratios = file.configs.slice(0, 2).map((c) => {
+    const byPair = new Map()
+    for (const r of rows) {
+      if (r.filename !== file.name || r.configuration !== c.configuration) continue
+      const p = byPair.get(r.pair) ?? {}
+      p[r.binary] = r.rate
+      byPair.set(r.pair, p)
+    }
+    return [...byPair.keys()].sort((x, y) => x - y).map((k) => Math.log(byPair.get(k).new / byPair.get(k).old))
+  })
+  const [x, y] = ratios
+  const mx = x.reduce((s, v) => s + v, 0) / x.length
+  const my = y.reduce((s, v) => s + v, 0) / y.length
+  let sxy = 0
+  let sxx = 0
+  let syy = 0
+  for (let i = 0; i < x.length; i++) {
+    sxy += (x[i] - mx) * (y[i] - my)
+    sxx += (x[i] - mx) ** 2
+    syy += (y[i] - my) ** 2
+  }
+  return sxy / Math.sqrt(sxx * syy)
+}
+
+/**
+ * A/A under --runs auto: one file of `configs` configurations, no change, pilot 6,
+ * cap maxPairs; per configuration, p < .05 at the end. Also the former rule
+ * (stop when the rank CI's half-width is under the target), simulated on the
+ * same machine seeds, and the largest number of pairs any file got.
+ */
+function autoAA ({ sims, seed, noise = 'realistic', target = 2, maxPairs = 60, configs = 2 }) {
+  return (async () => {
+    let positives = 0
+    let formerPositives = 0
+    let tests = 0
+    let maxSeen = 0
+    const stops = new Map()
+    for (let i = 0; i < sims; i++) {
+      const files = suite(1, configs)
+      const fileList = files.map((f) => ({ file: f.name, name: f.name }))
+      const m = createMachine(simSeed(seed, i), noise)
+      const res = await runAuto({
+        files: fileList,
+        pilot: 6,
+        target,
+        maxPairs,
+        runBatch: async (fs, pairs, firstPair) => ({ rows: m.runPairs(files.filter((f) => fs.some((x) => x.name === f.name)), pairs, firstPair), stopped: false })
+      })
+      const a = analyze(res.rows)
+      for (const r of a.results) {
+        tests++
+        if (r.p < 0.05) positives++
+        maxSeen = Math.max(maxSeen, r.n_pairs)
+        stops.set(r.n_pairs, (stops.get(r.n_pairs) ?? 0) + 1)
+      }
+      formerPositives += formerRule(createMachine(simSeed(seed, i), noise), files, target, maxPairs)
+    }
+    return {
+      sims,
+      tests,
+      aaRate: positives / tests,
+      se: se(positives / tests, tests),
+      formerAaRate: formerPositives / tests,
+      maxPairsSeen: maxSeen,
+      stopsAt: Object.fromEntries([...stops].sort((x, y) => x[0] - y[0]))
+    }
+  })()
+}
+
+// The rule --runs auto had before: more pairs while the rank CI's
+// half-width is over the target. Counts p < .05 at the end.
+function formerRule (m, files, target, maxPairs) {
+  let rows = m.runPairs(files, 6, 1)
+  let n = 6
+  for (;;) {
+    const a = analyze(rows)
+    const wide = a.results.filter((r) => r.ci_log_width / 2 * 100 > target)
+    if (wide.length === 0 || n >= maxPairs) return a.results.filter((r) => r.p < 0.05).length
+    let more = 0
+    for (const r of wide) {
+      const half = r.ci_log_width / 2 * 100
+      more = Math.max(more, Math.ceil(n * (half / target) ** 2) - n)
+    }
+    more = Math.min(maxPairs - n, Math.max(2, Math.min(more, n)))
+    rows = rows.concat(m.runPairs(files, more, n + 1))
+    n += more
+  }
+}
+
+/**
+ * Following the "needs ~N more pairs" hint in A/A: one configuration, 10
+ * pairs; when the verdict is inconclusive for lack of width and the hint is
+ * at most maxFollow pairs, run that many more and analyse again. Figures:
+ * among the runs that followed, the share ending faster/slower and the
+ * share with p < .05; also the former hint (from the observed change).
+ */
+function hintAA ({ sims, seed, noise = 'realistic', threshold = 5, first = 10, maxFollow = 400 }) {
+  let followed = 0
+  let called = 0
+  let significant = 0
+  let tooLong = 0
+  let formerFollowed = 0
+  let formerCalled = 0
+  const files = suite(1, 1)
+  for (let i = 0; i < sims; i++) {
+    const m = createMachine(simSeed(seed, i), noise)
+    const rows = m.runPairs(files, first, 1)
+    const [r] = analyze(rows, { threshold }).results
+    if (r.verdict !== 'inconclusive') continue
+    // The former hint, followed on a fresh machine of the same seed.
+    const former = formerHint(r, threshold)
+    if (r.blocker === 'width' && r.more_pairs !== undefined) {
+      if (r.more_pairs > maxFollow) tooLong++
+      else {
+        const more = m.runPairs(files, r.more_pairs, first + 1)
+        const [r2] = analyze(rows.concat(more), { threshold }).results
+        followed++
+        if (r2.verdict === 'faster' || r2.verdict === 'slower') called++
+        if (r2.p < 0.05) significant++
+      }
+    }
+    if (former !== undefined && former <= maxFollow) {
+      const m2 = createMachine(simSeed(seed, i), noise)
+      const rows2 = m2.runPairs(files, first, 1)
+      const [f2] = analyze(rows2.concat(m2.runPairs(files, former, first + 1)), { threshold }).results
+      formerFollowed++
+      if (f2.verdict === 'faster' || f2.verdict === 'slower') formerCalled++
+    }
+  }
+  return {
+    sims,
+    followed,
+    callRate: called / followed,
+    se: se(called / followed, followed),
+    pBelow05: significant / followed,
+    hintOverMaxFollow: tooLong,
+    formerFollowed,
+    formerCallRate: formerCalled / formerFollowed
+  }
+}
+
+// The former hint: pairs until the half-width, shrinking as 1/sqrt(n), is
+// 0.9 x max(threshold - |change|, |change|).
+function formerHint (r, threshold) {
+  const half = (r.ci[1] - r.ci[0]) / 2
+  const c = Math.abs(r.change)
+  const tgt = 0.9 * Math.max(threshold - c, c)
+  if (!(half > 0) || !(tgt > 0)) return undefined
+  return Math.max(1, Math.ceil(r.n_pairs * (half / tgt) ** 2) - r.n_pairs)
+}
+
+/**
+ * --max-regression PCT at a true change of exactly -PCT: one file of 1
+ * configuration, 30 pairs. How often the gate fires (a false alarm at the
+ * threshold), and how often the former gate (point estimate below -PCT and
+ * two-sided Holm q < .05) fired.
+ */
+function gateAtThreshold ({ sims, seed, noise = 'realistic', pct = 5, pairs = 30 }) {
+  let fired = 0
+  let formerFired = 0
+  const files = suite(1, 1, () => 1 - pct / 100)
+  for (let i = 0; i < sims; i++) {
+    const m = createMachine(simSeed(seed, i), noise)
+    const a = analyze(m.runPairs(files, pairs), { maxRegression: pct })
+    if (a.regressions.length > 0) fired++
+    const r = a.results[0]
+    if (r.q_holm < 0.05 && r.change < -pct) formerFired++
+  }
+  return { sims, fireRate: fired / sims, se: se(fired / sims, sims), formerFireRate: formerFired / sims }
+}
+
+/**
+ * Power of the gate: how often it fires at a true change of -2 x PCT.
+ */
+function gatePower ({ sims, seed, noise = 'realistic', pct = 5, pairs = 30 }) {
+  let fired = 0
+  const files = suite(1, 1, () => 1 - 2 * pct / 100)
+  for (let i = 0; i < sims; i++) {
+    const m = createMachine(simSeed(seed, i), noise)
+    if (analyze(m.runPairs(files, pairs), { maxRegression: pct }).regressions.length > 0) fired++
+  }
+  return { sims, fireRate: fired / sims }
+}
+
+/**
+ * Welch stars in A/A suites: 7 files x 8 configurations, no change, 20
+ * pairs. The share of configurations with an unadjusted Welch p < .05 (a
+ * star in compare.R's columns), the share of suites with at least one, and
+ * the same for the verdicts (faster/slower).
+ */
+function welchAA ({ sims, seed, noise = 'realistic', pairs = 20 }) {
+  let starred = 0
+  let suitesStarred = 0
+  let called = 0
+  let suitesCalled = 0
+  let configs = 0
+  for (let i = 0; i < sims; i++) {
+    const m = createMachine(simSeed(seed, i), noise)
+    const a = analyze(m.runPairs(suite(7, 8), pairs))
+    const s = a.results.filter((r) => r.welch.p < 0.05).length
+    const c = a.results.filter((r) => r.verdict === 'faster' || r.verdict === 'slower').length
+    configs += a.results.length
+    starred += s
+    called += c
+    if (s > 0) suitesStarred++
+    if (c > 0) suitesCalled++
+  }
+  return { sims, configurations: configs / sims, starRate: starred / configs, suitesWithStar: suitesStarred / sims, verdictRate: called / configs, suitesWithVerdict: suitesCalled / sims }
+}
+
+/**
+ * Concatenated CSVs: two runs of the same suite with their own seeds and
+ * pair numbers 1..pairs each; the analysis must stay paired.
+ */
+function concatenated ({ seed, noise = 'realistic', pairs = 10 }) {
+  const files = suite(1, 2)
+  const a = createMachine(simSeed(seed, 1), noise).runPairs(files, pairs, 1, 11)
+  const b = createMachine(simSeed(seed, 2), noise).runPairs(files, pairs, 1, 12)
+  return analyze(a.concat(b))
+}
+
+module.exports = { geomeanCoverage, autoAA, hintAA, gateAtThreshold, gatePower, welchAA, concatenated }

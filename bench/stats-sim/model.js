@@ -1,0 +1,102 @@
+'use strict'
+// A seeded model of a noisy benchmark machine, producing compare rows the
+// way compare.js does (pairs of every file in one block, files shuffled in
+// a block, old/new in random order within a pair, one process per run that
+// measures every configuration of its file one after the other).
+//
+// What the machine does to a measured rate, from slowest to fastest:
+// - drift: the machine's speed wanders (a random walk on the log scale, one
+//   step per measurement), so runs far apart differ;
+// - slow spells: a background load that starts and ends at any measurement,
+//   also between the old and the new run of a pair (so pairing does not
+//   cancel it);
+// - a per-process effect shared by all configurations of one run (the heap,
+//   code layout and CPU placement of that process), which correlates the
+//   configurations' ratios within a pair;
+// - heavy-tailed noise per measurement (Student t with 3 degrees of freedom);
+// - outliers: a measurement hit by a background job;
+// - an order effect: the second run of a pair is a little faster (a warm
+//   page cache).
+const { createRng } = require('../../lib/stats/prng.js')
+
+/** Noise presets (log-scale sizes). */
+const PRESETS = {
+  // A developer machine with other programs open.
+  realistic: { drift: 0.003, spellIn: 0.01, spellOut: 0.08, spellDepth: 0.15, process: 0.02, measure: 0.01, outlier: 0.01, outlierDepth: 0.35, order: 0.01 },
+  // A 2-core machine shared with test suites (what this project runs on).
+  loaded: { drift: 0.006, spellIn: 0.03, spellOut: 0.08, spellDepth: 0.3, process: 0.05, measure: 0.02, outlier: 0.03, outlierDepth: 0.6, order: 0.02 }
+}
+
+// Student t with 3 degrees of freedom, scaled to unit standard deviation.
+function t3 (rng) {
+  const z = rng.normal()
+  let chi = 0
+  for (let i = 0; i < 3; i++) { const x = rng.normal(); chi += x * x }
+  return z / Math.sqrt(chi / 3) / Math.sqrt(3)
+}
+
+/**
+ * A machine whose state (drift, spell) carries over between batches.
+ * @param {number} seed
+ * @param {keyof PRESETS | object} noise
+ */
+function createMachine (seed, noise = 'realistic') {
+  const n = typeof noise === 'string' ? PRESETS[noise] : noise
+  if (!n) throw new Error(`unknown noise preset ${noise}`)
+  const rng = createRng(seed)
+  let level = 0
+  let spell = false
+  let run = 0
+  // One measurement: advances the machine by one step.
+  const step = () => {
+    level += n.drift * rng.normal()
+    if (spell ? rng.uniform() < n.spellOut : rng.uniform() < n.spellIn) spell = !spell
+    let x = level + n.measure * t3(rng)
+    if (spell) x -= n.spellDepth
+    if (rng.uniform() < n.outlier) x -= n.outlierDepth * (0.5 + rng.uniform())
+    return x
+  }
+
+  /**
+   * Runs `pairs` pairs of the files from pair number firstPair.
+   * @param {{name: string, configs: {configuration: string, base?: number, effect?: number}[]}[]} files
+   *   effect: true ratio new/old of the configuration
+   * @param {number} pairs
+   * @param {number} [firstPair]
+   * @param {number|string} [runSeed] the seed column of the rows
+   */
+  function runPairs (files, pairs, firstPair = 1, runSeed = seed) {
+    const rows = []
+    for (let p = firstPair; p < firstPair + pairs; p++) {
+      for (const f of rng.shuffle([...files])) {
+        const order = rng.uniform() < 0.5 ? ['old', 'new'] : ['new', 'old']
+        order.forEach((binary, i) => {
+          run++
+          const proc = n.process * rng.normal() + (i === 1 ? n.order : 0)
+          for (const c of f.configs) {
+            const effect = binary === 'new' ? Math.log(c.effect ?? 1) : 0
+            const rate = (c.base ?? 1e6) * Math.exp(effect + proc + step())
+            rows.push({ binary, filename: f.name, configuration: c.configuration, rate, time: 0.5, pair: p, order: i + 1, run, seed: runSeed })
+          }
+        })
+      }
+    }
+    return rows
+  }
+  return { runPairs, rng }
+}
+
+/**
+ * A suite of files with configurations and true effects.
+ * @param {number} files
+ * @param {number} configs per file
+ * @param {(f: number, c: number) => number} effect true ratio new/old
+ */
+function suite (files, configs, effect = () => 1) {
+  return Array.from({ length: files }, (_, f) => ({
+    name: `sim/f${f}.js`,
+    configs: Array.from({ length: configs }, (_, c) => ({ configuration: `c=${c}`, base: 1e5 * (1 + f + c), effect: effect(f, c) }))
+  }))
+}
+
+module.exports = { createMachine, suite, PRESETS }

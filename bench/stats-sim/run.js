@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+'use strict'
+// The long form of the statistics acceptance: runs the experiments of
+// experiments.js under the noise model of model.js and prints their figures
+// as JSON (the ones quoted in docs/compare.md).
+//
+//   node bench/stats-sim/run.js [--sims N] [--seed S] [--noise realistic|loaded]
+//                               [--only geomean,auto,hint,gate,power,welch] [--configs N]
+// --configs: configurations per file in the --runs auto experiment (default 2)
+const { parseArgs } = require('node:util')
+const e = require('./experiments.js')
+
+const { values } = parseArgs({
+  options: {
+    sims: { type: 'string', default: '10000' },
+    seed: { type: 'string', default: '1' },
+    noise: { type: 'string', default: 'realistic' },
+    only: { type: 'string', default: 'geomean,auto,hint,gate,power' },
+    configs: { type: 'string', default: '2' }
+  }
+})
+const sims = Number(values.sims)
+const seed = Number(values.seed)
+if (!(sims >= 1) || !Number.isInteger(seed)) {
+  process.stderr.write('run.js: --sims N (>= 1) and --seed S (an integer)\n')
+  process.exitCode = 2
+} else {
+  main().catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
+}
+
+async function main () {
+  const opts = { sims, seed, noise: values.noise }
+  const only = new Set(values.only.split(','))
+  const out = { command: `node bench/stats-sim/run.js --sims ${sims} --seed ${seed} --noise ${values.noise} --only ${values.only} --configs ${values.configs}` }
+  const time = async (name, fn) => {
+    const t0 = process.hrtime.bigint()
+    out[name] = await fn()
+    out[name].seconds = Number(process.hrtime.bigint() - t0) / 1e9
+    process.stderr.write(`${name}: ${JSON.stringify(out[name])}\n`)
+  }
+  if (only.has('geomean')) await time('geomean', () => e.geomeanCoverage(opts))
+  if (only.has('auto')) await time('auto', () => e.autoAA({ ...opts, configs: Number(values.configs) }))
+  if (only.has('hint')) await time('hint', () => e.hintAA(opts))
+  if (only.has('gate')) await time('gate', () => e.gateAtThreshold(opts))
+  if (only.has('power')) await time('power', () => e.gatePower(opts))
+  if (only.has('welch')) await time('welch', () => e.welchAA(opts))
+  process.stdout.write(JSON.stringify(out, null, 2) + '\n')
+}
