@@ -29,6 +29,8 @@ Options:
                           than -PCT%: one-sided test against -PCT% (the upper
                           end of the CI below -PCT%), Holm-adjusted; a file
                           with no measurements is an error (exit 2)
+  --wide                  one line per configuration however long, the verdicts'
+                          full sentences, every warning (default: fit 100 columns)
   --unpaired              ignore the pair column (Mann-Whitney instead of
                           the signed-rank test on pairs)
   --plot FILE.svg         also write the PR figure: the change per
@@ -44,6 +46,7 @@ const OPTIONS = {
   alpha: { type: 'string' },
   'max-regression': { type: 'string' },
   unpaired: { type: 'boolean' },
+  wide: { type: 'boolean' },
   plot: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 }
@@ -120,7 +123,8 @@ function analysisOptions (v) {
     threshold: positiveNumber(v.threshold, '--threshold') ?? 1,
     alpha: positiveNumber(v.alpha, '--alpha', { max: 1 }) ?? 0.05,
     maxRegression: positiveNumber(v['max-regression'], '--max-regression'),
-    paired: v.unpaired ? false : undefined
+    paired: v.unpaired ? false : undefined,
+    wide: Boolean(v.wide)
   }
 }
 
@@ -143,10 +147,10 @@ function noDataGuard (a, o, where) {
  * @param {object} a
  * @param {string} format
  */
-function render (a, format) {
+function render (a, format, textOptions = {}) {
   if (format === 'json') return JSON.stringify(a, null, 2) + '\n'
   if (format === 'markdown') return formatAnalysisMarkdown(a)
-  return formatAnalysisText(a)
+  return formatAnalysisText(a, textOptions)
 }
 
 /**
@@ -166,7 +170,7 @@ async function main (argv, ctx = {}) {
   const rows = readCompareCsv(parsed.positionals[0])
   const a = analyze(rows, { ...o, meta: { file: parsed.positionals[0], ...runMeta } })
   noDataGuard(a, o, parsed.positionals[0])
-  stdout.write(render(a, o.format))
+  stdout.write(render(a, o.format, { wide: o.wide }))
   if (o.plot) writePlot(a, o.plot, { measure: measureOfRows(rows) })
   return a.regressions.length > 0 ? 1 : 0
 }
