@@ -36,6 +36,8 @@ Options:
                           than -PCT%: one-sided test against -PCT% (the upper
                           end of the CI below -PCT%), Holm-adjusted; a file
                           with no measurements is an error (exit 2)
+  --wide                  one line per configuration however long, the verdicts'
+                          full sentences, every warning (default: fit 100 columns)
   --unpaired              ignore the pair column (Mann-Whitney instead of
                           the signed-rank test on pairs)
   --plot FILE.svg         also write the PR figure: the change per
@@ -53,6 +55,7 @@ const OPTIONS = {
   alpha: { type: 'string' },
   'max-regression': { type: 'string' },
   unpaired: { type: 'boolean' },
+  wide: { type: 'boolean' },
   plot: { type: 'string' },
   'allow-partial': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }
@@ -130,7 +133,8 @@ function analysisOptions (v) {
     threshold: positiveNumber(v.threshold, '--threshold') ?? 1,
     alpha: positiveNumber(v.alpha, '--alpha', { max: 1 }) ?? 0.05,
     maxRegression: positiveNumber(v['max-regression'], '--max-regression'),
-    paired: v.unpaired ? false : undefined
+    paired: v.unpaired ? false : undefined,
+    wide: Boolean(v.wide)
   }
 }
 
@@ -153,10 +157,10 @@ function noDataGuard (a, o, where) {
  * @param {object} a
  * @param {string} format
  */
-function render (a, format) {
+function render (a, format, textOptions = {}) {
   if (format === 'json') return JSON.stringify(a, null, 2) + '\n'
   if (format === 'markdown') return formatAnalysisMarkdown(a)
-  return formatAnalysisText(a)
+  return formatAnalysisText(a, textOptions)
 }
 
 /**

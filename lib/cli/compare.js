@@ -315,8 +315,8 @@ async function main (argv, ctx = {}) {
     const a = analyze(rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
     noDataGuard(a, opts.analysis, opts.output ?? 'compare')
     if (opts.analysis.plot) writePlot(a, opts.analysis.plot, { measure: measureOfRows(rows) })
-    if (opts.analyze) stdout.write(render(a, opts.analysis.format))
-    else if (a.regressions.length > 0) stderr.write(render(a, 'text'))
+    if (opts.analyze) stdout.write(render(a, opts.analysis.format, { wide: opts.analysis.wide }))
+    else if (a.regressions.length > 0) stderr.write(render(a, 'text', { wide: opts.analysis.wide }))
     if (a.regressions.length > 0) code = 1
   }
   if (stopped) return 130

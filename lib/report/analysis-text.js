@@ -66,48 +66,120 @@ function welchStars (p) {
 }
 
 /**
+ * The verdict in a few words, for the table (the footer says what each
+ * reason means; --wide prints verdictText's sentences instead).
+ * @param {object} r a result
+ */
+function shortVerdict (r) {
+  if (r.verdict !== 'inconclusive') return r.verdict
+  const unit = r.n_pairs ? 'pairs' : 'runs'
+  if (r.blocker === 'too-few-pairs') return `inconclusive (too few ${unit})`
+  if (r.blocker === 'multiplicity') return 'inconclusive (multiplicity)'
+  if (r.more_pairs !== undefined) return `inconclusive (~${r.more_pairs} more ${unit})`
+  return r.verdict
+}
+
+/** Word-wraps prose to `width` columns; a continuation is indented by `indent`. */
+function wrapText (text, width, indent = '') {
+  const lead = /^ */.exec(text)[0]
+  const lines = []
+  let line = lead
+  for (const word of text.slice(lead.length).split(' ')) {
+    if (line.trim() !== '' && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = indent + word
+    } else {
+      line = line.trim() === '' ? line + word : `${line} ${word}`
+    }
+  }
+  lines.push(line)
+  return lines.join('\n')
+}
+
+/**
+ * A table whose first column holds the configuration names. When a row is
+ * wider than `width`, every name goes on a line of its own above its numbers
+ * (indented), so long Node configuration strings do not wrap in a terminal.
+ * @param {string[][]} rows header first; column 0 the names
+ * @param {number[]} left other left-aligned columns
+ * @param {number} width Infinity for --wide
+ */
+function fitTable (rows, left, width) {
+  const flat = renderTable(rows, left)
+  if (flat.split('\n').every((l) => l.length <= width)) return flat
+  // an empty first column: each line starts with the two-space column gap
+  const numbers = renderTable(rows.map((r) => ['', ...r.slice(1)]), left).split('\n')
+  const out = [numbers[0]]
+  for (let i = 1; i < rows.length; i++) out.push(wrapText(rows[i][0], width, '      '), numbers[i])
+  return out.join('\n')
+}
+
+/** One line per kind of warning, with how many configurations it concerns. */
+function groupWarnings (warnings, wide) {
+  if (wide) return warnings.map((x) => `  ${x.filename ? nameOf(x) : '(all)'}: ${x.kind}: ${x.message}`)
+  const kinds = new Map()
+  for (const x of warnings) {
+    if (!kinds.has(x.kind)) kinds.set(x.kind, [])
+    kinds.get(x.kind).push(x)
+  }
+  const out = []
+  for (const [kind, list] of kinds) {
+    const where = list.length === 1 ? (list[0].filename ? nameOf(list[0]) : '(all)') : `${list.length} configurations, e.g. ${nameOf(list[0])}`
+    out.push(`  ${kind} (${where}): ${list[0].message}`)
+  }
+  return out
+}
+
+/**
  * @param {ReturnType<import('../stats/analyze.js').analyze>} a
+ * @param {{wide?: boolean, width?: number}} [opts] width: columns to fit (default 100); wide: one
+ *   line per configuration whatever its width, full verdict sentences, every warning
  * @returns {string}
  */
-function formatAnalysisText (a) {
+function formatAnalysisText (a, { wide = false, width = 100 } = {}) {
+  const fit = wide ? Infinity : width
   const asked = a.meta.confLevel
   const ci = `${levelText(asked)} CI`
-  const rows = [['', 'n', 'change', ci, 'p', 'q', '', 'verdict']]
+  const rows = [['', 'pairs', 'change', ci, 'p', 'q', '', 'verdict']]
   for (const r of a.results) {
-    const n = r.n_pairs ? `${r.n_pairs}p` : `${r.n_old}/${r.n_new}`
-    rows.push([nameOf(r), n, pct(r.change), ciText(r, asked), pval(r.p), pval(r.q), r.stars, verdictText(r, a.results.length)])
+    const n = r.n_pairs ? String(r.n_pairs) : `${r.n_old}/${r.n_new}*`
+    rows.push([nameOf(r), n, pct(r.change), ciText(r, asked), pval(r.p), pval(r.q), r.stars, wide ? verdictText(r, a.results.length) : shortVerdict(r)])
   }
   if (a.geomean) {
     const g = a.geomean
-    rows.push([`geomean of ${g.configurations} configuration${g.configurations === 1 ? '' : 's'}`, g.pairs ? `${g.pairs}p` : '', pct(g.change), ciText(g, asked), '', '', '', ''])
+    rows.push([`geomean of ${g.configurations} configuration${g.configurations === 1 ? '' : 's'}`, g.pairs ? String(g.pairs) : '', pct(g.change), ciText(g, asked), '', '', '', ''])
   }
-  const out = [renderTable(rows, [6, 7]), '']
-  out.push('change: Hodges-Lehmann estimate of new/old (the median of the pairwise averages of the log ratios, or of the log-rate differences when unpaired); positive = new is faster;')
-  out.push('n: "Np" = N pairs (Wilcoxon signed-rank), otherwise runs old/new (Mann-Whitney); a CI marked "at L%" has only that level (few pairs, ties);')
-  out.push(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%; the CIs describe this session on this machine.`)
-  if (a.geomean) out.push(a.geomean.method === 'per-pair' ? `geomean: the log ratios averaged over the configurations within each of the ${a.geomean.pairs} pairs they share, then the signed-rank CI over those pairs.` : 'geomean: no pairs shared by every configuration, so its CI treats the configurations as independent (too narrow when they share processes).')
+  const prose = (text) => (wide ? text : wrapText(text, width, '  '))
+  const out = [fitTable(rows, [6, 7], fit), '']
+  out.push(prose('change: Hodges-Lehmann estimate of new/old (the median of the pairwise averages of the log ratios, or of the log-rate differences when unpaired); positive = new is faster;'))
+  out.push(prose('pairs: old/new pairs (Wilcoxon signed-rank); "N/M*" = N old and M new runs without pairs (Mann-Whitney); a CI marked "at L%" has only that level (few pairs, ties);'))
+  out.push(prose(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%; the CIs describe this session on this machine.`))
+  if (!wide && a.results.some((r) => r.verdict === 'inconclusive' && r.blocker)) {
+    out.push(prose('inconclusive: "~N more pairs" = pairs the spread says a CI within the threshold needs; "too few" = below 6 pairs a signed-rank test cannot reach significance at all; "multiplicity" = the CI excludes 0 but the correction over all configurations blocks the call (--wide says it per row).'))
+  }
+  if (a.geomean) out.push(prose(a.geomean.method === 'per-pair' ? `geomean: the log ratios averaged over the configurations within each of the ${a.geomean.pairs} pairs they share, then the signed-rank CI over those pairs.` : 'geomean: no pairs shared by every configuration, so its CI treats the configurations as independent (too narrow when they share processes).'))
   out.push('')
-  out.push('Node compare.R columns (Welch t-test on the raw rates: unpaired and not adjusted for the number of comparisons; for continuity with Node core, not a verdict):')
+  out.push(prose('Node compare.R columns (Welch t-test on the raw rates: unpaired and not adjusted for the number of comparisons; for continuity with Node core, not a verdict):'))
   const w = [['', 'confidence', 'improvement', 'accuracy (*)', '(**)', '(***)']]
   for (const r of a.results) {
     const acc = r.welch.accuracy.map((x) => (Number.isFinite(x) ? `±${x.toFixed(2)}%` : 'NA'))
     w.push([nameOf(r), welchStars(r.welch.p), Number.isFinite(r.welch.improvement) ? `${r.welch.improvement.toFixed(2)} %` : 'NA', ...acc])
   }
-  out.push(renderTable(w))
+  out.push(fitTable(w, [], fit))
   if (a.warnings.length > 0) {
-    out.push('', 'Warnings:')
-    for (const x of a.warnings) out.push(`  ${x.filename ? nameOf(x) : '(all)'}: ${x.kind}: ${x.message}`)
+    out.push('', `Warnings${wide ? '' : ' (one line per kind; --wide lists each)'}:`)
+    out.push(...groupWarnings(a.warnings, wide).map((l) => (wide ? l : wrapText(l, width, '      '))))
   }
   if (a.meta.maxRegression !== undefined) {
     out.push('')
     const how = `one-sided test against -${a.meta.maxRegression}% at ${a.meta.alpha / 2}, Holm-adjusted over ${a.results.length}`
-    if (a.regressions.length === 0) out.push(`No configuration is shown to be slower than -${a.meta.maxRegression}% (${how}).`)
+    if (a.regressions.length === 0) out.push(prose(`No configuration is shown to be slower than -${a.meta.maxRegression}% (${how}).`))
     else {
-      out.push(`FAIL: ${a.regressions.length} configuration(s) slower than -${a.meta.maxRegression}% (${how}):`)
+      out.push(prose(`FAIL: ${a.regressions.length} configuration(s) slower than -${a.meta.maxRegression}% (${how}):`))
       for (const r of a.regressions) out.push(`  ${nameOf(r)}: ${pct(r.change)} ${ciText(r, asked)}, adjusted p=${pval(r.q_regression)}`)
     }
   }
   return out.join('\n') + '\n'
 }
 
-module.exports = { formatAnalysisText, renderTable, pct, pval, verdictText, welchStars, ciText, levelText }
+module.exports = { formatAnalysisText, renderTable, pct, pval, verdictText, shortVerdict, welchStars, ciText, levelText }

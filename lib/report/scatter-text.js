@@ -2,7 +2,10 @@
 // Renders a scatter analysis as text tables.
 const { renderTable, pct, pval } = require('./analysis-text.js')
 
-const num = (v) => (Number.isFinite(v) ? v.toPrecision(6) : 'NA')
+// Six significant digits with thousands separators, never scientific notation
+// (a rate of 1.5e6 ops/sec reads 1,500,000 as in run.js's text output).
+const SIX = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 })
+const num = (v) => (Number.isFinite(v) ? SIX.format(v) : 'NA')
 
 /** @param {ReturnType<import('../stats/scatter-analysis.js').analyzeScatter>} a */
 function formatScatterText (a) {

@@ -70,7 +70,8 @@ t.test('3. the hint: from precision only, too few pairs, multiplicity', (t) => {
   const few = analyze(rowsFrom([0.1, 0.12, 0.09, 0.11, 0.1])).results[0]
   t.equal(few.blocker, 'too-few-pairs', '5 pairs, all faster: p = 1/16 cannot be < .05')
   t.ok(few.more_pairs >= 1)
-  t.match(formatAnalysisText(analyze(rowsFrom([0.1, 0.12, 0.09, 0.11, 0.1]))), /inconclusive \(5 pairs: too few for the test to reach significance at all; needs ~\d+ more pairs\)/)
+  t.match(formatAnalysisText(analyze(rowsFrom([0.1, 0.12, 0.09, 0.11, 0.1])), { wide: true }), /inconclusive \(5 pairs: too few for the test to reach significance at all; needs ~\d+ more pairs\)/)
+  t.match(formatAnalysisText(analyze(rowsFrom([0.1, 0.12, 0.09, 0.11, 0.1]))), /inconclusive \(too few pairs\)/, 'in short in the table, explained in the footer')
   // One clear effect among 20 configurations of pure noise: significant
   // alone, not after BH over 20.
   const rows = []
@@ -82,7 +83,8 @@ t.test('3. the hint: from precision only, too few pairs, multiplicity', (t) => {
   t.ok(changed.p < 0.05 && changed.q >= 0.05, `p ${changed.p}, q ${changed.q}`)
   t.equal(changed.blocker, 'multiplicity')
   t.equal(changed.more_pairs, undefined, 'no pair count: width is not what blocks')
-  t.match(formatAnalysisText(a), /the CI excludes 0 but q=0\.\d+: the correction over 20 configurations, not the width, blocks the call/)
+  t.match(formatAnalysisText(a, { wide: true }), /the CI excludes 0 but q=0\.\d+: the correction over 20 configurations, not the width, blocks the call/)
+  t.match(formatAnalysisText(a), /inconclusive \(multiplicity\)/)
   t.end()
 })
 

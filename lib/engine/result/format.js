@@ -24,10 +24,18 @@ function ms (x) {
   return `${x.toFixed(2)} ms`
 }
 
+/** A count with three significant digits from 1000 on (7.52k, 42.0k, 1.25M), so a table's cells read one way. */
+/** Milliseconds without the unit, for tables whose header names it. */
+function msNumber (x) {
+  return ms(x).slice(0, -3)
+}
+
 function count (x) {
-  if (x >= 1e9) return `${(x / 1e9).toFixed(1)}G`
-  if (x >= 1e6) return `${(x / 1e6).toFixed(1)}M`
-  if (x >= 1e4) return `${(x / 1e3).toFixed(1)}k`
+  const abs = Math.abs(x)
+  if (abs < 1000) return String(Math.round(x))
+  for (const [unit, size] of [['G', 1e9], ['M', 1e6], ['k', 1e3]]) {
+    if (abs >= size * 0.9995) return `${(x / size).toPrecision(3)}${unit}`
+  }
   return String(Math.round(x))
 }
 
@@ -49,15 +57,19 @@ function bytes (x) {
 function formatResult (r, opts = {}) {
   const out = []
   const L = r.latency
-  const latencyRow = (name, x) => [name, ms(x.p2_5), ms(x.p50), ms(x.p97_5), ms(x.p99), ms(x.average), ms(x.stddev), ms(x.max)]
-  const latencyRows = [latencyRow(r.uncorrectedLatency ? 'Latency (corrected)' : 'Latency', L)]
-  if (r.uncorrectedLatency) latencyRows.push(latencyRow('Latency (uncorrected)', r.uncorrectedLatency))
-  if (r.breakout) {
-    latencyRows.push(latencyRow('Connect', r.breakout.connect))
-    latencyRows.push(latencyRow('First byte', r.breakout.firstByte))
-    latencyRows.push(latencyRow('Last byte', r.breakout.lastByte))
+  const STATS = ['2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max']
+  const values = (x) => [x.p2_5, x.p50, x.p97_5, x.p99, x.average, x.stddev, x.max]
+  const breakout = r.breakout ? [['Connect', r.breakout.connect], ['First byte', r.breakout.firstByte], ['Last byte', r.breakout.lastByte]] : []
+  if (r.uncorrectedLatency) {
+    // Rate mode has two latencies (and more rows with --breakout): the unit
+    // moves to the header and the labels get short, so the table fits 80
+    // columns (the autocannon layout with "Latency (uncorrected)" took 95).
+    const rows = [['corrected', L], ['uncorrected', r.uncorrectedLatency], ...breakout.map(([n, x]) => [n.toLowerCase(), x])]
+    out.push(table([['Latency, ms', ...STATS], ...rows.map(([n, x]) => [n, ...values(x).map(msNumber)])]))
+  } else {
+    const rows = [['Latency', L], ...breakout]
+    out.push(table([['Stat', ...STATS], ...rows.map(([n, x]) => [n, ...values(x).map(ms)])]))
   }
-  out.push(table([['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'], ...latencyRows]))
   const q = r.requests
   const t = r.throughput
   out.push(table([
@@ -91,9 +103,9 @@ function formatResult (r, opts = {}) {
   if (r.rate) {
     const k = r.rate
     out.push(`rate: target ${count(k.target)} req/s, achieved ${count(k.achieved)} req/s` +
-      (k.lag ? `; sends behind the plan: p50 ${ms(k.lag.p50)}, p99 ${ms(k.lag.p99)}, max ${ms(k.lag.max)}` : '') +
-      (k.unsent > 0 ? `; ${k.unsent} planned requests could not be sent` : ''))
-    if (!r.latencyCorrected) out.push('latency measured from the actual sends (-C): it hides the wait of requests the server held back')
+      (k.unsent > 0 ? `; ${count(k.unsent)} planned requests not sent` : ''))
+    if (k.lag) out.push(`sends behind the plan: p50 ${ms(k.lag.p50)}, p99 ${ms(k.lag.p99)}, max ${ms(k.lag.max)}`)
+    if (!r.latencyCorrected) out.push('latency from the actual sends (-C): it hides the wait of requests the server held')
   }
   if (r.plannedReconnects) out.push(`${r.plannedReconnects} planned reconnects (--connection close, -D)`)
   if (r.openConnectionsMax !== r.connections) out.push(`at most ${r.openConnectionsMax} connections open at once`)
