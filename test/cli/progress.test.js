@@ -123,8 +123,13 @@ t.test('Ctrl-C erases the line, then ends run.js as the signal would', async (t)
     if (waited > 60000) throw new Error(`no progress line within 60 s; stderr: ${JSON.stringify(stderr)}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
+  const closed = new Promise((resolve) => child.on('close', resolve))
+  const exited = new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])))
   process.kill(-child.pid, 'SIGINT')
-  const [code, signal] = await new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])))
+  const [code, signal] = await exited
+  // a benchmark process of the group may still hold the pipe: end the group, then read to the end
+  try { process.kill(-child.pid, 'SIGKILL') } catch {}
+  await closed
   t.equal(signal, 'SIGINT', `ended by the signal (code ${code})`)
   t.match(stderr, /\r\[1\/1\] beta\/hang\.js config 1\/2 {2}elapsed 0:\d\d {2}ETA \?\u001b\[K/) // eslint-disable-line no-control-regex
   t.ok(stderr.endsWith('\r\u001b[K'), 'the line was erased before the end')
