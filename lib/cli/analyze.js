@@ -4,6 +4,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
+const { withExamples } = require('./examples.js')
 const { parseCommandLine } = require('../harness/cli-args.js')
 const { analyze } = require('../stats/analyze.js')
 const { readCompareCsv } = require('../compare/load-csv.js')
@@ -171,7 +172,7 @@ async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
   const parsed = parseCommandLine(argv, { ...OPTIONS, meta: { type: 'string' } })
   if (parsed.values.help) {
-    stdout.write(USAGE + '\n')
+    stdout.write(withExamples(USAGE, 'analyze', ctx.prog ?? 'benchrig analyze'))
     return 0
   }
   const stderr = ctx.stderr ?? process.stderr

@@ -5,6 +5,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
+const { withExamples } = require('./examples.js')
 const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
 const { checkBenchmarkers } = require('../harness/preflight.js')
 const { findBenchmarks } = require('../harness/discover.js')
@@ -190,7 +191,8 @@ async function main (argv, ctx = {}) {
   const stderr = ctx.stderr ?? process.stderr
   const opts = parseCompareArgs(argv, ctx)
   if (opts.help) {
-    stdout.write(USAGE.replace('Usage: compare.js', `Usage: ${ctx.prog ?? 'benchrig compare'}`) + '\n')
+    const prog = ctx.prog ?? 'benchrig compare'
+    stdout.write(withExamples(USAGE.replace('Usage: compare.js', `Usage: ${prog}`), 'compare', prog === 'compare.js' ? 'node compare.js' : prog))
     return 0
   }
   const found = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })

@@ -3,6 +3,7 @@
 // `compare --plan FILE --shard auto` runs as the next job array.
 const fs = require('node:fs')
 const { UsageError } = require('../errors.js')
+const { withExamples } = require('./examples.js')
 const { parseCommandLine } = require('../harness/cli-args.js')
 const { readCompareCsv } = require('../compare/load-csv.js')
 const { checkShards, describeCheck } = require('../compare/shard-check.js')
@@ -43,7 +44,7 @@ async function main (argv, ctx = {}) {
   const stderr = ctx.stderr ?? process.stderr
   const { values: v, positionals: files } = parseCommandLine(argv, OPTIONS)
   if (v.help) {
-    stdout.write(USAGE + '\n')
+    stdout.write(withExamples(USAGE, 'plan', 'benchrig plan'))
     return 0
   }
   if (!v.next) throw new UsageError('give --next (the only plan there is so far: the next round of a sharded comparison); see --help')

@@ -5,6 +5,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { runSuite, FORMATS } = require('../harness/run-suite.js')
 const { UsageError } = require('../errors.js')
+const { withExamples } = require('./examples.js')
 const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
 
 const usage = (prog) => `Usage: ${prog} [options] <category ...|all>
@@ -91,7 +92,8 @@ function parseRunArgs (argv, ctx = {}) {
 async function main (argv, ctx = {}) {
   const opts = parseRunArgs(argv, ctx)
   if (opts.help) {
-    (ctx.stdout ?? process.stdout).write(usage(ctx.prog ?? 'benchrig run') + '\n')
+    const prog = ctx.prog ?? 'benchrig run'
+    ;(ctx.stdout ?? process.stdout).write(withExamples(usage(prog), 'run', prog === 'run.js' ? 'node run.js' : prog))
     return 0
   }
   const { failures } = await runSuite({ ...opts, stdout: ctx.stdout, stderr: ctx.stderr })

@@ -6,6 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
+const { withExamples } = require('./examples.js')
 const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
 const { checkBenchmarkers } = require('../harness/preflight.js')
 const { createScatterProgress } = require('../harness/scatter-progress.js')
@@ -95,7 +96,8 @@ async function main (argv, ctx = {}) {
   const stderr = ctx.stderr ?? process.stderr
   const opts = parseScatterArgs(argv)
   if (opts.help) {
-    stdout.write(USAGE.replace('Usage: scatter.js', `Usage: ${ctx.prog ?? 'benchrig scatter'}`) + '\n')
+    const prog = ctx.prog ?? 'benchrig scatter'
+    stdout.write(withExamples(USAGE.replace('Usage: scatter.js', `Usage: ${prog}`), 'scatter', prog === 'scatter.js' ? 'node scatter.js' : prog))
     return 0
   }
   checkBenchmarkers(opts.args, [opts.file])

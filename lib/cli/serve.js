@@ -4,6 +4,7 @@
 const yargs = require('yargs')
 const { serve } = require('../serve/index.js')
 const { UsageError } = require('../errors.js')
+const { withExamples } = require('./examples.js')
 
 const USAGE = `Usage: benchrig serve [options]
 
@@ -119,7 +120,7 @@ function untilSignal () {
 async function main (argv) {
   const parsed = parseServeArgs(argv)
   if (parsed.help) {
-    process.stdout.write(USAGE)
+    process.stdout.write(withExamples(USAGE, 'serve', 'benchrig serve'))
     return 0
   }
   const target = await serve(parsed.options, { log: (line) => console.error(`benchrig serve: ${line}`) })

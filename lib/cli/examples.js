@@ -1,0 +1,51 @@
+'use strict'
+// The examples every command's --help ends with, rendered the way
+// lib/cli/help.js renders them for load and merge. `$0` stands for the
+// command as it was called (`node run.js` or `benchrig run`).
+const { wrap } = require('./help.js')
+
+/** @type {Record<string, [string, string][]>} */
+const EXAMPLES = {
+  run: [
+    ['$0 buffers', 'every benchmark file of buffers/, one line per configuration'],
+    ['$0 --filter concat --set len=64 --format csv buffers > out.csv', 'the files whose name contains "concat", with len=64 only, as CSV'],
+    ['$0 --test http', 'each file of http/ once with one small configuration (a smoke test)']
+  ],
+  compare: [
+    ['$0 --old ./node-main --new ./node-pr --runs 30 --output out.csv buffers', '30 interleaved old/new pairs of every buffers/ file, rows written as they come'],
+    ['$0 --old ./node-main --new ./node-pr --runs auto --filter tostring --analyze buffers', 'as many pairs as the precision needs, then the verdicts'],
+    ['$0 --resume out.csv --old ./node-main --new ./node-pr --runs 30 buffers', 'continue a run cut short by Ctrl-C or a crash']
+  ],
+  scatter: [
+    ['$0 --runs 10 --set encoding=utf8 buffers/buffer-tostring.js > scatter.csv', 'one file 10 times; then Rscript scatter.R --xaxis len < scatter.csv'],
+    ['$0 --runs 10 --analyze --xaxis len buffers/buffer-tostring.js', 'mean and median with CIs per len value, and the change between them']
+  ],
+  analyze: [
+    ['$0 out.csv', 'change, CI, p, q and a verdict per configuration of a compare CSV'],
+    ['$0 --max-regression 5 out.csv', 'a CI gate: exit 1 when a configuration is shown to be over 5% slower'],
+    ['$0 --format markdown --plot pr.svg out.csv', 'a table and a figure for a pull request']
+  ],
+  serve: [
+    ['$0 --port 8080', 'a target on http://127.0.0.1:8080 (Ctrl+C stops it)'],
+    ['$0 --h2c --delay 1-5 --port 0', 'HTTP/1.1 and h2c on a free port, each answer 1 to 5 ms late']
+  ],
+  plan: [
+    ['$0 --next results/*.csv > round2.json', 'how many more pairs each file needs, as the next round of a sharded comparison']
+  ]
+}
+
+/**
+ * The help text of a command with its examples appended.
+ * @param {string} text the command's usage and options
+ * @param {keyof EXAMPLES} command
+ * @param {string} prog how the command was called, e.g. 'node run.js' or 'benchrig run'
+ */
+function withExamples (text, command, prog) {
+  const lines = ['', 'Examples:']
+  for (const [cmd, what] of EXAMPLES[command] ?? []) {
+    lines.push(`  ${cmd.replace('$0', prog)}`, ...wrap(what, 94).map((l) => `      ${l}`))
+  }
+  return `${text.replace(/\n+$/, '')}\n${lines.join('\n')}\n`
+}
+
+module.exports = { withExamples, EXAMPLES }

@@ -1,0 +1,391 @@
+/* IMPORTANT
+ * This snapshot file is auto-generated, but designed for humans.
+ * It should be checked into source control and tracked carefully.
+ * Re-generate by setting TAP_SNAPSHOT=1 and running tests.
+ * Make sure to inspect the output below.  Do not ignore changes!
+ */
+'use strict'
+exports[`test/cli/help.test.js > TAP > benchrig analyze --help > help text 1`] = `
+Usage: benchrig analyze [options] FILE.csv|FILE.ndjson ...   (FILE "-" reads stdin)
+
+Per configuration of a compare CSV: the change of the rate (positive = new
+is faster) with a 95% CI, p, q (Benjamini-Hochberg), stars, a verdict
+(faster / slower / no change / inconclusive), compare.R's Welch columns, a
+geomean and warnings.
+
+Several files (the shards of compare --shard, or rounds of --plan) are
+checked first: one plan, no missing and no duplicate pairs (named on
+stderr; exit 3 unless --allow-partial), then analysed together, each
+machine a block (pairs never span two machines; see docs/compare.md).
+
+Options:
+  --format FORMAT         text | markdown | json (default text)
+  --threshold PCT         a CI inside ±PCT% means "no change" (default 1)
+  --alpha A               significance level for q and verdicts (default 0.05)
+  --max-regression PCT    exit 1 when a configuration is shown to be slower
+                          than -PCT%: one-sided test against -PCT% (the upper
+                          end of the CI below -PCT%), Holm-adjusted; a file
+                          with no measurements is an error (exit 2)
+  --wide                  one line per configuration however long, the verdicts'
+                          full sentences, every warning (default: fit 100 columns)
+  --unpaired              ignore the pair column (Mann-Whitney instead of
+                          the signed-rank test on pairs)
+  --plot FILE.svg         also write the PR figure: the change per
+                          configuration with its CI on a log axis, coloured
+                          by the verdict (a standalone SVG)
+  --meta FILE.ndjson      the NDJSON compare --ndjson wrote: its binaries'
+                          versions and seed title the figure
+  --allow-partial         analyse shards with missing or duplicate pairs
+                          anyway (each duplicate counted once)
+  -h, --help              this text
+
+Examples:
+  benchrig analyze out.csv
+      change, CI, p, q and a verdict per configuration of a compare CSV
+  benchrig analyze --max-regression 5 out.csv
+      a CI gate: exit 1 when a configuration is shown to be over 5% slower
+  benchrig analyze --format markdown --plot pr.svg out.csv
+      a table and a figure for a pull request
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig compare --help > help text 1`] = `
+Usage: benchrig compare --old BIN --new BIN [options] <category ...|all>
+
+Runs every benchmark file of the categories with both binaries, in seeded
+random old/new pairs, and writes CSV ("binary","filename","configuration",
+"rate","time", then pair, order, run, seed, start, configs) to stdout or
+--output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
+
+Options:
+  --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
+  --runs N|auto         pairs per file (default 30); auto: a pilot of 6 pairs,
+                        then more only where a 95% CI is wider than --target
+  --target PCT          auto: wanted CI half-width in % (default 0.5)
+  --max-runs N          auto: at most N pairs per file (default 60)
+  --time-budget SEC     auto: start no batch that would end after SEC seconds
+  --filter PATTERN      only files whose name contains PATTERN or matches /re/ (repeatable)
+  --exclude PATTERN     skip such files (repeatable)
+  --set key=value       narrow a configuration key (repeatable)
+  --root DIR            the benchmark directory
+  --cpuset LIST         pin the benchmark processes with taskset -c LIST
+  --timeout SECONDS     kill a configuration that runs longer and record it as
+                        failed (default 300; 0: no limit)
+  --seed S              seed of the run order (default random; recorded per row)
+  --warmup N            unmeasured runs of each file with each binary first (default 0)
+  --output FILE         write rows to FILE as they are measured (flushed per row)
+  --resume FILE         continue an interrupted --output FILE: keep its rows,
+                        run what is missing with the same seed (with the
+                        run's --ndjson, refuses other binaries than its own)
+  --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
+                        sha256, CPU, governor, load, seed), then one record per row
+  --analyze             print the analysis instead of CSV (see benchrig analyze)
+  --format, --threshold, --alpha, --max-regression PCT, --unpaired
+                        analysis options, as for benchrig analyze; with
+                        --max-regression the exit code is 1 on a regression
+  --plot FILE.svg       also write the PR figure (see benchrig analyze)
+  --shard I/N|auto      run only shard I (0-based) of N of the seeded plan:
+                        whole pairs, balanced by expected time; auto reads
+                        Slurm (SLURM_ARRAY_TASK_ID/COUNT), Kubernetes
+                        (JOB_COMPLETION_INDEX + --shard-count) or BENCHRIG_SHARD=I/N.
+                        Needs --seed (or --plan); every shard gets the same flags.
+                        With --output, FILE.plan.json lists the whole split
+  --shard-count N       the shard count of a Kubernetes Indexed Job (or BENCHRIG_SHARD_COUNT)
+  --plan FILE           run the round FILE describes (written by benchrig plan
+                        --next): its seed, its files and pairs
+  --no-progress         no progress line on stderr
+  -h, --help            this text
+
+A failing run is reported with its file, configuration and binary, retried
+once, then recorded as failed while the rest goes on; the exit code is then 1.
+Ctrl-C stops at once (the run in progress is not written); every finished row
+is on disk, and --resume FILE continues.
+
+Examples:
+  benchrig compare --old ./node-main --new ./node-pr --runs 30 --output out.csv buffers
+      30 interleaved old/new pairs of every buffers/ file, rows written as they come
+  benchrig compare --old ./node-main --new ./node-pr --runs auto --filter tostring --analyze buffers
+      as many pairs as the precision needs, then the verdicts
+  benchrig compare --resume out.csv --old ./node-main --new ./node-pr --runs 30 buffers
+      continue a run cut short by Ctrl-C or a crash
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig load --help > help text 1`] = `
+Usage: benchrig load [options] <url...>
+
+Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent
+round-robin. autocannon's flags work as they are (camelCase long names too).
+
+Common:
+  -c, --connections N             concurrent connections (default 10)
+  -d, --duration S                seconds to run (or 500ms, 10s, 2m) (default 10)
+  -p, --pipelining N              requests in flight per connection (default 1)
+  -a, --amount N                  run until this many requests finished (overrides -d)
+  -w, --workers N                 worker threads (0 or 1: this thread) (default 0)
+  -t, --timeout S                 seconds before a request times out (its connection is reset)
+                                  (default 10)
+  -m, --method METHOD             HTTP method (default GET)
+  -H, --headers HEADER            request header "name: value" or name=value (repeatable)
+  -b, --body TEXT                 request body
+  -i, --input FILE                file whose content is the request body
+  -R, --overall-rate RPS          constant rate: requests per second over all connections, paced
+                                  evenly; latency from each planned send (coordinated omission
+                                  corrected)
+
+Rate and traffic shape:
+      --refill MODE               pipelining: window (refill after each read, always -p in flight),
+                                  half (refill when half the window is free) or batch (refill when
+                                  all are answered, like wrk) (default window)
+  -r, --connection-rate RPS       constant rate per connection; wins over -R
+  -C, --ignore-coordinated-omission
+                                  rate mode: report latency from the actual sends only (hides server
+                                  stalls; not recommended)
+      --burst N                   send N requests at once every --burst-interval
+      --burst-interval MS         milliseconds between bursts (default 1000)
+      --connection close          a new connection for every request (Connection: close)
+  -D, --reconnect-rate N          reconnect each connection after it sent N requests
+  -M, --max-connection-requests N
+                                  each connection sends at most N requests, then closes; the run
+                                  ends when all have
+  -O, --max-overall-requests N    stop after N requests in all (split over workers); the duration
+                                  still applies
+  -W, --warmup S                  an unmeasured run first: seconds, or [ -c N -d S ] with its own
+                                  connections and duration
+      --local-address ADDR        source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or
+                                  a CIDR (taken in turn)
+
+What is recorded:
+      --breakout                  also report connect time, time to first byte and time to last byte
+      --reqlog FILE               write one line per request to FILE: code;start;end;connection (ns
+                                  since the start)
+      --interval MS               print a timeline row every MS milliseconds (count, mean, p50..p99,
+                                  errors); in the JSON as intervals
+
+Requests and scripts:
+  -E, --expect-body TEXT          count responses whose body differs from this
+      --script FILE               a JS module exporting setupRequest, onResponse, setupClient,
+                                  verifyBody, requests, initialContext
+      --har FILE                  replay the requests of a HAR file that go to the URL's origin
+  -F, --form JSON                 multipart/form-data body from JSON or a JSON file: {"f": {"type":
+                                  "text"|"file", "value"|"path": ...}}
+  -I, --id-replacement            replace every [<id>] in the path and body with a fresh id per
+                                  request
+  -x, --exclude-error-stats       leave non-2xx responses out of latency and bytes/s
+
+Output:
+  -j, --json                      print the result as JSON on stdout only
+  -l, --latency                   print all latency percentiles
+      --render-status-codes       print a table of status codes
+      --hist-out FILE             write the latency histogram to FILE as HdrHistogram
+                                  percentile-distribution text (ms)
+      --progress                  show progress on a TTY (--no-progress hides it) (default on)
+      -n                          hide the progress bar (same as --no-progress)
+  -T, --title TEXT                a title for the result
+
+TLS:
+      --reject-unauthorized       check the server certificate of https URLs
+      --cert FILE                 client certificate chain, PEM file (https)
+      --key FILE                  private key of --cert, PEM file (https)
+      --ca FILE                   trusted CA certificates, PEM file (repeatable; https)
+  -s, --servername NAME           TLS SNI server name (default: the URL's host unless it is an IP)
+
+HTTP/2:
+      --h2                        HTTP/2: h2c with prior knowledge for http://, ALPN h2 for https://
+      --max-streams N             with --h2: concurrent streams per connection (never more than the
+                                  server allows; default 10)
+      --h2-window BYTES           with --h2: our stream and connection flow-control window, bytes or
+                                  1m, 16m (default 16m)
+
+Running:
+  -S, --socket-path PATH          connect to this unix socket (the URL still gives Host and path)
+  -B, --bailout N                 stop after this many errors (per worker)
+      --max-header-size BYTES     bytes a response's header section may take (or 16k, 1m); a longer
+                                  one is a parse error and resets the connection (default 80k)
+      --on-port                   start the command after --, wait until the URL's port accepts
+                                  connections, run, then stop it
+  -f, --forever                   run again and again (a result after each round) until Ctrl-C
+      --debug                     print connection and request errors to stderr
+
+Several generators:
+      --start-at EPOCH_MS         wait until this wall-clock instant (epoch ms) before starting:
+                                  generators on several machines start together
+      --shard I/N|auto            be generator I (0-based) of N; -c, -a, -O, --burst are split and
+                                  -R shared as over workers; auto reads SLURM_ARRAY_TASK_ID,
+                                  JOB_COMPLETION_INDEX or BENCHRIG_SHARD=I/N
+      --shard-count N             with --shard auto in a Kubernetes Indexed Job: the number of
+                                  generators (or BENCHRIG_SHARD_COUNT)
+
+Other:
+  -V, --version                   print the version and exit
+  -h, --help                      this text
+
+Examples:
+  benchrig load -c 50 -d 10 http://127.0.0.1:3000/
+      50 connections for 10 s, as fast as the server answers
+  benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/
+      2000 requests per second; latency corrected for coordinated omission
+  benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/
+      10 pipelined requests per connection, refilled like wrk
+  benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/
+      HTTP/2 over TLS (ALPN), 20 streams per connection
+  benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
+      the result as JSON; several such files add up with benchrig merge
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig merge --help > help text 1`] = `
+Usage: benchrig merge [options] <file...>
+
+Merge the JSON results of several \`benchrig load -j\` runs exactly: histograms added, counters
+summed, per-second samples added on absolute seconds. "-" reads stdin (one result, or one per line).
+
+Output:
+  -j, --json                 print the merged result as JSON on stdout only
+  -l, --latency              print all latency percentiles
+      --render-status-codes  print a table of status codes
+      --hist-out FILE        write the merged latency histogram to FILE as HdrHistogram
+                             percentile-distribution text (ms)
+
+Other:
+  -V, --version              print the version and exit
+  -h, --help                 this text
+
+Examples:
+  benchrig merge gen-1.json gen-2.json gen-3.json
+      one result for three generators that loaded one server together
+  cat results/*.json | benchrig merge -j - > all.json
+      the merged result as JSON, from stdin
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig plan --help > help text 1`] = `
+Usage: benchrig plan --next [options] FILE.csv ...
+
+Reads the CSVs of every shard (and earlier round) of a comparison and
+writes, as JSON, the pairs each file still needs for its CIs to reach
+--target (the rule of compare --runs auto, on precision only). Run that
+round with: compare --plan PLAN.json --shard auto <categories> (the same
+categories, binaries and --set as before). When no file needs more pairs
+the plan's "files" list is empty and the exit code is 0 with a message.
+
+Options:
+  --next                  required: plan the next round
+  --target PCT            wanted CI half-width in % (default 0.5)
+  --max-runs N            at most N pairs per file in all (default 60)
+  --output FILE           write the plan to FILE (default stdout)
+  -h, --help              this text
+
+Examples:
+  benchrig plan --next results/*.csv > round2.json
+      how many more pairs each file needs, as the next round of a sharded comparison
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig run --help > help text 1`] = `
+Usage: benchrig run [options] <category ...|all>
+
+Runs every benchmark file of the given categories (subfolders of the
+benchmark directory) and prints one line per configuration.
+
+Options:
+  --root DIR          the benchmark directory (default: for run.js its own
+                      folder; for "benchrig run" ./benchmark if it exists, else the cwd)
+  --filter PATTERN    only files whose name contains PATTERN, or matches /regex/
+                      (repeatable: a file matching any is kept)
+  --exclude PATTERN   skip files whose name contains PATTERN or matches /regex/ (repeatable)
+  --set key=value     narrow a configuration key of every file (repeatable;
+                      repeat a key for a list of values)
+  --format FORMAT     simple | csv | csv-wide | ndjson (default simple)
+  --runs N            run each file N times (default 1)
+  --test              each file once, with one small configuration
+  --test-all          every configuration, with the work sizes made tiny
+  --cpuset LIST       pin the benchmarks to CPUs with taskset -c LIST (Linux)
+  --timeout SECONDS   kill a configuration that runs longer and count it as
+                      failed (default 300; 0: no limit)
+  -h, --help          this text
+
+Failures are printed on stderr; the run goes on and exits 1 at the end.
+
+Examples:
+  benchrig run buffers
+      every benchmark file of buffers/, one line per configuration
+  benchrig run --filter concat --set len=64 --format csv buffers > out.csv
+      the files whose name contains "concat", with len=64 only, as CSV
+  benchrig run --test http
+      each file of http/ once with one small configuration (a smoke test)
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig scatter --help > help text 1`] = `
+Usage: benchrig scatter [options] FILE.js
+
+Runs one benchmark file --runs times (every configuration each time) and
+writes CSV: "filename", one column per variable, "rate", "time". Plot it
+with "Rscript scatter.R --xaxis V --category V --plot out.png < FILE.csv".
+
+Options:
+  --runs N           how many times to run the file (default 30)
+  --set key=value    narrow a configuration key (repeatable)
+  --binary BIN       the node binary to run it with (default: this node)
+  --cpuset LIST      pin the benchmark processes with taskset -c LIST
+  --timeout SECONDS  kill a configuration that runs longer and record it as failed
+                     (default 300; 0: no limit)
+  --output FILE      write the CSV to FILE (flushed per row) instead of stdout
+  --analyze          print mean and median with 95% CIs per --xaxis value instead of CSV
+  --xaxis V          the variable on the x axis (needed by --analyze)
+  --category V       one series per value of V
+  --format FORMAT    text | json (with --analyze; default text)
+  --no-progress      no progress line on stderr
+  -h, --help         this text
+
+Examples:
+  benchrig scatter --runs 10 --set encoding=utf8 buffers/buffer-tostring.js > scatter.csv
+      one file 10 times; then Rscript scatter.R --xaxis len < scatter.csv
+  benchrig scatter --runs 10 --analyze --xaxis len buffers/buffer-tostring.js
+      mean and median with CIs per len value, and the change between them
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig serve --help > help text 1`] = `
+Usage: benchrig serve [options]
+
+A target server for trying load generators (benchrig load, wrk, autocannon,
+h2load). Prints "benchrig serve: listening on http://HOST:PORT" and runs
+until Ctrl+C (SIGINT) or SIGTERM.
+
+Routes:
+  /              200 with a small fixed body (the fast benchmark target)
+  /bytes/SIZE    a body of SIZE bytes (k and m suffixes: /bytes/64k)
+  /echo          JSON of the request's method, url, headers and body
+  /pid           the serving process id (every response also carries x-benchrig-pid)
+  /stats         JSON {pid, requests, freezes, uptimeMs} of the process that answers
+
+Query keys (override the flags for one request):
+  size=BYTES  status=CODE  delay=MS|MIN-MAX  chunked=1  chunk=BYTES  close=1
+  reset=1 (no response: RST_STREAM with h2c, a TCP reset with HTTP/1.1)
+  block=MS (block the whole process for MS ms when the request arrives)
+
+Options:
+  --host HOST          address to listen on (default 127.0.0.1)
+  -p, --port PORT      port (default 0: a free port, printed)
+  --h2c                HTTP/2 over cleartext (prior knowledge) and HTTP/1.1 on the same port
+  --max-streams N      h2c: at most N concurrent streams per connection (SETTINGS)
+  --cluster N          N worker processes sharing the port (default 1: this process)
+  --size BYTES         body size of / (default: a 26-byte text)
+  --status CODE        status of every route (default 200)
+  --delay MS|MIN-MAX   answer after MS ms, or a random delay in MIN..MAX ms
+  --chunked            chunked bodies (HTTP/1.1); no content-length with h2c
+  --chunk-size BYTES   piece size of chunked bodies (default 16k, at most 64k)
+  --close              Connection: close on every response (h2c: GOAWAY after it)
+  --freeze S/T         block the event loop for S ms every T seconds (e.g. 500/2),
+                       to see whether a load generator reports the stall
+  -h, --help           this text
+
+Examples:
+  benchrig serve --port 8080
+      a target on http://127.0.0.1:8080 (Ctrl+C stops it)
+  benchrig serve --h2c --delay 1-5 --port 0
+      HTTP/1.1 and h2c on a free port, each answer 1 to 5 ms late
+
+`
