@@ -769,7 +769,7 @@ class H2Connection {
     // forget() keeps the slot's times: they are read below, before any reuse
     this.forget(slot)
     this.answeredSinceConnect++
-    if (this.breakout) runner.firstByte(this.headersAt[slot] - this.sendTimes[slot])
+    if (this.breakout) runner.firstByte(this.headersAt[slot] - this.sendTimes[slot], this.readAt - this.headersAt[slot])
     this.record(slot, status, mismatch)
     if (runner.stopping) this.halted = true
     else if (this.draining) this.checkDrained()
