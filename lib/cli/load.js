@@ -2,8 +2,9 @@
 // `benchrig load [options] <url...>`: the built-in engine as a standalone
 // load tester, with autocannon's flag names so users can switch by changing
 // the command name. With -j, stdout holds only the JSON result.
-const yargs = require('yargs')
-const { parseStrict } = require('./strict-yargs.js')
+// yargs loads only when the argv is not the plain form that bench.http()'s
+// builtin adapter passes (parseFast): every HTTP configuration of a suite
+// starts a `benchrig load`, and yargs is about a third of its start-up CPU
 const { load } = require('../engine/autocannon/api.js') // -f: a run that starts again
 const { addRequestFlags, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
 const { formatResult, progressLine } = require('../engine/result/format.js')
@@ -11,14 +12,22 @@ const { UsageError, RunError } = require('../errors.js')
 const { addShapeFlags, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 
 function parse (rawArgv) {
+  const fast = parseFast(rawArgv)
+  if (fast !== null) return { args: fast, helpText: undefined, warmup: undefined, command: undefined }
+  return parseYargs(rawArgv)
+}
+
+function parseYargs (rawArgv) {
   const { argv: beforeCommand, command } = splitCommand(rawArgv) // --on-port -- CMD ...
   const { argv, warmup } = extractWarmup(beforeCommand)
+  const yargs = require('yargs')
+  const { parseStrict } = require('./strict-yargs.js')
   const y = addRequestFlags(addShapeFlags(yargs(argv)))
     .scriptName('benchrig load')
     .usage('Usage: benchrig load [options] <url...>\n\nLoad-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin.')
     .option('connections', { alias: 'c', type: 'string', describe: 'concurrent connections', default: '10' })
     .option('pipelining', { alias: 'p', type: 'string', describe: 'requests in flight per connection', default: '1' })
-    .option('refill', { type: 'string', describe: 'pipelining: window (refill after each read, always -p in flight), half (refill when half the window is free) or batch (refill when all are answered, like wrk)', default: 'window' })
+    .option('refill', { type: 'string', describe: 'pipelining: batch (the next -p requests once all are answered, like wrk), half (refill when half the window is free) or window (refill after each read, always -p in flight, like autocannon)', default: 'batch' })
     .option('duration', { alias: 'd', type: 'string', describe: 'seconds to run (or 500ms, 10s, 2m)', default: '10' })
     .option('amount', { alias: 'a', type: 'string', describe: 'run until this many requests finished (overrides -d)' })
     .option('workers', { alias: 'w', type: 'string', describe: 'worker threads (0 or 1: this thread)', default: '0' })
@@ -47,6 +56,47 @@ function parse (rawArgv) {
   return { args, helpText, warmup, command }
 }
 
+// The flags lib/adapters/builtin.js passes, each with a value (-H repeatable)
+const FAST_VALUES = { '-c': 'connections', '-d': 'duration', '-p': 'pipelining', '-m': 'method', '-t': 'timeout', '-w': 'workers', '--max-streams': 'maxStreams', '-b': 'body' }
+// what yargs fills in when those flags are absent (the defaults of parse())
+const FAST_DEFAULTS = { connections: '10', pipelining: '1', refill: 'batch', duration: '10', workers: '0', timeout: '10', method: 'GET', progress: true, rejectUnauthorized: false }
+
+/**
+ * The args of a plain `-j` run with only the builtin adapter's flags, as
+ * yargs would give them; null for anything else (which yargs parses, with
+ * its checks and messages). test/engine/cli.test.js compares the two.
+ * @param {string[]} argv
+ * @returns {object|null}
+ */
+function parseFast (argv) {
+  const args = { _: [], ...FAST_DEFAULTS }
+  const seen = new Set()
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '-j' || a === '--h2') {
+      if (seen.has(a)) return null
+      seen.add(a)
+      args[a === '-j' ? 'json' : 'h2'] = true
+    } else if (a === '-H' || FAST_VALUES[a] !== undefined) {
+      const v = argv[++i]
+      // a value yargs might read as a flag or a number-like option: let it decide
+      if (v === undefined || v.startsWith('-')) return null
+      if (a === '-H') {
+        (args.headers ??= []).push(v)
+      } else {
+        if (seen.has(a)) return null
+        seen.add(a)
+        args[FAST_VALUES[a]] = v
+      }
+    } else if (a.startsWith('-') || a === '') {
+      return null
+    } else {
+      args._.push(a)
+    }
+  }
+  return args.json === true && args._.length > 0 ? args : null
+}
+
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
 
 /**
@@ -61,7 +111,21 @@ async function main (argv) {
   }
   const urls = args._.map(String)
   if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
-  const opts = {
+  const opts = loadOptions(args, argv, warmup, urls)
+  const onPort = await startCommand(args, command, urls)
+  let run
+  try {
+    run = load(opts)
+  } catch (err) {
+    await onPort?.stop()
+    throw err
+  }
+  return finish(run, args, urls, onPort)
+}
+
+/** The engine's options from the parsed flags. */
+function loadOptions (args, argv, warmup, urls) {
+  return {
     url: urls,
     connections: last(args.connections),
     pipelining: last(args.pipelining),
@@ -84,14 +148,9 @@ async function main (argv) {
     ...shapeOptions(args, warmup),
     ...requestOptions(args, argv)
   }
-  const onPort = await startCommand(args, command, urls)
-  let run
-  try {
-    run = load(opts)
-  } catch (err) {
-    await onPort?.stop()
-    throw err
-  }
+}
+
+async function finish (run, args, urls, onPort) {
   watchRun(run, args, process)
   watchShape(run, args, process)
   const tty = process.stderr.isTTY === true
@@ -135,4 +194,4 @@ async function main (argv) {
   return 0
 }
 
-module.exports = { main, parse }
+module.exports = { main, parse, parseFast, parseYargs, loadOptions }
