@@ -17,7 +17,7 @@ const URL = 'http://127.0.0.1:3000/'
 const REPORT = "process.on('exit', () => { const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1e6)) });"
 const cases = {
   'plain form (no yargs)': `${REPORT} require(${LOAD}).parse(${JSON.stringify(['-c', '50', '-d', '5', '-p', '10', '-j', URL])})`,
-  'with --refill (yargs)': `${REPORT} require(${LOAD}).parse(${JSON.stringify(['-c', '50', '-d', '5', '-p', '10', '--refill', 'batch', '-j', URL])})`,
+  'with --refill (yargs)': `${REPORT} require(${LOAD}).parse(${JSON.stringify(['-c', '50', '-d', '5', '-p', '10', '--refill', 'half', '-j', URL])})`,
   'node -e 0': REPORT
 }
 const names = Object.keys(cases)

@@ -27,7 +27,7 @@ function parseYargs (rawArgv) {
     .usage('Usage: benchrig load [options] <url...>\n\nLoad-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin.')
     .option('connections', { alias: 'c', type: 'string', describe: 'concurrent connections', default: '10' })
     .option('pipelining', { alias: 'p', type: 'string', describe: 'requests in flight per connection', default: '1' })
-    .option('refill', { type: 'string', describe: 'pipelining: batch (the next -p requests once all are answered, like wrk), half (refill when half the window is free) or window (refill after each read, always -p in flight, like autocannon)', default: 'batch' })
+    .option('refill', { type: 'string', describe: 'pipelining: half (refill when half the window is free), batch (the next -p requests once all are answered, like wrk) or window (refill after each read, always -p in flight, like autocannon)', default: 'half' })
     .option('duration', { alias: 'd', type: 'string', describe: 'seconds to run (or 500ms, 10s, 2m)', default: '10' })
     .option('amount', { alias: 'a', type: 'string', describe: 'run until this many requests finished (overrides -d)' })
     .option('workers', { alias: 'w', type: 'string', describe: 'worker threads (0 or 1: this thread)', default: '0' })
@@ -59,7 +59,7 @@ function parseYargs (rawArgv) {
 // The flags lib/adapters/builtin.js passes, each with a value (-H repeatable)
 const FAST_VALUES = { '-c': 'connections', '-d': 'duration', '-p': 'pipelining', '-m': 'method', '-t': 'timeout', '-w': 'workers', '--max-streams': 'maxStreams', '-b': 'body' }
 // what yargs fills in when those flags are absent (the defaults of parse())
-const FAST_DEFAULTS = { connections: '10', pipelining: '1', refill: 'batch', duration: '10', workers: '0', timeout: '10', method: 'GET', progress: true, rejectUnauthorized: false }
+const FAST_DEFAULTS = { connections: '10', pipelining: '1', refill: 'half', duration: '10', workers: '0', timeout: '10', method: 'GET', progress: true, rejectUnauthorized: false }
 
 /**
  * The args of a plain `-j` run with only the builtin adapter's flags, as

@@ -44,6 +44,7 @@ test('anything else is left to yargs', async (t) => {
     ['-c', '10', URL], // no -j: text output, progress
     ['-a', '5', '-j', URL], // a flag outside the plain form
     ['-c', '1', '-c', '2', '-j', URL], // repeated
+    ['--refill', 'half', '-j', URL], // a flag outside the plain form, even at its default
     ['-j', '-c', '-5', URL], // a value yargs must judge
     ['-j', '-c'],
     ['--help'],
