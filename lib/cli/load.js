@@ -2,7 +2,9 @@
 // `benchrig load [options] <url...>`: the built-in engine as a standalone
 // load tester, with autocannon's flag names so users can switch by changing
 // the command name. With -j, stdout holds only the JSON result.
-const { parseStrict } = require('./strict-yargs.js')
+// yargs loads only when the argv is not the plain form that bench.http()'s
+// builtin adapter passes (parseFast): every HTTP configuration of a suite
+// starts a `benchrig load`, and yargs is about a third of its start-up CPU
 const { load } = require('../engine/autocannon/api.js') // -f: a run that starts again
 const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
 const { formatResult, progressLine } = require('../engine/result/format.js')
@@ -28,7 +30,7 @@ const LOAD_OPTIONS = [
   { name: 'headers', alias: 'H', type: 'string', value: 'HEADER', group: COMMON, describe: 'request header "name: value" or name=value (repeatable)' },
   { name: 'body', alias: 'b', type: 'string', value: 'TEXT', group: COMMON, describe: 'request body' },
   { name: 'input', alias: 'i', type: 'string', value: 'FILE', group: COMMON, describe: 'file whose content is the request body' },
-  { name: 'refill', type: 'string', value: 'MODE', group: 'Rate and traffic shape', default: 'window', describe: 'pipelining: window (refill after each read, always -p in flight), half (refill when half the window is free) or batch (refill when all are answered, like wrk)' },
+  { name: 'refill', type: 'string', value: 'MODE', group: 'Rate and traffic shape', default: 'half', describe: 'pipelining: half (refill when half the window is free), batch (the next -p requests once all are answered, like wrk) or window (refill after each read, always -p in flight, like autocannon)' },
   { name: 'socket-path', alias: 'S', type: 'string', value: 'PATH', group: 'Running', describe: 'connect to this unix socket (the URL still gives Host and path)' },
   { name: 'bailout', alias: 'B', type: 'string', value: 'N', group: 'Running', describe: 'stop after this many errors (per worker)' },
   { name: 'max-header-size', type: 'string', value: 'BYTES', group: 'Running', default: '80k', describe: 'bytes a response\'s header section may take (or 16k, 1m); a longer one is a parse error and resets the connection' },
@@ -69,10 +71,59 @@ const { shardLoadOptions, parseStartAt } = require('./load-shard.js')
 const { parseShard } = require('../compare/shard-spec.js')
 
 function parse (rawArgv) {
+  const fast = parseFast(rawArgv)
+  if (fast !== null) return { args: fast, helpText: undefined, warmup: undefined, command: undefined }
+  return parseYargs(rawArgv)
+}
+
+function parseYargs (rawArgv) {
   const { argv: beforeCommand, command } = splitCommand(rawArgv) // --on-port -- CMD ...
   const { argv, warmup } = extractWarmup(beforeCommand)
+  const { parseStrict } = require('./strict-yargs.js')
   const args = parseStrict('benchrig load', argv, HELP.options)
   return { args, helpText: renderHelp(HELP, { width: terminalWidth() }), warmup, command }
+}
+
+// The flags lib/adapters/builtin.js passes, each with a value (-H repeatable)
+const FAST_VALUES = { '-c': 'connections', '-d': 'duration', '-p': 'pipelining', '-m': 'method', '-t': 'timeout', '-w': 'workers', '--max-streams': 'maxStreams', '-b': 'body' }
+// what yargs fills in when those flags are absent (the defaults of the specs above)
+const FAST_DEFAULTS = Object.fromEntries(HELP.options.filter((o) => o.default !== undefined).map((o) => [o.name.replace(/-([a-z])/g, (m, c) => c.toUpperCase()), o.default]))
+
+/**
+ * The args of a plain `-j` run with only the builtin adapter's flags, as
+ * yargs would give them; null for anything else (which yargs parses, with
+ * its checks and messages). test/engine/cli-fast.test.js compares the two.
+ * @param {string[]} argv
+ * @returns {object|null}
+ */
+function parseFast (argv) {
+  /** @type {Record<string, any>} */
+  const args = { _: [], ...FAST_DEFAULTS }
+  const seen = new Set()
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '-j' || a === '--h2') {
+      if (seen.has(a)) return null
+      seen.add(a)
+      args[a === '-j' ? 'json' : 'h2'] = true
+    } else if (a === '-H' || FAST_VALUES[a] !== undefined) {
+      const v = argv[++i]
+      // a value yargs might read as a flag or a number-like option: let it decide
+      if (v === undefined || v.startsWith('-')) return null
+      if (a === '-H') {
+        (args.headers ??= []).push(v)
+      } else {
+        if (seen.has(a)) return null
+        seen.add(a)
+        args[FAST_VALUES[a]] = v
+      }
+    } else if (a.startsWith('-') || a === '') {
+      return null
+    } else {
+      args._.push(a)
+    }
+  }
+  return args.json === true && args._.length > 0 ? args : null
 }
 
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
@@ -95,32 +146,7 @@ async function main (argv) {
   if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
   const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
   const startAt = parseStartAt(last(args['start-at']), Date.now())
-  let opts = {
-    url: urls,
-    connections: last(args.connections),
-    pipelining: last(args.pipelining),
-    refill: last(args.refill),
-    duration: last(args.duration),
-    amount: last(args.amount),
-    workers: last(args.workers),
-    timeout: last(args.timeout),
-    method: last(args.method),
-    headers: args.headers === undefined ? undefined : [].concat(args.headers),
-    body: last(args.body),
-    bodyFile: last(args.input),
-    socketPath: last(args.socketPath),
-    bailout: last(args.bailout),
-    expectBody: last(args.expectBody),
-    maxHeaderSize: last(args.maxHeaderSize),
-    rejectUnauthorized: args.rejectUnauthorized,
-    h2: args.h2 === true,
-    maxStreams: last(args.maxStreams),
-    h2Window: last(args.h2Window),
-    /** @type {number|undefined} */
-    startAt: undefined,
-    ...shapeOptions(args, warmup),
-    ...requestOptions(args, argv)
-  }
+  let opts = loadOptions(args, argv, warmup, urls)
   if (shard) opts = shardLoadOptions(opts, shard)
   const onPort = await startCommand(args, command, urls)
   if (startAt !== undefined) {
@@ -187,4 +213,34 @@ async function main (argv) {
   return 0
 }
 
-module.exports = { main, parse, HELP }
+/** The engine's options from the parsed flags. */
+function loadOptions (args, argv, warmup, urls) {
+  return {
+    url: urls,
+    connections: last(args.connections),
+    pipelining: last(args.pipelining),
+    refill: last(args.refill),
+    duration: last(args.duration),
+    amount: last(args.amount),
+    workers: last(args.workers),
+    timeout: last(args.timeout),
+    method: last(args.method),
+    headers: args.headers === undefined ? undefined : [].concat(args.headers),
+    body: last(args.body),
+    bodyFile: last(args.input),
+    socketPath: last(args.socketPath),
+    bailout: last(args.bailout),
+    expectBody: last(args.expectBody),
+    maxHeaderSize: last(args.maxHeaderSize),
+    rejectUnauthorized: args.rejectUnauthorized,
+    h2: args.h2 === true,
+    maxStreams: last(args.maxStreams),
+    h2Window: last(args.h2Window),
+    /** @type {number|undefined} */
+    startAt: undefined,
+    ...shapeOptions(args, warmup),
+    ...requestOptions(args, argv)
+  }
+}
+
+module.exports = { main, parse, parseFast, parseYargs, loadOptions, HELP }

@@ -5,7 +5,9 @@ const names = [
   'COMPLETED', 'SENT', 'BYTES', 'RESENT', 'RECONNECTS', 'INFORMATIONAL',
   'DROPPED', 'MISMATCHES', 'CONNECTS', 'PLANNED_RECONNECTS', 'GOAWAYS',
   'ERR_CONNECT', 'ERR_READ', 'ERR_WRITE', 'ERR_TIMEOUT', 'ERR_PARSE', 'ERR_RESET', 'ERR_GOAWAY',
-  'S1XX', 'S2XX', 'S3XX', 'S4XX', 'S5XX'
+  'S1XX', 'S2XX', 'S3XX', 'S4XX', 'S5XX',
+  // setupRequest sent the sequence back to its start (autocannon's `resets`)
+  'SEQUENCE_RESETS'
 ]
 const C = {}
 names.forEach((n, i) => { C[n] = i })

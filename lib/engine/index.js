@@ -257,7 +257,7 @@ class LoadRun extends EventEmitter {
 
 /**
  * Starts a load run. Options (see docs/load.md): url (string or array),
- * connections, pipelining, refill ('window' | 'half' | 'batch'), duration
+ * connections, pipelining, refill ('half' (default) | 'batch' | 'window'), duration
  * (seconds or "10s"), amount, workers, timeout, method, headers, body,
  * bodyFile, socketPath, bailout, expectBody, rejectUnauthorized.
  * Invalid options throw a UsageError synchronously; a target that cannot be

@@ -12,6 +12,7 @@
 // cannot), one per connection for -r/--connection-rate.
 
 const { split } = require('./split.js')
+const { recordGivenUp } = require('./measure/recorder.js')
 
 class Pacer {
   /**
@@ -94,19 +95,18 @@ function createPacers (rate, connections, limit) {
 }
 
 /**
- * Records the response to a paced request (HTTP/1.1 and HTTP/2 alike):
- * latency from its planned send time, and from its actual send into the
- * uncorrected histogram; with -C only the latter, as the latency.
- * @param {{runner: object, sendTimes: Float64Array, plannedTimes: Float64Array, readAt: number, corrected: boolean}} conn
+ * Records the response to the request in ring slot `slot` of a paced
+ * connection through the runner's recording chain (measure/recorder.js):
+ * latency from the planned send (or the actual one with -C), the actual-send
+ * latency for the uncorrected histogram, and the planned send time for --reqlog.
  */
 function recordPaced (conn, slot, status, mismatch) {
-  const runner = conn.runner
   const sent = conn.sendTimes[slot]
+  conn.plannedAt = conn.plannedTimes[slot]
   if (conn.corrected) {
-    runner.uncorrected.record((conn.readAt - sent) * 1000)
-    runner.response(status, conn.readAt - conn.plannedTimes[slot], mismatch, conn)
+    conn.runner.response(status, conn.readAt - conn.plannedAt, mismatch, conn, conn.readAt - sent)
   } else {
-    runner.response(status, conn.readAt - sent, mismatch, conn)
+    conn.runner.response(status, conn.readAt - sent, mismatch, conn)
   }
 }
 
@@ -116,13 +116,9 @@ function recordPaced (conn, slot, status, mismatch) {
  * that the slowest requests are not the ones left out (wrk drops them).
  */
 function recordTimedOut (conn, slot, now) {
-  const runner = conn.runner
-  if (conn.corrected) {
-    runner.uncorrected.record((now - conn.sendTimes[slot]) * 1000)
-    runner.histogram.record((now - conn.plannedTimes[slot]) * 1000)
-  } else {
-    runner.histogram.record((now - conn.sendTimes[slot]) * 1000)
-  }
+  const sent = conn.sendTimes[slot]
+  if (conn.corrected) recordGivenUp(conn.runner, now - conn.plannedTimes[slot], now - sent)
+  else recordGivenUp(conn.runner, now - sent, undefined)
 }
 
 module.exports = { Pacer, createPacers, recordPaced, recordTimedOut }

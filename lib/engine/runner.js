@@ -17,6 +17,7 @@ const { Connection } = require('./http1/connection.js')
 // (a plain run's start-up CPU, bench/engine-vs-peers)
 const { threadCpuUs } = require('./measure/thread-cpu.js')
 const C = require('./counters.js')
+const { needsChain, chainFor } = require('./measure/recorder.js')
 
 /**
  * @typedef {object} RunnerOptions
@@ -39,7 +40,26 @@ const C = require('./counters.js')
  * @property {number} [maxConnectionRequests] -M (0: no limit)
  * @property {number} [reconnectRate] -D (0: never)
  * @property {boolean} [breakout] record time to first byte
+ * @property {Clock} [clock] the clock of the send plan (tests; default performance.now and node's timers)
  */
+
+/**
+ * The clock the send plan runs on: the runner's start, the duration, the pace
+ * timer, the paced connections' send and planned times and the timeout
+ * sweep's "now". Injected by tests so that a schedule is asserted exactly
+ * (test/engine/pacing-clock.test.js); a run uses REAL_CLOCK.
+ * @typedef {object} Clock
+ * @property {() => number} now ms, performance.now()'s origin and scale
+ * @property {(fn: (...args: any[]) => void, ms: number, ...args: any[]) => any} setTimeout
+ * @property {(timer: any) => void} clearTimeout
+ */
+
+/** @type {Clock} */
+const REAL_CLOCK = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms, ...args) => setTimeout(fn, ms, ...args),
+  clearTimeout: (timer) => clearTimeout(timer)
+}
 
 class Runner {
   /** @param {RunnerOptions} opts */
@@ -60,6 +80,8 @@ class Runner {
     this.connectTimes = new Histogram()
     this.breakout = opts.breakout === true
     this.firstBytes = this.breakout ? new Histogram() : null
+    // --breakout's last byte: first byte -> last byte of a response (wrk-cmm's TTLB)
+    this.firstToLast = this.breakout ? new Histogram() : null
     this.openNow = 0
     this.openMax = 0
     this.finishedConnections = 0
@@ -77,7 +99,12 @@ class Runner {
     this.lastCompleted = 0
     this.lastBytes = 0
     this.timers = []
+    this.clock = opts.clock ?? REAL_CLOCK
+    this.durationTimer = null
     this.onResponse = null // set by a `response` listener (main thread only)
+    // the recording chain's features (measure/recorder.js), set before start()
+    this.excludeErrors = false // -x (scripting/hooks.js)
+    this.clientResponses = false // the Client's 'response' event (scripting/hooks.js)
     this.onTick = null
     // --interval and --reqlog: set up in start(), fed by response()
     this.timeline = null
@@ -110,7 +137,7 @@ class Runner {
     // (which starts at the first connection): CPU and wall over the same time
     this.cpuWallStart = performance.now()
     this.startWall = Date.now()
-    this.startMono = performance.now()
+    this.startMono = this.clock.now()
     this.scheduleTick(1)
     if (opts.intervalMs > 0) {
       const { Timeline } = require('./measure/timeline.js')
@@ -118,7 +145,8 @@ class Runner {
       this.timeline.start(opts.t0)
     }
     if (this.onReqlog !== null) this.reqlog = new (require('./measure/reqlog.js').RequestLogBuffer)(opts.t0, this.onReqlog)
-    if (this.timeline !== null || this.reqlog !== null) recordAlso(this)
+    // the one place the recording chain is chosen, after every feature is known
+    if (needsChain(this)) this.response = chainFor(this)
     const sweepMs = Math.max(10, Math.min(250, opts.timeoutMs / 4))
     const sweep = setInterval(sweepTimeouts, sweepMs, this)
     this.timers.push(sweep)
@@ -151,8 +179,8 @@ class Runner {
       // the duration (and the send plan) count from the first connection, so
       // a short run on a busy machine measures load, not how long connecting took
       this.startWall = Date.now()
-      this.startMono = performance.now()
-      if (this.opts.durationMs > 0) this.timers.push(setTimeout(stopRunner, this.opts.durationMs, this, 'duration'))
+      this.startMono = this.clock.now()
+      if (this.opts.durationMs > 0) this.durationTimer = this.clock.setTimeout(stopRunner, this.opts.durationMs, this, 'duration')
       for (const p of this.pacers) p.start(this.startMono)
     }
     this.everConnected = true
@@ -170,9 +198,13 @@ class Runner {
     if (++this.finishedConnections === this.connections.length) this.stop('max-connection-requests')
   }
 
-  /** Time to first byte of one response (--breakout). */
-  firstByte (ms) {
-    this.firstBytes.record(ms * 1000)
+  /**
+   * --breakout: one response's time to first byte (from its send) and from its
+   * first byte to its last (wrk-cmm's TTLB; the whole latency is the summary's).
+   */
+  firstByte (firstMs, lastMs) {
+    this.firstBytes.record(firstMs * 1000)
+    this.firstToLast.record(lastMs * 1000)
   }
 
   /** A paced connection with room has nothing due: wake it when something is. */
@@ -190,7 +222,7 @@ class Runner {
       if (t < next) next = t
     }
     if (next === Infinity) return
-    this.paceTimer = setTimeout(pace, Math.max(0, next - performance.now()), this)
+    this.paceTimer = this.clock.setTimeout(pace, Math.max(0, next - this.clock.now()), this)
   }
 
   connectFailed () {
@@ -200,8 +232,14 @@ class Runner {
     }
   }
 
-  response (status, latencyMs, mismatch, conn) {
-    // closed loop and paced runs alike; `latencyMs` is from the planned send in rate mode
+  /**
+   * A finished response of a closed-loop run without optional recordings;
+   * any other run replaces it in start() with the chain of measure/recorder.js
+   * (which does the same and more, in the same order).
+   * @param {number} status @param {number} latencyMs @param {boolean} mismatch @param {any} conn
+   * @param {number} [uncorrectedMs] rate mode only (the chain)
+   */
+  response (status, latencyMs, mismatch, conn, uncorrectedMs) {
     const counters = this.counters
     counters[C.COMPLETED]++
     this.histogram.record(latencyMs * 1000)
@@ -245,8 +283,9 @@ class Runner {
     this.reason = reason
     for (const t of this.timers) clearTimeout(t)
     clearTimeout(this.tickTimer)
-    clearTimeout(this.paceTimer)
-    const now = performance.now()
+    this.clock.clearTimeout(this.paceTimer)
+    this.clock.clearTimeout(this.durationTimer)
+    const now = this.clock.now()
     const elapsedMs = now - this.startMono
     // what the plan held by now and what was sent of it (pacers may be shared)
     const plan = { planned: 0, issued: 0 }
@@ -287,6 +326,7 @@ class Runner {
       saturation: { elu: elu.utilization, cpuUs, wallMs: performance.now() - this.cpuWallStart },
       connectTimes: this.connectTimes.toTransfer(),
       firstBytes: this.firstBytes === null ? null : this.firstBytes.toTransfer(),
+      firstToLast: this.firstToLast === null ? null : this.firstToLast.toTransfer(),
       openMax: this.openMax,
       rate: this.lag === null
         ? null
@@ -317,26 +357,11 @@ function tick (runner, n) {
   runner.scheduleTick(n + 1)
 }
 
-/**
- * --interval and --reqlog: `response` also feeds the interval's histogram and
- * the request log. Wrapped once per run, so a run without them pays nothing.
- */
-function recordAlso (runner) {
-  const response = runner.response
-  const timeline = runner.timeline
-  const reqlog = runner.reqlog
-  runner.response = function (status, latencyMs, mismatch, conn) {
-    if (timeline !== null) timeline.histogram.record(latencyMs * 1000)
-    if (reqlog !== null) reqlog.add(status, conn.readAt - latencyMs, conn.readAt, conn.id)
-    response.call(this, status, latencyMs, mismatch, conn)
-  }
-}
-
 /** Wakes the waiting paced connections whose plan has something due. */
 function pace (runner) {
   runner.paceTimer = null
   if (runner.stopping) return
-  const now = performance.now()
+  const now = runner.clock.now()
   const list = runner.waiting
   runner.waiting = []
   runner.pacing = true
@@ -351,7 +376,7 @@ function pace (runner) {
 }
 
 function sweepTimeouts (runner) {
-  const now = performance.now()
+  const now = runner.clock.now()
   const limit = now - runner.opts.timeoutMs
   for (const conn of runner.connections) {
     if (runner.stopping) return

@@ -10,8 +10,7 @@ const http = require('node:http')
 const { load } = require('../../lib/engine/index.js')
 const { Pacer, createPacers } = require('../../lib/engine/pacer.js')
 const { startFreezer, expectedLatencies, percentileOf, loadAgainstModel } = require('../helpers/freezer.js')
-const { loadSteady, loadUntil } = require('../helpers/steady.js')
-const resetArrivals = (seen) => () => { seen.arrivals.length = 0 }
+const { loadUntil } = require('../helpers/steady.js')
 
 const at = percentileOf
 
@@ -72,58 +71,28 @@ async function countingServer (t, handler) {
   return { url: `http://127.0.0.1:${server.address().port}/`, seen }
 }
 
-test('the achieved rate is within 1% of the target when the server keeps up', async (t) => {
-  const { url } = await countingServer(t)
-  for (const [key, value, connections] of [['overallRate', 2000, 10], ['connectionRate', 200, 10]]) {
-    const r = await loadSteady(t, { url, connections, [key]: value, duration: 2 })
-    const target = key === 'overallRate' ? value : value * connections
-    t.equal(r.rate.target, target, `${key}: target`)
-    t.ok(Math.abs(r.rate.achieved - target) <= 0.01 * target, `${key}: achieved ${r.rate.achieved} req/s vs ${target}`)
-    t.ok(r.rate.unsent <= 0.01 * target, `${key}: few planned requests left unsent (${r.rate.unsent})`)
-    t.equal(r.errors, 0)
-  }
-})
-
-test('sends are paced evenly, not in bursts at second boundaries', async (t) => {
-  const { url, seen } = await countingServer(t)
-  await loadSteady(t, { url, connections: 4, overallRate: 500, duration: 1.5 }, { reset: resetArrivals(seen) })
-  // 50 per 100 ms window; bursts at second boundaries would put 500 in one
-  const first = seen.arrivals[0]
-  const windows = new Array(14).fill(0)
-  for (const a of seen.arrivals) {
-    const w = Math.floor((a - first) / 100)
-    if (w < windows.length) windows[w]++
-  }
-  for (const [i, n] of windows.entries()) t.ok(n >= 30 && n <= 70, `window ${i}: ${n} requests (50 planned)`)
-})
+// The schedule itself (one request every 1000/R ms, bursts on the interval,
+// per-connection phases, the duration and the amount) is asserted exactly on an
+// injected clock in pacing-clock.test.js; the tests here are the end-to-end
+// proofs against a real server, asserting counts, not wall-clock windows.
 
 test('the rate is split over workers', async (t) => {
   const { url } = await countingServer(t)
-  const r = await loadSteady(t, { url, connections: 4, workers: 2, overallRate: 1000, duration: 2 })
+  const r = await load({ url, connections: 4, workers: 2, overallRate: 1000, amount: 400 })
   t.equal(r.rate.target, 1000)
+  t.equal(r.requests.total, 400, 'the amount, split over the workers')
   t.equal(r.rate.sent + r.rate.unsent, r.rate.planned, 'every planned request is sent or counted unsent')
-  t.ok(Math.abs(r.rate.achieved - 1000) <= 20, `achieved ${r.rate.achieved} with two workers`)
   t.equal(r.uncorrectedLatency.totalCount, r.requests.total)
 })
 
-test('--burst N --burst-interval MS: N requests at once every interval', async (t) => {
+test('--burst N --burst-interval MS against a real server', async (t) => {
   const { url, seen } = await countingServer(t)
-  const r = await loadSteady(t, { url, connections: 10, burst: 10, burstInterval: 200, duration: 1.1 }, { reset: resetArrivals(seen), ms: 50 })
+  const r = await load({ url, connections: 10, burst: 10, burstInterval: 200, amount: 30 })
   t.equal(r.rate.mode, 'burst')
   t.equal(r.rate.target, 50)
-  t.equal(r.requests.total, 60, 'bursts at 0, 200, ... 1000 ms')
-  // arrivals form groups of 10 separated by about the interval
-  const groups = []
-  for (const a of seen.arrivals) {
-    const g = groups[groups.length - 1]
-    if (g && a - g.first < 100) g.n++
-    else groups.push({ first: a, n: 1 })
-  }
-  t.same(groups.map((g) => g.n), [10, 10, 10, 10, 10, 10])
-  for (let i = 1; i < groups.length; i++) {
-    const gap = groups[i].first - groups[i - 1].first
-    t.ok(gap > 150 && gap < 250, `bursts ${gap.toFixed(0)} ms apart`)
-  }
+  t.equal(r.requests.total, 30, 'three bursts')
+  t.equal(seen.requests, 30)
+  t.equal(r.errors, 0)
 })
 
 test('pacer: plan arithmetic, limits, per-connection phases', async (t) => {

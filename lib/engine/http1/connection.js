@@ -122,6 +122,11 @@ class Connection {
     this.socket.write(this.source.slice(first, k))
   }
 
+  /** The clock of response times (PacedConnection: the runner's, injected in tests). */
+  now () {
+    return performance.now()
+  }
+
   // --- called by the scanner -------------------------------------------
   noBodyExpected () {
     return this.source.noBody[this.requestIds[this.head]] === 1
@@ -148,7 +153,7 @@ class Connection {
     this.inflight--
     this.answeredSinceConnect++
     if (this.breakout) {
-      this.runner.firstByte(this.firstByteAt - this.sendTimes[slot])
+      this.runner.firstByte(this.firstByteAt - this.sendTimes[slot], this.readAt - this.firstByteAt)
       this.firstByteAt = this.readAt // the next response starts in this chunk or later
     }
     this.record(slot, status, mismatch)
@@ -163,7 +168,7 @@ class Connection {
   read (n, buf) {
     const runner = this.runner
     // one clock read per chunk: every response in it arrived at this time
-    this.readAt = performance.now()
+    this.readAt = this.now()
     runner.counters[C.BYTES] += n
     if (this.breakout && this.scanner.idle()) this.firstByteAt = this.readAt
     if (!this.scanner.scan(buf, 0, n)) {

@@ -9,7 +9,6 @@
 //
 // The class is chosen once per run (runner.js), so the closed-loop
 // Connection's hot path has no rate branch.
-const { performance } = require('node:perf_hooks')
 const { Connection } = require('./connection.js')
 const C = require('../counters.js')
 const { recordPaced, recordTimedOut } = require('../pacer.js')
@@ -24,6 +23,7 @@ class PacedConnection extends Connection {
     super(runner, id)
     this.pacer = pacer
     this.plannedTimes = new Float64Array(this.depth)
+    this.plannedAt = 0 // the planned send of the response being recorded (--reqlog)
     /** on the runner's list of connections waiting for the plan */
     this.waiting = false
     this.corrected = runner.uncorrected !== null
@@ -44,7 +44,7 @@ class PacedConnection extends Connection {
     if (k > this.allowance) k = this.allowance
     if (k === 0) return
     const runner = this.runner
-    const now = performance.now()
+    const now = runner.clock.now()
     k = runner.stopping ? 0 : this.pacer.take(k, now)
     if (k === 0) {
       runner.wait(this)
@@ -72,6 +72,11 @@ class PacedConnection extends Connection {
 
   hasWork () {
     return this.inflight > 0 || this.pacer.issued < this.pacer.limit
+  }
+
+  /** Response times on the send plan's clock (the runner's; injected in tests). */
+  now () {
+    return this.runner.clock.now()
   }
 
   record (slot, status, mismatch) {

@@ -32,6 +32,10 @@ const NO_STREAM = 0
 const HTTP1_AS_LENGTH = 0x485454 // "HTT" as a 24-bit frame length
 const EMPTY = Buffer.alloc(0)
 const CANCEL = 0x8
+// frame parser states (this.state)
+const P_HEADER = 0 // reading a 9-byte frame header
+const P_PAYLOAD = 1 // copying a frame payload that a read cut
+const P_DATA = 2 // streaming a DATA payload (never copied)
 // what the run's 'response' event reads as conn.scanner.resBytes: like the
 // HTTP/1.1 static scanner, the HTTP/2 client does not count bytes per response
 const NO_CAPTURE = Object.freeze({ resBytes: undefined })
@@ -154,8 +158,8 @@ class H2Connection {
     this.draining = false // GOAWAY received or stream ids used up: no new streams
     this.halted = false
     this.controlLength = 0
-    // parser state: 0 frame header, 1 payload being copied, 2 DATA payload streamed
-    this.state = 0
+    // parser state: P_HEADER, P_PAYLOAD or P_DATA
+    this.state = P_HEADER
     this.have = 0
     this.fLength = 0
     this.fType = 0
@@ -445,7 +449,7 @@ class H2Connection {
   /** Feeds bytes to the frame parser; false on a connection error (this.error). */
   parse (buf, p, end) {
     while (p < end && !this.halted) {
-      if (this.state === 0) {
+      if (this.state === P_HEADER) {
         let h = buf
         let at = p
         if (this.have === 0 && end - p >= FRAME_HEADER) {
@@ -480,7 +484,7 @@ class H2Connection {
             continue
           }
           this.remaining = length
-          this.state = 2
+          this.state = P_DATA
           continue
         }
         if (end - p >= length) {
@@ -488,23 +492,23 @@ class H2Connection {
           p += length
           continue
         }
-        this.state = 1
-      } else if (this.state === 1) {
+        this.state = P_PAYLOAD
+      } else if (this.state === P_PAYLOAD) {
         const take = Math.min(this.fLength - this.have, end - p)
         buf.copy(this.payload, this.have, p, p + take)
         this.have += take
         p += take
         if (this.have < this.fLength) return true
         this.have = 0
-        this.state = 0
+        this.state = P_HEADER
         if (!this.frame(this.payload, 0, this.fLength)) return false
-      } else {
+      } else { // P_DATA
         const take = this.remaining < end - p ? this.remaining : end - p
         if (this.dataSlot >= 0 && this.expectBody !== undefined) this.match(this.dataSlot, buf, p, p + take)
         p += take
         this.remaining -= take
         if (this.remaining === 0) {
-          this.state = 0
+          this.state = P_HEADER
           this.dataEnd()
         }
       }
@@ -769,7 +773,7 @@ class H2Connection {
     // forget() keeps the slot's times: they are read below, before any reuse
     this.forget(slot)
     this.answeredSinceConnect++
-    if (this.breakout) runner.firstByte(this.headersAt[slot] - this.sendTimes[slot])
+    if (this.breakout) runner.firstByte(this.headersAt[slot] - this.sendTimes[slot], this.readAt - this.headersAt[slot])
     this.record(slot, status, mismatch)
     if (runner.stopping) this.halted = true
     else if (this.draining) this.checkDrained()

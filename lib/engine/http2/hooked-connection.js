@@ -54,7 +54,7 @@ function withHooks (Base) {
       this.source = null // a DynamicSource, set by h2-hooks.js when hooks.dynamic
       this.client = null
       this.scheme = runner.opts.target.protocol === 'https:' ? 'https' : 'http'
-      // what runner.response's wrappers (-x, the 'response' events) read
+      // what the recording chain's -x and 'response' stages read (measure/recorder.js)
       this.scanner = { resBytes: 0 }
       this.resBytes = new Float64Array(m)
       this.wantHeaders = how.wantHeaders

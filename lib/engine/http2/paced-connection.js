@@ -12,7 +12,6 @@
 // requests wait for a stream to finish and keep their planned time, so that
 // wait is in their latency, as a user would see it. The class is chosen once
 // per run (runner.js); H2Connection's closed-loop flush has no rate branch.
-const { performance } = require('node:perf_hooks')
 const { H2Connection } = require('./connection.js')
 const { recordPaced, recordTimedOut } = require('../pacer.js')
 
@@ -26,6 +25,7 @@ class PacedH2Connection extends H2Connection {
     super(runner, id)
     this.pacer = pacer
     this.plannedTimes = new Float64Array(this.slots)
+    this.plannedAt = 0 // the planned send of the response being recorded (--reqlog)
     /** on the runner's list of connections waiting for the plan */
     this.waiting = false
     /** inside refill(true): the pace timer woke this idle connection */
@@ -53,7 +53,7 @@ class PacedH2Connection extends H2Connection {
     const runner = this.runner
     if (runner.stopping) return 0
     const pacer = this.pacer
-    k = pacer.take(k, performance.now())
+    k = pacer.take(k, this.runner.clock.now())
     if (k === 0) runner.wait(this) // free streams, nothing due
     else this.planFirst = pacer.first
     return k

@@ -62,8 +62,12 @@ class Timeline {
   stop () {
     clearTimeout(this.timer)
     const into = Date.now() - (this.t0 + (this.k - 1) * this.intervalMs)
-    // the partial interval the run ended in (Date.now() is whole ms)
-    if (into > 0) this.close(Math.min(into, this.intervalMs))
+    // the partial interval the run ended in (Date.now() is whole ms, so a run
+    // can end 0 ms into an interval that already holds responses: they are
+    // kept, or the rows would count fewer than the summary)
+    if (into > 0 || this.histogram.totalCount > 0 || this.runner.counters[C.SENT] > this.lastSent) {
+      this.close(Math.min(Math.max(into, 0), this.intervalMs))
+    }
   }
 }
 

@@ -27,11 +27,13 @@ function mergeStats (list) {
   let t0 = Infinity
   const connectTimes = new Histogram()
   const firstBytes = list[0]?.firstBytes ? new Histogram() : null
+  const firstToLast = list[0]?.firstToLast ? new Histogram() : null
   const rate = list[0]?.rate ? { planned: 0, issued: 0, lag: new Histogram(), uncorrected: list[0].rate.uncorrected ? new Histogram() : null } : null
   let openMax = 0
   for (const s of list) {
     connectTimes.add(Histogram.fromTransfer(s.connectTimes))
     if (firstBytes !== null) firstBytes.add(Histogram.fromTransfer(s.firstBytes))
+    if (firstToLast !== null) firstToLast.add(Histogram.fromTransfer(s.firstToLast))
     if (rate !== null) {
       rate.planned += s.rate.planned
       rate.issued += s.rate.issued
@@ -73,6 +75,7 @@ function mergeStats (list) {
     perSecond,
     connectTimes,
     firstBytes,
+    firstToLast,
     rate,
     openMax,
     everConnected: list.some((s) => s.everConnected),
@@ -176,7 +179,7 @@ function buildResult (m, opts, usage) {
     timeouts: c[C.ERR_TIMEOUT],
     mismatches: c[C.MISMATCHES],
     non2xx,
-    resets: c[C.RECONNECTS],
+    resets: c[C.SEQUENCE_RESETS], // autocannon: sequence restarts by a falsy setupRequest, not reconnects
     '1xx': c[C.S1XX],
     '2xx': c[C.S2XX],
     '3xx': c[C.S3XX],
@@ -203,7 +206,8 @@ function buildResult (m, opts, usage) {
     connectHistogram: encode(m.connectTimes),
     ...(m.firstBytes === null
       ? {}
-      : { breakout: { connect, firstByte: latencyStats(m.firstBytes, 1000), lastByte: latency } }),
+      // lastByte: first byte -> last byte, as wrk-cmm's TTLB (send -> last byte is `latency`)
+      : { breakout: { connect, firstByte: latencyStats(m.firstBytes, 1000), lastByte: latencyStats(m.firstToLast, 1000) } }),
     openConnectionsMax: m.openMax,
     plannedReconnects: c[C.PLANNED_RECONNECTS]
   }

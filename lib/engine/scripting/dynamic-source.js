@@ -14,6 +14,7 @@
 // returns them as one buffer: still one write() per refill.
 const crypto = require('node:crypto')
 const { buildRequest } = require('../http1/request-source.js')
+const C = require('../counters.js')
 
 const ID_TAG = '[<id>]'
 
@@ -32,7 +33,8 @@ class DynamicSource {
    * @param {import('../http1/request-source.js').RequestSpec[]} specs the sequence
    * @param {number} depth the most requests one write may hold
    * @param {{setupRequest: (Function|undefined)[], idReplacement: boolean,
-   *   newContext: () => object, hookFailed: (name: string, err: unknown) => void,
+   *   newContext: () => object, hookFailed: (name: string, err: unknown, verb?: string) => void,
+   *   counters: Float64Array,
    *   encode?: (spec: import('../http1/request-source.js').RequestSpec) => unknown}} how
    *   encode: what built[] holds for a finished request (HTTP/1.1 bytes by
    *   default; the HTTP/2 client keeps the spec and encodes it when sending)
@@ -94,6 +96,7 @@ class DynamicSource {
       } else if (i !== 0 && req !== undefined) {
         // a falsy request sends the sequence back to its start
         this.restarts++
+        this.how.counters[C.SEQUENCE_RESETS]++
         if (this.client !== null && this.client.listenerCount('reset') > 0) this.client.emit('reset')
         i = 0
         this.context = this.how.newContext()
@@ -116,13 +119,20 @@ class DynamicSource {
   /** Calls setupRequest on a copy of the spec; undefined when the hook threw. */
   callSetup (fn, spec) {
     const req = { ...spec, headers: { ...spec.headers }, body: spec.body }
+    let out
     try {
-      const out = fn(req, this.context)
-      return out === undefined ? null : out
+      out = fn(req, this.context)
     } catch (err) {
       this.how.hookFailed('setupRequest', err)
       return undefined
     }
+    if (isThenable(out)) {
+      // an async hook (wrk's delay() ported naturally) would put the Promise on
+      // the wire as a request; the engine builds requests synchronously
+      refuseAsync(out, 'setupRequest', this.how.hookFailed)
+      return undefined
+    }
+    return out === undefined ? null : out
   }
 
   serialize (spec) {
@@ -148,4 +158,18 @@ class DynamicSource {
   }
 }
 
-module.exports = { DynamicSource, replaceIds }
+function isThenable (x) {
+  return x !== null && (typeof x === 'object' || typeof x === 'function') && typeof x.then === 'function'
+}
+
+/**
+ * Stops the run for a hook that returned a Promise, with a message that says so
+ * and what to do; its rejection, if any, is not left unhandled.
+ */
+function refuseAsync (promise, name, hookFailed) {
+  promise.then(undefined, () => {})
+  hookFailed(name, new Error('hooks run synchronously: return the request (or a falsy value to restart the sequence) ' +
+    'instead of a Promise; for a pause between requests use a rate (-R) or a burst instead of an await'), 'returned a Promise')
+}
+
+module.exports = { DynamicSource, replaceIds, isThenable, refuseAsync }

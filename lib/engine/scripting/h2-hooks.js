@@ -6,7 +6,7 @@
 // connections replaced by the hooked subclass of their class
 // (http2/hooked-connection.js) before any of them opened. The plain --h2 path
 // never loads this file.
-const { DynamicSource } = require('./dynamic-source.js')
+const { DynamicSource, isThenable, refuseAsync } = require('./dynamic-source.js')
 const { Client } = require('./client.js')
 const { H2Connection } = require('../http2/connection.js')
 const { withHooks } = require('../http2/hooked-connection.js')
@@ -22,7 +22,7 @@ function hookedClass (paced) {
 
 /**
  * @param {import('../runner.js').Runner} runner
- * @param {{resolve: Function, hookFailed: (name: string, err: unknown) => void,
+ * @param {{resolve: Function, hookFailed: (name: string, err: unknown, verb?: string) => void,
  *   newContext: () => object, toSpec: (r: object) => object}} helpers from hooks.js
  */
 function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
@@ -61,7 +61,8 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
       const fn = onResponse[source.seq[slot]]
       if (fn !== undefined) {
         try {
-          fn(status, text, source.context, headers ?? {})
+          const out = fn(status, text, source.context, headers ?? {})
+          if (isThenable(out)) refuseAsync(out, 'onResponse', hookFailed)
         } catch (err) {
           hookFailed('onResponse', err)
         }
@@ -82,7 +83,7 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
     const conn = new (hookedClass(old.pacer !== undefined))(runner, old.id, old.pacer, how)
     conns[i] = conn
     if (!dynamic) continue
-    const source = new DynamicSource(base, conn.slots, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, encode })
+    const source = new DynamicSource(base, conn.slots, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, encode, counters: runner.counters })
     const client = new Client(conn.id, source, toSpec)
     source.client = client
     conn.source = source

@@ -5,7 +5,8 @@
 //            context and Client) in place of the shared prebuilt source;
 //   capture  each connection gets a CaptureScanner (response bytes, headers,
 //            body) that runs onResponse and verifyBody;
-//   -x       non-2xx responses leave the latency histogram and the bytes;
+//   -x       non-2xx responses leave the latency histogram and the bytes
+//            (a stage of the recording chain, measure/recorder.js);
 //   errors   every counted error is also passed to onError (reqError, --debug).
 // Hooks are functions (main thread) or module paths (any thread; resolved
 // here, in the thread that runs them). A hook that throws stops the run,
@@ -14,7 +15,6 @@ const path = require('node:path')
 // the dynamic path's modules load in installHooks(): the helpers below are
 // used by every run (reqError, the response event), the path only by runs with hooks
 const { loadHook } = require('../options/request-options.js')
-const { Histogram } = require('../measure/histogram.js')
 const C = require('../counters.js')
 
 function resolver (hooks) {
@@ -57,16 +57,17 @@ function specMaker (defaults) {
  * @param {import('../runner.js').Runner} runner
  */
 function installHooks (runner) {
-  const { DynamicSource } = require('./dynamic-source.js')
+  const { DynamicSource, isThenable, refuseAsync } = require('./dynamic-source.js')
   const { CaptureScanner } = require('../http1/capture-scanner.js')
   const { Client } = require('./client.js')
   const hooks = runner.opts.hooks
   const resolve = resolver(hooks)
   let failed = false
-  const hookFailed = (name, err) => {
+  // verb: what the hook did wrong ('threw', or 'returned a Promise')
+  const hookFailed = (name, err, verb = 'threw') => {
     if (failed) return
     failed = true
-    runner.errorDetails.hook = `${name} threw: ${err?.message ?? err}`
+    runner.errorDetails.hook = `${name} ${verb}: ${err?.message ?? err}`
     // not at once: the hook may run inside a write or a read of a connection
     setImmediate(() => runner.stop('hook'))
   }
@@ -76,8 +77,7 @@ function installHooks (runner) {
   if (runner.opts.h2) {
     // HTTP/2: the same sequences and hooks over streams (h2-hooks.js)
     require('./h2-hooks.js').installH2Hooks(runner, { resolve, hookFailed, newContext: contextMaker(hooks.initialContext), toSpec })
-    if (hooks.dynamic) emitClientResponses(runner)
-    if (hooks.excludeErrorStats) excludeErrorStats(runner)
+    recordingFeatures(runner, hooks)
     return
   }
   if (hooks.dynamic) {
@@ -87,7 +87,7 @@ function installHooks (runner) {
     const setupClient = resolve(hooks.setupClient, 'setupClient')
     const newContext = contextMaker(hooks.initialContext)
     for (const conn of runner.connections) {
-      const source = new DynamicSource(base, runner.pipelining, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed })
+      const source = new DynamicSource(base, runner.pipelining, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, counters: runner.counters })
       const client = new Client(conn.id, source, toSpec)
       source.client = client
       conn.source = source
@@ -117,15 +117,24 @@ function installHooks (runner) {
       const conn = scanner.owner
       let mismatch = false
       const body = how.captureBody ? scanner.body.toString() : undefined
-      try {
-        if (verify !== undefined) mismatch = !verify(body)
-        if (conn.source instanceof DynamicSource && conn.inflight > 0) {
-          const seq = conn.source.seq[conn.requestIds[conn.head]]
-          const fn = conn.onResponseHooks[seq]
-          if (fn !== undefined) fn(status, body, conn.source.context, scanner.headers)
+      if (verify !== undefined) {
+        try {
+          mismatch = !verify(body)
+        } catch (err) {
+          hookFailed('verifyBody', err)
         }
-      } catch (err) {
-        hookFailed(verify !== undefined && !(conn.source instanceof DynamicSource) ? 'verifyBody' : 'onResponse', err)
+      }
+      if (conn.source instanceof DynamicSource && conn.inflight > 0) {
+        const seq = conn.source.seq[conn.requestIds[conn.head]]
+        const fn = conn.onResponseHooks[seq]
+        if (fn !== undefined) {
+          try {
+            const out = fn(status, body, conn.source.context, scanner.headers)
+            if (isThenable(out)) refuseAsync(out, 'onResponse', hookFailed)
+          } catch (err) {
+            hookFailed('onResponse', err)
+          }
+        }
       }
       const client = conn.client
       if (client !== undefined && client !== null) {
@@ -137,36 +146,16 @@ function installHooks (runner) {
     for (const conn of runner.connections) conn.scanner = new CaptureScanner(conn, how)
   }
 
-  if (hooks.dynamic) emitClientResponses(runner)
-  if (hooks.excludeErrorStats) excludeErrorStats(runner)
+  recordingFeatures(runner, hooks)
 }
 
-/** The Client's own 'response' event (statusCode, resBytes, responseTime), when listened to. */
-function emitClientResponses (runner) {
-  const response = runner.response
-  runner.response = function (status, latencyMs, mismatch, conn) {
-    const client = conn.client
-    const out = response.call(this, status, latencyMs, mismatch, conn)
-    if (client.listenerCount('response') > 0) client.emit('response', status, conn.scanner.resBytes, latencyMs)
-    return out
-  }
-}
-
-/** -x: a non-2xx response is counted, but not in latency or bytes. */
-function excludeErrorStats (runner) {
-  const response = runner.response
-  const aside = new Histogram()
-  runner.response = function (status, latencyMs, mismatch, conn) {
-    if (status >= 200 && status < 300) return response.call(this, status, latencyMs, mismatch, conn)
-    this.counters[C.BYTES] -= conn.scanner.resBytes
-    const histogram = this.histogram
-    this.histogram = aside
-    try {
-      return response.call(this, status, latencyMs, mismatch, conn)
-    } finally {
-      this.histogram = histogram
-    }
-  }
+/**
+ * -x and the Client's 'response' event are stages of the recording chain
+ * (measure/recorder.js builds it once, in its fixed order, at start).
+ */
+function recordingFeatures (runner, hooks) {
+  if (hooks.dynamic) runner.clientResponses = true
+  if (hooks.excludeErrorStats) runner.excludeErrors = true
 }
 
 /** Passes every counted error (kind name, detail) to fn, once installed. */

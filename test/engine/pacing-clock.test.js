@@ -1,0 +1,179 @@
+'use strict'
+// The send plan on an injected clock: a Runner of a rate or burst run, its
+// paced connections on a stand-in socket, and a clock whose timers fire at
+// exactly their due time. The schedule is then asserted exactly, whatever the
+// machine's speed (the wall-clock proofs, the freeze test and the
+// coordinated-omission model, stay in rate.test.js).
+const { test } = require('tap')
+const { Runner } = require('../../lib/engine/runner.js')
+const C = require('../../lib/engine/counters.js')
+
+/** A clock whose timers run only when the test advances it, at their due time. */
+class ManualClock {
+  constructor () {
+    this.t = 0
+    this.timers = []
+    this.seq = 0
+  }
+
+  now () { return this.t }
+
+  setTimeout (fn, ms, ...args) {
+    const timer = { at: this.t + Math.max(0, ms), seq: this.seq++, fn, args }
+    this.timers.push(timer)
+    return timer
+  }
+
+  clearTimeout (timer) {
+    const i = this.timers.indexOf(timer)
+    if (i >= 0) this.timers.splice(i, 1)
+  }
+
+  /** Runs every timer due up to `to`, in order, each at its own time. */
+  advanceTo (to, between) {
+    between?.()
+    for (;;) {
+      let next = null
+      for (const tm of this.timers) if (tm.at <= to && (next === null || tm.at < next.at || (tm.at === next.at && tm.seq < next.seq))) next = tm
+      if (next === null) break
+      this.timers.splice(this.timers.indexOf(next), 1)
+      this.t = next.at
+      next.fn(...next.args)
+      between?.()
+    }
+    this.t = to
+    between?.()
+  }
+}
+
+const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 'latin1')
+
+/**
+ * A rate run of `connections` connections on `clock`; every write is logged
+ * with the clock's time and its request count, and answered when `answer()` runs.
+ */
+function pacedRun (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1 }) {
+  const writes = []
+  const runner = new Runner({
+    requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
+    target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
+    connections,
+    pipelining,
+    refill: 'window',
+    durationMs,
+    amount,
+    timeoutMs: 60000,
+    bailout: 0,
+    t0: Date.now(),
+    idOffset: 0,
+    rate,
+    clock
+  })
+  runner.transport = {
+    readyEvent: 'connect',
+    connect: () => {
+      const socket = {
+        setNoDelay () {},
+        once () {},
+        on () {},
+        destroy () {},
+        write (buf) {
+          writes.push({ at: clock.now(), id: socket.conn.id, n: buf.toString('latin1').split('GET ').length - 1 })
+          return true
+        }
+      }
+      return socket
+    }
+  }
+  runner.start()
+  for (const conn of runner.connections) conn.socket.conn = conn
+  for (const conn of runner.connections) conn.ready()
+  /** the server answers every request in flight now */
+  const answer = () => {
+    for (const conn of runner.connections) {
+      const k = conn.inflight
+      if (k > 0 && !runner.stopping) conn.read(RESPONSE.length * k, Buffer.concat(Array(k).fill(RESPONSE)))
+    }
+  }
+  return { runner, writes, answer, end: () => { runner.stop('test'); return runner.done } }
+}
+
+test('-R: one request every 1000/R ms, exactly, none late, the plan all sent', async (t) => {
+  const clock = new ManualClock()
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 4 })
+  clock.advanceTo(100, run.answer)
+  const stats = await run.end()
+  t.same(run.writes.map((w) => w.at), Array.from({ length: 101 }, (_, i) => i), 'a write at every ms from 0 to 100')
+  t.ok(run.writes.every((w) => w.n === 1), 'each of one request')
+  t.equal(stats.counters[C.SENT], 101)
+  t.equal(stats.rate.planned, 101, 'the plan held 101 requests by 100 ms')
+  t.equal(stats.rate.issued, 101, 'and all were sent')
+  t.equal(run.runner.lag.maxValue, 0, 'no send was late')
+  t.equal(new Set(run.writes.map((w) => w.id)).size, 4, 'the requests spread over the free connections')
+})
+
+test('-R with a busy server: late sends keep their planned time (coordinated omission)', async (t) => {
+  const clock = new ManualClock()
+  // one connection, planned every 2 ms, answered only every 10 ms
+  const run = pacedRun(clock, { mode: 'overall', rate: 500, burst: 1, intervalMs: 0 }, { connections: 1 })
+  for (let at = 10; at <= 50; at += 10) {
+    clock.advanceTo(at)
+    run.answer()
+  }
+  const stats = await run.end()
+  t.same(run.writes.map((w) => w.at), [0, 10, 20, 30, 40, 50], 'sent as the connection became free')
+  t.equal(stats.rate.planned, 26, 'the plan held 26 requests by 50 ms')
+  t.equal(stats.rate.issued, 6)
+  // request i was planned at 2i ms and answered at 10(i + 1) ms
+  const h = run.runner.histogram
+  t.equal(h.totalCount, 5)
+  t.equal(Math.round(h.maxValue / 1000), 50 - 2 * 4, 'the last latency counts from its planned send (42 ms)')
+  t.equal(Math.round(run.runner.uncorrected.maxValue / 1000), 10, 'the uncorrected one from its actual send (10 ms)')
+})
+
+test('--burst: N requests at once every interval, on the interval', async (t) => {
+  const clock = new ManualClock()
+  const run = pacedRun(clock, { mode: 'burst', rate: 0, burst: 5, intervalMs: 200 }, { connections: 5 })
+  clock.advanceTo(1000, run.answer)
+  const stats = await run.end()
+  const byTime = new Map()
+  for (const w of run.writes) byTime.set(w.at, (byTime.get(w.at) ?? 0) + w.n)
+  t.same([...byTime], [[0, 5], [200, 5], [400, 5], [600, 5], [800, 5], [1000, 5]], '5 at each 200 ms point, none between')
+  t.equal(stats.rate.planned, 30)
+  t.equal(stats.rate.issued, 30)
+})
+
+test('-r: each connection its own plan, their first sends spread over one interval', async (t) => {
+  const clock = new ManualClock()
+  // 4 connections at 250 req/s each: every 4 ms, phases 0, 1, 2, 3 ms
+  const run = pacedRun(clock, { mode: 'connection', rate: 250, burst: 1, intervalMs: 0 }, { connections: 4 })
+  clock.advanceTo(40, run.answer)
+  await run.end()
+  for (const conn of run.runner.connections) {
+    const at = run.writes.filter((w) => w.id === conn.id).map((w) => w.at)
+    const phase = conn.id
+    t.same(at, Array.from({ length: 11 }, (_, i) => phase + 4 * i).filter((x) => x <= 40), `connection ${conn.id}: every 4 ms from ${phase} ms`)
+  }
+  t.same(run.writes.map((w) => w.at), Array.from({ length: 41 }, (_, i) => i), 'together, one request every ms')
+})
+
+test('-R with -a: the run ends when the amount is answered', async (t) => {
+  const clock = new ManualClock()
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 2, amount: 20 })
+  clock.advanceTo(100, run.answer)
+  t.equal(run.runner.reason, 'amount')
+  const stats = await run.runner.done
+  t.equal(stats.counters[C.SENT], 20)
+  t.equal(run.writes.at(-1).at, 19, 'the last request went out at 19 ms, on the plan')
+})
+
+test('-R with -d: the duration counts on the same clock, from the first connection', async (t) => {
+  const clock = new ManualClock()
+  clock.t = 1000 // the plan starts when the connections are ready, not at 0
+  const run = pacedRun(clock, { mode: 'overall', rate: 500, burst: 1, intervalMs: 0 }, { connections: 2, durationMs: 50 })
+  clock.advanceTo(2000, run.answer)
+  t.equal(run.runner.reason, 'duration')
+  const stats = await run.runner.done
+  t.equal(stats.elapsedMs, 50)
+  t.same(run.writes.map((w) => w.at), Array.from({ length: 25 }, (_, i) => 1000 + 2 * i), 'every 2 ms from 1000 ms until the end at 1050 ms')
+})
