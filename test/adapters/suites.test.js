@@ -92,9 +92,11 @@ test('http2 with wrk is refused, naming the able tools; an unknown name is named
   const err = refused.records.find((r) => r.type === 'error')
   t.match(err.message, /benchmarker "wrk" cannot send HTTP\/2 requests.*--set benchmarker=builtin \(able: builtin, h2load\)/)
 
+  // an unknown name is a usage error before any configuration runs
   const unknown = await runJs(['--test', '--set', 'benchmarker=nope', '--format', 'ndjson', '--filter', 'simple', 'http'])
-  t.equal(unknown.code, 1)
-  t.match(unknown.records.find((r) => r.type === 'error').message, /unknown benchmarker "nope": use one of builtin, wrk, autocannon, h2load/)
+  t.equal(unknown.code, 2)
+  t.same(unknown.records, [], 'nothing ran')
+  t.match(unknown.stderr, /^run\.js: --set benchmarker=nope: unknown benchmarker; use one of builtin, wrk, autocannon, h2load/)
 })
 
 test('cpuset_server and cpuset_client pin the server and the generator apart', async (t) => {
