@@ -22,6 +22,8 @@ const { runKey } = require('./schedule.js')
  * @property {Set<string>} [done] runKey()s already on disk (resume)
  * @property {typeof runBenchmarkFile} [runFile] for tests of the retry logic
  * @property {{value: number}} [runCounter] shared run numbering
+ * @property {() => number} [now] clock for the "start" column (epoch ms)
+ * @property {(w: object) => void} [onWarning] an undeclared --set key passed through
  */
 
 /**
@@ -33,7 +35,7 @@ const { runKey } = require('./schedule.js')
 async function runOne (run, ctx) {
   const runFile = ctx.runFile ?? runBenchmarkFile
   const execPath = ctx.binaries[run.binary]
-  const start = new Date().toISOString()
+  const start = (ctx.now ?? Date.now)() // epoch ms: Node's compare.R reads column 10 as a number
   const seq = ctx.runCounter ? ++ctx.runCounter.value : undefined
   const rows = []
   const recorded = new Set()
@@ -67,6 +69,7 @@ async function runOne (run, ctx) {
         rows.push(row)
         ctx.onRow(row, r.extra)
       },
+      onWarning: ctx.onWarning,
       onError: (e) => errors.push(e)
     })
     return { res, errors }
@@ -77,12 +80,18 @@ async function runOne (run, ctx) {
   // Interrupted (Ctrl-C reaches the benchmark processes too): not a failure
   // of the benchmark; --resume runs it again.
   if (ctx.stop && ctx.stop.stopped) return { rows, failures }
+  // A file that rejects its arguments (an undeclared --set key under
+  // --strict, a bad value, invalid configs) fails the same way every time:
+  // recorded at once, not retried.
+  const usage = first.errors.filter(isDeterministic)
+  for (const e of usage) failures.push(describe(run, e, false))
+  if (usage.length === first.errors.length) return { rows, failures }
   // Retry once: each failed configuration alone when the error names it,
   // the whole file when the process died without saying which.
-  const named = first.errors.filter((e) => e.conf && typeof e.conf === 'object')
-  const anonymous = first.errors.length > named.length
+  const named = first.errors.filter((e) => !isDeterministic(e) && e.conf && typeof e.conf === 'object')
+  const anonymous = first.errors.length > named.length + usage.length
   const retries = named.map((e) => ({ args: confToArgs(e.conf), error: e }))
-  if (anonymous) retries.push({ args: [], error: first.errors.find((e) => !e.conf) })
+  if (anonymous) retries.push({ args: [], error: first.errors.find((e) => !e.conf && !isDeterministic(e)) })
   for (const r of retries) {
     const second = await attempt(r.args)
     if (second.res.failures > 0) {
@@ -91,6 +100,12 @@ async function runOne (run, ctx) {
   }
   return { rows, failures }
 }
+
+/** An error of the file's root about its arguments or configs (no configuration ran). */
+function isDeterministic (e) {
+  return e.conf === null && typeof e.code === 'string' && DETERMINISTIC_CODES.has(e.code)
+}
+const DETERMINISTIC_CODES = new Set(['BENCHRIG_ERR_UNKNOWN_KEY', 'BENCHRIG_ERR_INVALID_ARG', 'BENCHRIG_ERR_BENCHMARK'])
 
 function describe (run, e, retried) {
   return {
