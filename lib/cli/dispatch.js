@@ -7,6 +7,7 @@ const COMMANDS = {
   compare: 'compare two node binaries, interleaved, and write CSV',
   scatter: 'sweep one parameter of one benchmark file',
   analyze: 'analyse a compare CSV: change, CI, verdicts',
+  calibrate: 'propose n per benchmark file for a target CV (like calibrate-n.js)',
   load: 'load-test an HTTP server with the built-in engine',
   merge: 'merge the JSON results of several load runs exactly',
   serve: 'start a configurable target server for trying load generators'
