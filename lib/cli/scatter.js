@@ -31,6 +31,7 @@ Options:
   --xaxis V          the variable on the x axis (needed by --analyze)
   --category V       one series per value of V
   --format FORMAT    text | json (with --analyze; default text)
+  --no-chart         with --analyze: no bar chart of the means under the tables
   --no-progress      no progress line on stderr
   -h, --help         this text`
 
@@ -45,6 +46,7 @@ const OPTIONS = {
   category: { type: 'string' },
   format: { type: 'string' },
   'no-progress': { type: 'boolean' },
+  'no-chart': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }
 }
 
@@ -61,7 +63,7 @@ function parseScatterArgs (argv) {
     if (!/^[^=\s]+=/.test(s)) throw new UsageError(`--set ${s}: expected key=value, e.g. --set n=1000`)
   }
   if (v.analyze && !v.xaxis) throw new UsageError('--analyze needs --xaxis V: the variable whose values go on the x axis')
-  if (!v.analyze && (v.xaxis || v.category || v.format)) throw new UsageError('--xaxis, --category and --format go with --analyze')
+  if (!v.analyze && (v.xaxis || v.category || v.format || v['no-chart'])) throw new UsageError('--xaxis, --category, --format and --no-chart go with --analyze')
   if (v.format !== undefined && !['text', 'json'].includes(v.format)) throw new UsageError(`--format ${v.format}: use text or json`)
   if (v.cpuset !== undefined) cpusetPrefix(v.cpuset)
   return {
@@ -75,7 +77,8 @@ function parseScatterArgs (argv) {
     xaxis: v.xaxis,
     category: v.category,
     format: v.format ?? 'text',
-    progress: !v['no-progress']
+    progress: !v['no-progress'],
+    chart: !v['no-chart']
   }
 }
 
@@ -138,7 +141,7 @@ async function main (argv, ctx = {}) {
       if (v !== undefined && !variables.includes(v)) throw new UsageError(`${flag} ${v}: not a variable of this benchmark; it has ${variables.join(', ')}`)
     }
     const a = analyzeScatter(rows, { xaxis: opts.xaxis, category: opts.category, variables })
-    stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : formatScatterText(a))
+    stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : formatScatterText(a, { chart: opts.chart }))
   }
   if (stop.stopped) return 130
   return failures > 0 ? 1 : 0

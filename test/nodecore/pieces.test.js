@@ -1,0 +1,91 @@
+'use strict'
+// Pieces of Node core's harness: cpu.sh (governor), compare --scale/--csv,
+// scatter --no-chart. Each without the machine's own state: cpu.sh runs on a
+// fake sysfs tree and on this machine's, where it must not fail.
+const { test } = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { parseCompareArgs, scaleRate } = require('../../lib/cli/compare.js')
+const { parseScatterArgs } = require('../../lib/cli/scatter.js')
+const { formatScatterText } = require('../../lib/report/scatter-text.js')
+
+const REPO = path.join(__dirname, '..', '..')
+const CPU_SH = path.join(REPO, 'cpu.sh')
+
+function cpu (args, env) {
+  return spawnSync('bash', [CPU_SH, ...args], { encoding: 'utf8', env: { ...process.env, ...env } })
+}
+
+test('cpu.sh fast / reset on a writable governor tree', async (t) => {
+  const dir = t.testdir()
+  const root = path.join(dir, 'cpu')
+  for (const c of ['cpu0', 'cpu1']) {
+    fs.mkdirSync(path.join(root, c, 'cpufreq'), { recursive: true })
+    fs.writeFileSync(path.join(root, c, 'cpufreq', 'scaling_governor'), c === 'cpu0' ? 'powersave\n' : 'schedutil\n')
+  }
+  const env = { BENCHRIG_CPUFREQ_ROOT: root, BENCHRIG_CPU_STATE: path.join(dir, 'state') }
+  const gov = (c) => fs.readFileSync(path.join(root, c, 'cpufreq', 'scaling_governor'), 'utf8').trim()
+  const fast = cpu(['fast'], env)
+  t.equal(fast.status, 0, fast.stderr)
+  t.equal(fast.stdout, 'cpu.sh: 2 CPU(s) set to performance\n')
+  t.same([gov('cpu0'), gov('cpu1')], ['performance', 'performance'])
+  t.equal(cpu(['show'], env).stdout, 'cpu0 performance\ncpu1 performance\n')
+  const reset = cpu(['reset'], env)
+  t.equal(reset.stdout, 'cpu.sh: governors restored\n')
+  t.same([gov('cpu0'), gov('cpu1')], ['powersave', 'schedutil'], 'the previous governors are back')
+  t.equal(cpu(['bogus'], env).status, 2)
+})
+
+test('cpu.sh where the governor cannot be set exits 0 and says why', async (t) => {
+  const dir = t.testdir()
+  const none = cpu(['fast'], { BENCHRIG_CPUFREQ_ROOT: path.join(dir, 'nothing'), BENCHRIG_CPU_STATE: path.join(dir, 'state') })
+  t.equal(none.status, 0)
+  t.match(none.stdout, /no CPU frequency governor here .*the CPU frequency may vary/)
+  // A governor file in a read-only folder stands for a file only root may write.
+  const root = path.join(dir, 'ro')
+  const f = path.join(root, 'cpu0', 'cpufreq', 'scaling_governor')
+  fs.mkdirSync(path.dirname(f), { recursive: true })
+  fs.writeFileSync(f, 'powersave\n')
+  fs.chmodSync(f, 0o444)
+  const ro = cpu(['fast'], { BENCHRIG_CPUFREQ_ROOT: root, BENCHRIG_CPU_STATE: path.join(dir, 'state2') })
+  t.equal(ro.status, 0)
+  if (process.getuid && process.getuid() === 0) {
+    t.comment('running as root: the read-only file is writable anyway')
+  } else {
+    t.match(ro.stdout, /cannot write .*scaling_governor \(run as root, e\.g\. sudo \.\/cpu\.sh fast\); left as powersave/)
+  }
+  t.equal(cpu(['show']).status, 0, 'and on this machine, whatever it has')
+})
+
+test('compare --scale reproduces Node\'s integer rounding; --csv and --scale go with --analyze', async (t) => {
+  t.same(scaleRate({ rate: 12.34567, binary: 'old' }, 1000), { rate: 12.346, binary: 'old' })
+  t.equal(scaleRate({ rate: 0.0001 }, 10).rate, 0.1, 'at least 1 / scale, as Node records max(1, round(rate * scale))')
+  const base = ['--old', process.execPath, '--new', process.execPath, 'buffers']
+  const o = parseCompareArgs([...base, '--analyze', '--csv', '--scale', '100', '--set', 'CPUSET=0', '--strict'], { defaultRoot: REPO })
+  t.same([o.csv, o.scale, o.cpuset, o.strict, o.args], [true, 100, '0', true, []])
+  t.throws(() => parseCompareArgs([...base, '--csv'], { defaultRoot: REPO }), { message: /--csv goes with --analyze/ })
+  t.throws(() => parseCompareArgs([...base, '--analyze', '--scale', '0'], { defaultRoot: REPO }), { message: '--scale 0: give a whole number >= 1' })
+})
+
+test('scatter --analyze draws a bar per group; --no-chart leaves it out', async (t) => {
+  const a = {
+    xaxis: 'len',
+    category: undefined,
+    averagedOver: [],
+    steps: [],
+    groups: [
+      { x: '16', n: 3, mean: 100, mean_ci: [90, 110], median: 100, median_ci: [90, 110] },
+      { x: '64', n: 3, mean: 50, mean_ci: [45, 55], median: 50, median_ci: [45, 55] }
+    ]
+  }
+  const text = formatScatterText(a)
+  const bars = text.split('\n').filter((l) => l.startsWith('len='))
+  t.equal(bars.length, 2)
+  t.equal((bars[0].match(/\u2588/g) || []).length, 40, 'the largest mean: a full bar')
+  t.equal((bars[1].match(/\u2588/g) || []).length, 20, 'half the rate: half the bar')
+  t.notMatch(formatScatterText(a, { chart: false }), /\u2588/)
+  const file = path.join(REPO, 'buffers', 'buffer-compare.js')
+  t.equal(parseScatterArgs(['--analyze', '--xaxis', 'len', '--no-chart', file]).chart, false)
+  t.throws(() => parseScatterArgs(['--no-chart', file]), { message: /--no-chart go with --analyze/ })
+})
