@@ -89,3 +89,23 @@ test('scatter --analyze draws a bar per group; --no-chart leaves it out', async 
   t.equal(parseScatterArgs(['--analyze', '--xaxis', 'len', '--no-chart', file]).chart, false)
   t.throws(() => parseScatterArgs(['--no-chart', file]), { message: /--no-chart go with --analyze/ })
 })
+
+test('compare does not retry a file that rejects its arguments; it still retries other failures', async (t) => {
+  const { runOne } = require('../../lib/compare/run-compare.js')
+  const calls = []
+  const fakeRun = (errors) => async (o) => {
+    calls.push(o.args)
+    for (const e of errors) o.onError(e)
+    return { failures: errors.length }
+  }
+  const run = { binary: 'old', file: '/x/a.js', name: 'a/a.js', pair: 1, order: 1 }
+  const ctx = { binaries: { old: process.execPath }, args: ['lenn=1'], seed: 1, onRow () {} }
+  const usage = { type: 'error', name: 'a/a.js', conf: null, code: 'BENCHRIG_ERR_UNKNOWN_KEY', message: 'unknown configuration key "lenn" (--strict)' }
+  const r = await runOne(run, { ...ctx, runFile: fakeRun([usage]) })
+  t.equal(calls.length, 1, 'one attempt only')
+  t.same(r.failures.map((f) => [f.message, f.retried]), [['unknown configuration key "lenn" (--strict)', false]])
+  calls.length = 0
+  const crash = { type: 'error', name: 'a/a.js', conf: null, message: 'the benchmark process exited with code 1' }
+  await runOne(run, { ...ctx, runFile: fakeRun([crash]) })
+  t.equal(calls.length, 2, 'a crash is retried once')
+})
