@@ -15,10 +15,16 @@ const { formatScatterText } = require('../report/scatter-text.js')
 const { resolveBinary } = require('../compare/binaries.js')
 const { openForWriting } = require('../compare/output.js')
 
+// Node core's scatter.js separates fields with ", ", and its guide filters
+// the file with sed on that (`sed -E '1p;/([^,]+, ){3}128,/!d'`): we write
+// the same layout, which R and our reader read like any CSV.
+const NODE_SEPARATOR = ', '
+
 const USAGE = `Usage: scatter.js [options] FILE.js
 
 Runs one benchmark file --runs times (every configuration each time) and
-writes CSV: "filename", one column per variable, "rate", "time". Plot it
+writes CSV as Node core's scatter.js does ("filename", one column per
+variable, "rate", "time", ", " between fields). Plot it
 with "Rscript scatter.R --xaxis V --category V --plot out.png < FILE.csv".
 
 Options:
@@ -117,11 +123,11 @@ async function main (argv, ctx = {}) {
         onReport: (r) => {
           if (!variables) {
             variables = Object.keys(r.conf)
-            emit(csvRow(['filename', ...variables, 'rate', 'time']))
+            emit(csvRow(['filename', ...variables, 'rate', 'time'], NODE_SEPARATOR))
           }
           const row = { filename: r.name, ...r.conf, rate: r.rate, time: r.time }
           rows.push(row)
-          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time]))
+          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time], NODE_SEPARATOR))
         },
         onError: (e) => {
           if (tty) stderr.write('\r\x1b[K')

@@ -14,9 +14,13 @@ function csvField (value) {
   return `"${String(value).replace(/"/g, '""')}"`
 }
 
-/** @param {unknown[]} values */
-function csvRow (values) {
-  return values.map(csvField).join(',') + '\n'
+/**
+ * @param {unknown[]} values
+ * @param {string} [separator] ',' (RFC 4180), or ', ' where a Node core tool's
+ *   layout is the contract (scatter.js: the guide's sed filters count ", ")
+ */
+function csvRow (values, separator = ',') {
+  return values.map(csvField).join(separator) + '\n'
 }
 
 /**

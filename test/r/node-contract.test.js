@@ -102,6 +102,8 @@ t.test('run.js --format csv (the guide\'s --set len=64 over buffers) and scatter
   t.equal(sc.code, 0, sc.stderr)
   const rows = parseCsvRecords(sc.stdout)
   t.same(rows.header, ['filename', 'n', 'diff', 'len', 'method', 'rate', 'time'], 'variables in Node\'s order')
+  const lines = sc.stdout.trim().split('\n')
+  t.equal(lines.filter((l) => /^([^,]+, ){3}16, /.test(l)).length, 4, 'Node\'s layout (", "): the guide\'s sed filter selects len=16')
   const sread = rscript([CONTRACT, 'scatter'], sc.stdout)
   t.equal(sread.length, 4)
   t.ok(sread.every((x, i) => close(Number(x.rate), Number(rows.records[i].rate)) && x.columns === '7'))
