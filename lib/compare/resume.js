@@ -54,7 +54,9 @@ function loadForResume (file) {
     }
   }
   const dropped = records.length - rows.length
-  if (dropped > 0) fs.writeFileSync(file, csvRow(COLUMNS) + rows.map((r) => csvRow(rowValues(typedRow(r)))).join(''))
+  // Rewritten when runs were dropped, or when the file has an older layout
+  // (the rows appended next must fall under the same header).
+  if (dropped > 0 || header.join(',') !== COLUMNS.join(',')) fs.writeFileSync(file, csvRow(COLUMNS) + rows.map((r) => csvRow(rowValues(typedRow(r)))).join(''))
   return { seed, done, rows, maxPair, dropped }
 }
 

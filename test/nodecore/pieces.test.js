@@ -109,3 +109,20 @@ test('compare does not retry a file that rejects its arguments; it still retries
   await runOne(run, { ...ctx, runFile: fakeRun([crash]) })
   t.equal(calls.length, 2, 'a crash is retried once')
 })
+
+test('--resume of a file in the older 11-column layout rewrites it in today\'s 16 columns', async (t) => {
+  const { loadForResume } = require('../../lib/compare/resume.js')
+  const { COLUMNS } = require('../../lib/compare/output.js')
+  const { parseCsvRecords } = require('../../lib/report/csv.js')
+  const file = path.join(t.testdir(), 'old.csv')
+  const old = ['"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs"',
+    '"old","a/b.js","n=1",10,1,1,1,1,5,"2026-11-22T08:20:31.541Z",1',
+    '"new","a/b.js","n=1",11,1,1,2,2,5,"2026-11-22T08:20:32.541Z",1', '']
+  fs.writeFileSync(file, old.join('\n'))
+  const r = loadForResume(file)
+  t.equal(r.rows.length, 2)
+  t.equal(r.seed, 5)
+  const { header, records } = parseCsvRecords(fs.readFileSync(file, 'utf8'))
+  t.same(header, COLUMNS)
+  t.same(records.map((x) => [x.binary, x.rate, x.start]), [['old', '10', String(Date.parse('2026-11-22T08:20:31.541Z'))], ['new', '11', String(Date.parse('2026-11-22T08:20:32.541Z'))]], 'ISO start times become epoch ms')
+})
