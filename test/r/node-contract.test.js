@@ -60,6 +60,10 @@ t.test('compare.js CSV: Node\'s read.csv contract, the same numbers as our compa
   }
   t.same(contract.map((c) => c.name).sort(), ["cpu/spin.js kind='mix' n=200000", "cpu/spin.js kind='sqrt' n=200000"], 'Node\'s configuration strings')
   t.equal(analyze(rows).results[0].method, 'wilcoxon-signed-rank', 'our columns are there, so the rows pair')
+  // The guide's filter, in Node's own quoting: sed '1p;/encoding='"'"'ascii'"'"'/!d'
+  const sed = spawnSync('sed', ["1p;/kind='sqrt'/!d"], { input: text, encoding: 'utf8' })
+  const filtered = rscript([CONTRACT, 'compare'], sed.stdout)
+  t.same(filtered.map((c) => [c.name, c.rows]), [["cpu/spin.js kind='sqrt' n=200000", '6']], 'Node\'s sed filter selects the rows of one value')
 })
 
 t.test('every column filled, awkward strings: Node\'s reader still gets the numbers', async (t) => {
