@@ -126,3 +126,13 @@ test('--resume of a file in the older 11-column layout rewrites it in today\'s 1
   t.same(header, COLUMNS)
   t.same(records.map((x) => [x.binary, x.rate, x.start]), [['old', '10', String(Date.parse('2026-11-22T08:20:31.541Z'))], ['new', '11', String(Date.parse('2026-11-22T08:20:32.541Z'))]], 'ISO start times become epoch ms')
 })
+
+test('NODE_RUN_BENCHMARK_GROUPS selects the groups of a file run by hand', async (t) => {
+  const file = path.join(REPO, 'buffers', 'buffer-tostring.js')
+  const r = spawnSync(process.execPath, [file, '--test'], { encoding: 'utf8', env: { ...process.env, NODE_RUN_BENCHMARK_GROUPS: 'large' } })
+  t.equal(r.status, 0, r.stderr)
+  t.match(r.stdout, /^buffers\/buffer-tostring\.js group='large' n=1 len=1 encoding='utf8': [\d,]+\.\d\d\n$/)
+  const bad = spawnSync(process.execPath, [file, '--test'], { encoding: 'utf8', env: { ...process.env, NODE_RUN_BENCHMARK_GROUPS: 'huge' } })
+  t.equal(bad.status, 1)
+  t.equal(bad.stderr, 'buffers/buffer-tostring.js: failed: NODE_RUN_BENCHMARK_GROUPS names "huge", which this file does not have; its groups: small, large\n')
+})
