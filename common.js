@@ -42,4 +42,7 @@ function createBenchmark (main, configs, options) {
 // Node core's default port for benchmark servers.
 const PORT = Number(process.env.PORT) || 12346
 
-module.exports = { createBenchmark, sendResult, PORT, Benchmark }
+// The helpers Node core's url/ and querystring/ files use (our own data, Node's shapes).
+const { urls, searchParams, urlDataTypes, bakeUrlData, binding, buildType } = require('./lib/harness/url-data.js')
+
+module.exports = { createBenchmark, sendResult, PORT, Benchmark, urls, searchParams, urlDataTypes, bakeUrlData, binding, buildType }

@@ -55,11 +55,17 @@ averaged <- Filter(function(v) v != opts$xaxis && (is.null(opts$category) || v !
                      length(unique(dat[[v]])) > 1, variables)
 
 groupby <- c(opts$category, opts$xaxis)
+# The sample count is "n", unless a grouping variable is itself named "n"
+# (Node's files often have one): ddply would then overwrite that variable
+# with the count, and --xaxis n would plot every point at x = the count.
+count <- if ("n" %in% groupby) "runs" else "n"
 stats <- ddply(dat, groupby, function(sub) {
-  n <- nrow(sub)
+  k <- nrow(sub)
   m <- mean(sub$rate)
-  half <- if (n > 1) qt(0.975, n - 1) * sd(sub$rate) / sqrt(n) else NA
-  data.frame(n = n, mean = m, lower = m - half, upper = m + half, median = median(sub$rate))
+  half <- if (k > 1) qt(0.975, k - 1) * sd(sub$rate) / sqrt(k) else NA
+  out <- data.frame(k, mean = m, lower = m - half, upper = m + half, median = median(sub$rate))
+  names(out)[1] <- count
+  out
 })
 
 options(width = 200)

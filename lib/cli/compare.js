@@ -22,6 +22,7 @@ const { loadForResume, checkResumeBinaries } = require('../compare/resume.js')
 const { runSchedule, warmUp } = require('../compare/run-compare.js')
 const { runAuto } = require('../compare/auto.js')
 const { createCompareProgress } = require('../compare/progress.js')
+const { splitSetArgs, createKeyWarner } = require('../harness/pass-through.js')
 const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
 const { measureOfRows } = require('../report/forest.js')
 
@@ -29,8 +30,9 @@ const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all
 
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
-"rate","time", then pair, order, run, seed, start, configs) to stdout or
---output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
+"rate","time", then pair, order, run, seed, start, configs, measure, plan,
+shard_index, shard_count, host: columns Node core's compare.R reads) to
+stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
 
 Options:
   --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
@@ -41,7 +43,10 @@ Options:
   --time-budget SEC     auto: start no batch that would end after SEC seconds
   --filter PATTERN      only files whose name contains PATTERN or matches /re/ (repeatable)
   --exclude PATTERN     skip such files (repeatable)
-  --set key=value       narrow a configuration key (repeatable)
+  --set key=value       narrow a configuration key (repeatable); a file that does
+                        not declare it gets it passed through, with one warning
+                        per run; --set CPUSET=LIST is --cpuset LIST
+  --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
   --timeout SECONDS     kill a configuration that runs longer and record it as
@@ -55,6 +60,11 @@ Options:
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
   --analyze             print the analysis instead of CSV (see benchrig analyze)
+  --csv                 with --analyze: the CSV still goes to stdout, the
+                        analysis to stderr
+  --scale N             with --analyze: round each rate to a multiple of 1/N
+                        first, as Node core's --analyze does (it records
+                        round(rate * N) in an integer histogram); default: exact
   --format, --threshold, --alpha, --max-regression PCT, --unpaired
                         analysis options, as for benchrig analyze; with
                         --max-regression the exit code is 1 on a regression
@@ -98,6 +108,9 @@ const OPTIONS = {
   resume: { type: 'string' },
   ndjson: { type: 'string' },
   analyze: { type: 'boolean' },
+  csv: { type: 'boolean' },
+  scale: { type: 'string' },
+  strict: { type: 'boolean' },
   'no-progress': { type: 'boolean' },
   shard: { type: 'string' },
   'shard-count': { type: 'string' },
@@ -134,18 +147,20 @@ function parseCompareArgs (argv, ctx = {}) {
     if (!/^\d+$/.test(v.seed)) throw new UsageError(`--seed ${v.seed}: give a whole number`)
     seed = Number(v.seed) >>> 0
   }
-  for (const s of v.set ?? []) {
-    if (!/^[^=\s]+=/.test(s)) throw new UsageError(`--set ${s}: expected key=value, e.g. --set n=1000`)
-  }
+  const { args, cpuset } = splitSetArgs(v.set ?? [], v.cpuset)
+  if ((v.csv || v.scale !== undefined) && !v.analyze) throw new UsageError(`${v.csv ? '--csv' : '--scale'} goes with --analyze (without it compare writes CSV, unscaled)`)
   const opts = {
     binaries: { old: resolveBinary(v.old, '--old'), new: resolveBinary(v.new, '--new') },
     root: path.resolve(v.root ?? ctx.defaultRoot ?? defaultRoot()),
     categories: parsed.positionals,
     filter: v.filter ?? [],
     exclude: v.exclude ?? [],
-    args: v.set ?? [],
-    cpuset: v.cpuset,
+    args,
+    cpuset,
     timeout: parseTimeout(v.timeout),
+    strict: Boolean(v.strict),
+    csv: Boolean(v.csv),
+    scale: wholeNumber(v.scale, '--scale', 1),
     seed,
     runs,
     auto: auto
@@ -239,7 +254,7 @@ async function main (argv, ctx = {}) {
   meta.plan = plan
   meta.host = tags.host
   if (opts.shard) meta.shard = { index: opts.shard.index, count: opts.shard.count }
-  const csv = createCsvSink({ file: opts.output, flag: opts.resume ? '--resume' : '--output', append: opts.resume && fs.existsSync(opts.output) && fs.statSync(opts.output).size > 0, stdout: opts.analyze ? nullStream() : stdout })
+  const csv = createCsvSink({ file: opts.output, flag: opts.resume ? '--resume' : '--output', append: opts.resume && fs.existsSync(opts.output) && fs.statSync(opts.output).size > 0, stdout: opts.analyze && !opts.csv ? nullStream() : stdout })
   let ndjson
   try {
     ndjson = opts.ndjson ? createNdjsonSink(opts.ndjson, meta, opts.resume && fs.existsSync(opts.ndjson)) : undefined
@@ -264,6 +279,8 @@ async function main (argv, ctx = {}) {
   const failures = []
   const runCounter = { value: previous.rows.reduce((m, r) => Math.max(m, Number(r.run) || 0), 0) }
   const runCtx = {
+    env: opts.strict ? { ...process.env, BENCHRIG_STRICT: '1' } : undefined,
+    onWarning: createKeyWarner({ write: (m) => { progress.clear(); stderr.write(m) } }, 'compare'),
     binaries: opts.binaries,
     args: opts.args,
     cpuset: opts.cpuset,
@@ -314,10 +331,10 @@ async function main (argv, ctx = {}) {
   let code = failures.length > 0 ? 1 : 0
   if (failures.length > 0) stderr.write(`compare: ${failures.length} run(s) failed after a retry; their rows are missing (--resume ${opts.output ?? 'FILE'} runs them again)\n`)
   if (opts.analyze || opts.analysis.maxRegression !== undefined || opts.analysis.plot) {
-    const a = analyze(rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
+    const a = analyze(opts.scale ? rows.map((r) => scaleRate(r, opts.scale)) : rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
     noDataGuard(a, opts.analysis, opts.output ?? 'compare')
     if (opts.analysis.plot) writePlot(a, opts.analysis.plot, { measure: measureOfRows(rows) })
-    if (opts.analyze) stdout.write(render(a, opts.analysis.format, { wide: opts.analysis.wide }))
+    if (opts.analyze) (opts.csv ? stderr : stdout).write(render(a, opts.analysis.format, { wide: opts.analysis.wide }))
     else if (a.regressions.length > 0) stderr.write(render(a, 'text', { wide: opts.analysis.wide }))
     if (a.regressions.length > 0) code = 1
   }
@@ -355,8 +372,18 @@ function machineMeta () {
   return { benchrig: m.benchrig, driverNode: m.driverNode, cpu: m.cpu, os: m.os, governor: m.governor, loadavg: m.loadavg, date: m.date, hostname: m.hostname }
 }
 
+/**
+ * --scale N: the rate Node core's --analyze effectively analyses, which
+ * records max(1, round(rate * N)) in an integer histogram.
+ * @param {object} row
+ * @param {number} scale
+ */
+function scaleRate (row, scale) {
+  return { ...row, rate: Math.max(1, Math.round(Number(row.rate) * scale)) / scale }
+}
+
 function nullStream () {
   return { write () { return true } }
 }
 
-module.exports = { main, parseCompareArgs, USAGE }
+module.exports = { main, parseCompareArgs, scaleRate, USAGE }

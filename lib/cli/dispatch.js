@@ -8,6 +8,7 @@ const COMMANDS = {
   scatter: 'sweep one parameter of one benchmark file',
   analyze: 'analyse a compare CSV: change, CI, verdicts',
   plan: 'plan the next round of a sharded comparison (--next)',
+  calibrate: 'propose n per benchmark file for a target CV (like calibrate-n.js)',
   load: 'load-test an HTTP server with the built-in engine',
   merge: 'merge the JSON results of several load runs exactly',
   serve: 'start a configurable target server for trying load generators'

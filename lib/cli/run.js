@@ -20,14 +20,19 @@ Options:
                       (repeatable: a file matching any is kept)
   --exclude PATTERN   skip files whose name contains PATTERN or matches /regex/ (repeatable)
   --set key=value     narrow a configuration key of every file (repeatable;
-                      repeat a key for a list of values)
+                      repeat a key for a list of values); a file that does not
+                      declare the key gets it passed through (one warning per
+                      run names the nearest key); --set CPUSET=LIST = --cpuset
+  --strict            an undeclared --set key fails the file instead
   --format FORMAT     ${FORMATS.join(' | ')} (default simple)
   --runs N            run each file N times (default 1)
-  --test              each file once, with one small configuration
+  --test              each file once, with one small configuration (Node
+                      core's positional "test" keyword does the same)
   --test-all          every configuration, with the work sizes made tiny
   --cpuset LIST       pin the benchmarks to CPUs with taskset -c LIST (Linux)
   --timeout SECONDS   kill a configuration that runs longer and count it as
                       failed (default 300; 0: no limit)
+  --track             print how long each file took, on stderr
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.`
@@ -43,6 +48,8 @@ const OPTIONS = {
   'test-all': { type: 'boolean' },
   cpuset: { type: 'string' },
   timeout: { type: 'string' },
+  strict: { type: 'boolean' },
+  track: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }
 }
 
@@ -70,15 +77,21 @@ function parseRunArgs (argv, ctx = {}) {
   if (v.format !== undefined && !FORMATS.includes(v.format)) {
     throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
   }
+  // Node core's run.js takes `test` as a positional keyword (its test suite
+  // runs `run.js test <category>`); "test" is never a category (discover.js).
+  const categories = parsed.positionals.filter((p) => p !== 'test')
+  const testWord = categories.length < parsed.positionals.length
   return {
     root: path.resolve(v.root ?? ctx.defaultRoot ?? defaultRoot()),
-    categories: parsed.positionals,
+    categories,
     filter: v.filter ?? [],
     exclude: v.exclude ?? [],
     set: v.set ?? [],
     format: v.format ?? 'simple',
     runs,
-    mode: v['test-all'] ? 'test-all' : v.test ? 'test' : undefined,
+    mode: v['test-all'] ? 'test-all' : (v.test || testWord) ? 'test' : undefined,
+    strict: Boolean(v.strict),
+    track: Boolean(v.track),
     cpuset: v.cpuset,
     timeout
   }
@@ -96,7 +109,7 @@ async function main (argv, ctx = {}) {
     ;(ctx.stdout ?? process.stdout).write(withExamples(usage(prog), 'run', prog === 'run.js' ? 'node run.js' : prog))
     return 0
   }
-  const { failures } = await runSuite({ ...opts, stdout: ctx.stdout, stderr: ctx.stderr })
+  const { failures } = await runSuite({ ...opts, prog: ctx.prog ?? 'benchrig run', stdout: ctx.stdout, stderr: ctx.stderr })
   return failures > 0 ? 1 : 0
 }
 

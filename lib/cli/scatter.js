@@ -19,10 +19,16 @@ const { formatScatterText } = require('../report/scatter-text.js')
 const { resolveBinary } = require('../compare/binaries.js')
 const { openForWriting } = require('../compare/output.js')
 
+// Node core's scatter.js separates fields with ", ", and its guide filters
+// the file with sed on that (`sed -E '1p;/([^,]+, ){3}128,/!d'`): we write
+// the same layout, which R and our reader read like any CSV.
+const NODE_SEPARATOR = ', '
+
 const USAGE = `Usage: scatter.js [options] FILE.js
 
 Runs one benchmark file --runs times (every configuration each time) and
-writes CSV: "filename", one column per variable, "rate", "time". Plot it
+writes CSV as Node core's scatter.js does ("filename", one column per
+variable, "rate", "time", ", " between fields). Plot it
 with "Rscript scatter.R --xaxis V --category V --plot out.png < FILE.csv".
 
 Options:
@@ -37,6 +43,7 @@ Options:
   --xaxis V          the variable on the x axis (needed by --analyze)
   --category V       one series per value of V
   --format FORMAT    text | json (with --analyze; default text)
+  --no-chart         with --analyze: no bar chart of the means under the tables
   --no-progress      no progress line on stderr
   -h, --help         this text`
 
@@ -52,6 +59,7 @@ const OPTIONS = {
   category: { type: 'string' },
   format: { type: 'string' },
   'no-progress': { type: 'boolean' },
+  'no-chart': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }
 }
 
@@ -68,7 +76,7 @@ function parseScatterArgs (argv) {
     if (!/^[^=\s]+=/.test(s)) throw new UsageError(`--set ${s}: expected key=value, e.g. --set n=1000`)
   }
   if (v.analyze && !v.xaxis) throw new UsageError('--analyze needs --xaxis V: the variable whose values go on the x axis')
-  if (!v.analyze && (v.xaxis || v.category || v.format)) throw new UsageError('--xaxis, --category and --format go with --analyze')
+  if (!v.analyze && (v.xaxis || v.category || v.format || v['no-chart'])) throw new UsageError('--xaxis, --category, --format and --no-chart go with --analyze')
   if (v.format !== undefined && !['text', 'json'].includes(v.format)) throw new UsageError(`--format ${v.format}: use text or json`)
   if (v.cpuset !== undefined) cpusetPrefix(v.cpuset)
   return {
@@ -83,7 +91,8 @@ function parseScatterArgs (argv) {
     xaxis: v.xaxis,
     category: v.category,
     format: v.format ?? 'text',
-    progress: !v['no-progress']
+    progress: !v['no-progress'],
+    chart: !v['no-chart']
   }
 }
 
@@ -127,11 +136,11 @@ async function main (argv, ctx = {}) {
           progress.result()
           if (!variables) {
             variables = Object.keys(r.conf)
-            emit(csvRow(['filename', ...variables, 'rate', 'time']))
+            emit(csvRow(['filename', ...variables, 'rate', 'time'], NODE_SEPARATOR))
           }
           const row = { filename: r.name, ...r.conf, rate: r.rate, time: r.time }
           rows.push(row)
-          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time]))
+          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time], NODE_SEPARATOR))
         },
         onError: (e) => {
           progress.clear()
@@ -152,7 +161,7 @@ async function main (argv, ctx = {}) {
       if (v !== undefined && !variables.includes(v)) throw new UsageError(`${flag} ${v}: not a variable of this benchmark; it has ${variables.join(', ')}`)
     }
     const a = analyzeScatter(rows, { xaxis: opts.xaxis, category: opts.category, variables })
-    stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : formatScatterText(a))
+    stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : formatScatterText(a, { chart: opts.chart }))
   }
   if (stop.stopped) return 130
   return failures > 0 ? 1 : 0

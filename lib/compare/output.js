@@ -6,8 +6,24 @@ const fs = require('node:fs')
 const { csvRow } = require('../report/csv.js')
 const { UsageError } = require('../errors.js')
 
-/** Node core's five columns first, then ours. */
-const COLUMNS = ['binary', 'filename', 'configuration', 'rate', 'time', 'pair', 'order', 'run', 'seed', 'start', 'configs', 'measure', 'plan', 'shard_index', 'shard_count', 'host']
+/**
+ * Node core's five columns first, then ours. Node's compare.R reads the file
+ * with colClasses c('character','character','character','numeric','numeric'),
+ * which R recycles over further columns: column k+5 is read with the type of
+ * column k. So columns 9, 10, 14 and 15 (4 and 5 modulo 5) hold only bare
+ * numbers or nothing: seed, start (epoch milliseconds), shard_index and
+ * shard_count; the others may hold any text. test/r/node-contract.test.js
+ * reads every CSV we write with that exact call.
+ */
+const COLUMNS = [
+  'binary', 'filename', 'configuration', 'rate', 'time', // 1-5: Node core's
+  'pair', 'order', 'run', 'seed', 'start', // 6-8 text, 9-10 numeric
+  'configs', 'measure', 'plan', 'shard_index', 'shard_count', // 11-13 text, 14-15 numeric
+  'host' // 16 text
+]
+
+/** Columns read as numbers by Node's recycled colClasses (1-based k with k % 5 of 4 or 0). */
+const NUMERIC_COLUMNS = COLUMNS.filter((_, i) => (i + 1) % 5 === 4 || (i + 1) % 5 === 0)
 
 /**
  * Opens a file the user named for writing; a path that cannot be written is
@@ -26,9 +42,20 @@ function openForWriting (file, mode, flag) {
   }
 }
 
-/** @param {object} row */
+/**
+ * A row's values in column order; a numeric column gets a number or nothing
+ * (a value that is not a finite number would break Node's reader).
+ * @param {object} row
+ */
 function rowValues (row) {
-  return COLUMNS.map((c) => row[c])
+  return COLUMNS.map((c) => {
+    const v = row[c]
+    if (!NUMERIC_COLUMNS.includes(c)) return v
+    if (v === undefined || v === null || v === '') return undefined
+    const n = Number(v)
+    if (!Number.isFinite(n)) throw new TypeError(`compare CSV column "${c}" takes numbers, got ${JSON.stringify(v)}`)
+    return n
+  })
 }
 
 /**
@@ -64,4 +91,4 @@ function createNdjsonSink (file, meta, append = false) {
   }
 }
 
-module.exports = { COLUMNS, createCsvSink, createNdjsonSink, openForWriting }
+module.exports = { COLUMNS, NUMERIC_COLUMNS, rowValues, createCsvSink, createNdjsonSink, openForWriting }

@@ -5,7 +5,7 @@
 const fs = require('node:fs')
 const { parseCsvRecords, csvRow } = require('../report/csv.js')
 const { UsageError } = require('../errors.js')
-const { COLUMNS } = require('./output.js')
+const { COLUMNS, rowValues } = require('./output.js')
 const { runKey } = require('./schedule.js')
 
 /**
@@ -54,14 +54,29 @@ function loadForResume (file) {
     }
   }
   const dropped = records.length - rows.length
-  if (dropped > 0) fs.writeFileSync(file, csvRow(COLUMNS) + rows.map((r) => csvRow(COLUMNS.map((c) => typed(c, r[c])))).join(''))
+  // Rewritten when runs were dropped, or when the file has an older layout
+  // (the rows appended next must fall under the same header).
+  if (dropped > 0 || header.join(',') !== COLUMNS.join(',')) fs.writeFileSync(file, csvRow(COLUMNS) + rows.map((r) => csvRow(rowValues(typedRow(r)))).join(''))
   return { seed, done, rows, maxPair, dropped }
 }
 
-// Numeric columns go back to the file bare, text columns quoted.
-function typed (column, value) {
-  if (['rate', 'time', 'pair', 'order', 'run', 'seed', 'configs', 'shard_index', 'shard_count'].includes(column)) return value === '' ? undefined : Number(value)
-  return value
+// A row read back from the file: the columns we write bare (numbers) become
+// numbers again so that they are written bare; files of an older layout
+// (ISO dates in "start", fewer columns) are rewritten in today's layout.
+const BARE = new Set(['rate', 'time', 'pair', 'order', 'run', 'seed', 'start', 'configs', 'shard_index', 'shard_count'])
+function typedRow (r) {
+  const out = {}
+  for (const c of COLUMNS) {
+    const v = r[c]
+    if (v === undefined || v === '') continue
+    if (c === 'start' && !/^-?[\d.]+(e[+-]?\d+)?$/i.test(v)) {
+      const ms = Date.parse(v)
+      if (Number.isFinite(ms)) out.start = ms
+      continue
+    }
+    out[c] = BARE.has(c) && Number.isFinite(Number(v)) ? Number(v) : v
+  }
+  return out
 }
 
 /**

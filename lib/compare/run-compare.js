@@ -23,6 +23,8 @@ const { runKey } = require('./schedule.js')
  * @property {typeof runBenchmarkFile} [runFile] for tests of the retry logic
  * @property {{value: number}} [runCounter] shared run numbering
  * @property {object} [tags] columns every row carries (plan, shard_index, shard_count, host)
+ * @property {() => number} [now] clock for the "start" column (epoch ms)
+ * @property {(w: object) => void} [onWarning] an undeclared --set key passed through
  */
 
 /** Error codes of failures that a second run cannot change. */
@@ -37,7 +39,7 @@ const CONFIGURATION_ERRORS = new Set(['BENCHRIG_ERR_INVALID_ARG', 'BENCHRIG_ERR_
 async function runOne (run, ctx) {
   const runFile = ctx.runFile ?? runBenchmarkFile
   const execPath = ctx.binaries[run.binary]
-  const start = new Date().toISOString()
+  const start = (ctx.now ?? Date.now)() // epoch ms: Node's compare.R reads column 10 as a number
   const seq = ctx.runCounter ? ++ctx.runCounter.value : undefined
   const rows = []
   const recorded = new Set()
@@ -76,6 +78,7 @@ async function runOne (run, ctx) {
         ctx.onRow(row, r.extra)
         if (ctx.onProgress) ctx.onProgress({ phase: 'report' })
       },
+      onWarning: ctx.onWarning,
       onError: (e) => errors.push(e)
     })
     return { res, errors }
@@ -86,17 +89,18 @@ async function runOne (run, ctx) {
   // Interrupted (Ctrl-C reaches the benchmark processes too): not a failure
   // of the benchmark; --resume runs it again.
   if (ctx.stop && ctx.stop.stopped) return { rows, failures }
+  // A file that rejects its arguments or a value (an undeclared --set key
+  // under --strict, a UsageError in the benchmark, invalid configs) or a
+  // missing tool fails the same way every time: recorded at once, not retried.
+  const usage = first.errors.filter(isDeterministic)
+  for (const e of usage) failures.push(describe(run, e, false))
+  if (usage.length === first.errors.length) return { rows, failures }
   // Retry once: each failed configuration alone when the error names it,
   // the whole file when the process died without saying which.
-  // A configuration error (an invalid value: a UsageError in the child) or a
-  // missing tool fails the same way again: recorded at once, never retried.
-  const final = first.errors.filter((e) => CONFIGURATION_ERRORS.has(e.code))
-  for (const e of final) failures.push(describe(run, e, false))
-  const retryable = first.errors.filter((e) => !CONFIGURATION_ERRORS.has(e.code))
-  const named = retryable.filter((e) => e.conf && typeof e.conf === 'object')
-  const anonymous = retryable.length > named.length
+  const named = first.errors.filter((e) => !isDeterministic(e) && e.conf && typeof e.conf === 'object')
+  const anonymous = first.errors.length > named.length + usage.length
   const retries = named.map((e) => ({ args: confToArgs(e.conf), error: e }))
-  if (anonymous) retries.push({ args: [], error: retryable.find((e) => !e.conf) })
+  if (anonymous) retries.push({ args: [], error: first.errors.find((e) => !e.conf && !isDeterministic(e)) })
   for (const r of retries) {
     const second = await attempt(r.args)
     if (second.res.failures > 0) {
@@ -105,6 +109,17 @@ async function runOne (run, ctx) {
   }
   return { rows, failures }
 }
+
+/**
+ * A failure a second run cannot change: an invalid value or a missing tool in
+ * any configuration, or an error of the file's root about its arguments or
+ * configs (no configuration ran).
+ */
+function isDeterministic (e) {
+  if (typeof e.code !== 'string') return false
+  return CONFIGURATION_ERRORS.has(e.code) || (e.conf === null && ROOT_ERRORS.has(e.code))
+}
+const ROOT_ERRORS = new Set(['BENCHRIG_ERR_UNKNOWN_KEY', 'BENCHRIG_ERR_BENCHMARK'])
 
 function describe (run, e, retried) {
   return {

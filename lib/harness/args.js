@@ -72,4 +72,33 @@ function confToArgs (conf, extra = {}) {
   return [...Object.entries(conf), ...Object.entries(extra)].map(([k, v]) => `${k}=${v}`)
 }
 
-module.exports = { parseBenchArgs, coerceValue, isPassThroughKey, confToArgs }
+/**
+ * The declared key closest to an undeclared one (Levenshtein distance; ties
+ * go to the first declared), for the "did you mean" of the --set warning.
+ * @param {string} key
+ * @param {string[]} keys
+ * @returns {string|undefined}
+ */
+function nearestKey (key, keys) {
+  let best
+  let bestDist = Infinity
+  for (const k of keys) {
+    const d = editDistance(key.toLowerCase(), k.toLowerCase())
+    if (d < bestDist) { best = k; bestDist = d }
+  }
+  return best
+}
+
+function editDistance (a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i]
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    prev = cur
+  }
+  return prev[b.length]
+}
+
+module.exports = { nearestKey, parseBenchArgs, coerceValue, isPassThroughKey, confToArgs }

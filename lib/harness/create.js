@@ -54,7 +54,8 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
     if (typeof main !== 'function') throw new UsageError('createBenchmark(main, configs): main must be a function', 'BENCHRIG_ERR_BENCHMARK')
     if (options === null || typeof options !== 'object') throw new UsageError('createBenchmark(main, configs, options): options must be an object', 'BENCHRIG_ERR_BENCHMARK')
     args = require('./args.js').parseBenchArgs(process.argv.slice(2))
-    plan = require('./matrix.js').buildQueue({ configs, options, args })
+    const groups = (process.env.NODE_RUN_BENCHMARK_GROUPS || '').split(',').map((g) => g.trim()).filter(Boolean)
+    plan = require('./matrix.js').buildQueue({ configs, options, args, strict: process.env.BENCHRIG_STRICT === '1', groups })
     if (plan.queue.length === 0) {
       throw new UsageError('no configuration left to run: the key=value arguments and options.combinationFilter exclude every combination', 'BENCHRIG_ERR_BENCHMARK')
     }
@@ -68,11 +69,24 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
     return bench
   }
   bench.queue = plan.queue
+  for (const key of plan.unknown) warnUnknownKey(name, key, plan)
   process.nextTick(() => {
     require('./root.js').runRoot({ file, name, queue: plan.queue, extra: plan.extra, flags: options.flags, setup: options.setup, mode: args.mode })
       .then((failures) => { if (failures > 0) process.exitCode = 1 })
   })
   return bench
+}
+
+/**
+ * An undeclared key=value is passed through (Node core's extra_options) with
+ * a warning naming the nearest declared key: to the driver over IPC (which
+ * prints one per run), or on stderr when the file runs by hand.
+ */
+function warnUnknownKey (name, key, plan) {
+  const nearest = require('./args.js').nearestKey(key, plan.keys)
+  const message = `${name} has no configuration key "${key}"${nearest ? ` (did you mean "${nearest}"?)` : ''}: ${key}=${plan.extra[key]} is passed through to the benchmark as Node core does (extra_options); --strict makes this an error`
+  if (typeof process.send === 'function') sendResult({ type: 'warning', name, key, nearest, message })
+  else process.stderr.write(`warning: ${message}\n`)
 }
 
 module.exports = { createBenchmarkWith, benchmarkName }

@@ -21,6 +21,14 @@ function isCategoryName (name) {
   return !NOT_CATEGORIES.has(name) && !name.startsWith('.') && !name.startsWith('_')
 }
 
+function isDirectory (dir) {
+  try {
+    return fs.statSync(dir).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 /**
  * Lists the categories of a benchmark directory, sorted.
  * @param {string} root
@@ -77,8 +85,10 @@ function findBenchmarks ({ root, categories, filter = [], exclude = [] }) {
   for (const category of wanted) {
     const dir = path.join(root, category)
     if (!known.includes(category)) {
-      const hint = fs.existsSync(dir) ? 'it holds no benchmark files' : 'no such folder'
-      throw new UsageError(`unknown category "${category}" (${hint}); categories in ${root}: ${known.join(', ') || '(none)'}`)
+      // An existing folder without benchmark files is a category with no
+      // files, as in Node core (its run.js finds nothing there), not an error.
+      if (isCategoryName(category) && isDirectory(dir)) continue
+      throw new UsageError(`unknown category "${category}" (no such folder); categories in ${root}: ${known.join(', ') || '(none)'}`)
     }
     for (const name of fs.readdirSync(dir).filter(isBenchmarkFile).sort()) {
       if (keep.length > 0 && !keep.some((f) => f(name))) continue

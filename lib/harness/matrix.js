@@ -8,6 +8,7 @@ const { UsageError } = require('../errors.js')
 const { coerceValue, isPassThroughKey } = require('./args.js')
 
 const BENCH_ERR = 'BENCHRIG_ERR_BENCHMARK'
+const UNKNOWN_KEY_ERR = 'BENCHRIG_ERR_UNKNOWN_KEY'
 const DURATION_KEYS = new Set(['dur', 'duration', 'seconds', 'sec', 'time'])
 // In --test-all these keys only size the work, so they shrink like in --test
 // while every other key keeps all its values.
@@ -115,6 +116,24 @@ function crossProduct (values, filter) {
   })
 }
 
+/**
+ * Node core's key order for a combination: its depth-first walk adds each
+ * key in front of the ones before it, so the last declared key comes first
+ * (`n=2500000 chunkLen=16 inLen=128 encoding='ascii'` for a file declaring
+ * encoding, inLen, chunkLen, n). The values still vary in declaration order
+ * (the first key slowest); only the order in which a combination lists its
+ * keys follows Node, so that configuration strings are byte-identical.
+ * `group` (byGroups) stays first.
+ * @param {object} conf
+ */
+function nodeKeyOrder (conf) {
+  const keys = Object.keys(conf)
+  const out = {}
+  if ('group' in conf) out.group = conf.group
+  for (let i = keys.length - 1; i >= 0; i--) if (keys[i] !== 'group') out[keys[i]] = conf[keys[i]]
+  return out
+}
+
 function dedupe (combos) {
   const seen = new Set()
   return combos.filter((c) => {
@@ -144,14 +163,34 @@ function declaredGroups (configs, options) {
 }
 
 /**
- * Builds the queue of one benchmark file.
- * @param {{configs: object, options?: object, args?: {pairs: [string,string][], mode?: 'test'|'test-all'}}} input
- *   `args` as parsed by args.js parseBenchArgs
- * @returns {{queue: object[], extra: Record<string,string>, keys: string[]}}
- *   `extra` holds pass-through options that are not configuration keys
+ * NODE_RUN_BENCHMARK_GROUPS (comma-separated group names): only those groups
+ * of a byGroups file run, in the file's order. A name the file lacks is an
+ * error naming the groups it has; a file without groups ignores the variable.
+ * @param {{name: string|undefined, values: object}[]} groups
+ * @param {string[]|undefined} only
  */
-function buildQueue ({ configs, options = {}, args = { pairs: [] } }) {
-  const groups = declaredGroups(configs, options)
+function selectGroups (groups, only) {
+  if (!only || only.length === 0 || groups[0].name === undefined) return groups
+  const names = groups.map((g) => g.name)
+  const missing = only.filter((n) => !names.includes(n))
+  if (missing.length > 0) {
+    throw new UsageError(`NODE_RUN_BENCHMARK_GROUPS names ${missing.map((n) => `"${n}"`).join(', ')}, which this file does not have; its groups: ${names.join(', ')}`, BENCH_ERR)
+  }
+  return groups.filter((g) => only.includes(g.name))
+}
+
+/**
+ * Builds the queue of one benchmark file.
+ * @param {{configs: object, options?: object, args?: {pairs: [string,string][], mode?: 'test'|'test-all'},
+ *   strict?: boolean, groups?: string[]}} input
+ *   `args` as parsed by args.js parseBenchArgs; `strict`: an undeclared key is an
+ *   error; `groups`: run only these groups of a byGroups file (NODE_RUN_BENCHMARK_GROUPS)
+ * @returns {{queue: object[], extra: Record<string,string>, keys: string[], unknown: string[]}}
+ *   `extra` holds pass-through options that are not configuration keys,
+ *   `unknown` the undeclared keys among them
+ */
+function buildQueue ({ configs, options = {}, args = { pairs: [] }, strict = false, groups: onlyGroups }) {
+  const groups = selectGroups(declaredGroups(configs, options), onlyGroups)
   const filter = options.combinationFilter
   if (filter !== undefined && typeof filter !== 'function') {
     throw new UsageError('options.combinationFilter must be a function (conf) => boolean', BENCH_ERR)
@@ -168,12 +207,19 @@ function buildQueue ({ configs, options = {}, args = { pairs: [] } }) {
   }
 
   // Narrowing from argv: typed like the declared values, repeated keys make a list.
+  // A key the file does not declare is passed through to the children as
+  // Node core does (its `extra_options`), and listed in `unknown` so the
+  // caller can warn; with `strict` (--strict) it is an error instead.
   const narrow = {}
   const extra = {}
+  const unknown = []
   for (const [key, raw] of args.pairs) {
     if (!keys.includes(key)) {
       if (isPassThroughKey(key)) { extra[key] = raw; continue }
-      throw new UsageError(`unknown configuration key "${key}" in ${key}=${raw}; known keys: ${keys.join(', ') || '(none)'}`)
+      if (strict) throw new UsageError(`unknown configuration key "${key}" in ${key}=${raw}; known keys: ${keys.join(', ') || '(none)'} (--strict)`, UNKNOWN_KEY_ERR)
+      extra[key] = raw
+      if (!unknown.includes(key)) unknown.push(key)
+      continue
     }
     ;(narrow[key] ??= []).push(coerceValue(key, raw, types[key]))
   }
@@ -201,9 +247,9 @@ function buildQueue ({ configs, options = {}, args = { pairs: [] } }) {
     if (mode === 'test' && queue.length > 0) break
   }
   if (mode === 'test') queue = queue.slice(0, 1)
-  queue = dedupe(queue)
+  queue = dedupe(queue).map(nodeKeyOrder)
   if (benchmarker !== undefined) queue = queue.map((c) => ({ ...c, benchmarker }))
-  return { queue, extra, keys }
+  return { queue, extra, keys, unknown }
 }
 
-module.exports = { normalizeConfigs, reduceForTest, crossProduct, buildQueue, DURATION_KEYS, WORK_KEYS, TEST_DURATION }
+module.exports = { UNKNOWN_KEY_ERR, selectGroups, normalizeConfigs, reduceForTest, crossProduct, buildQueue, nodeKeyOrder, DURATION_KEYS, WORK_KEYS, TEST_DURATION }

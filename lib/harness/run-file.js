@@ -27,13 +27,15 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
  * @param {(r: Report) => void} [opts.onReport]
  * @param {(e: ErrorReport) => void} [opts.onError]
  * @param {(c: ConfigMessage) => void} [opts.onConfig]
+ * @param {(w: {type: 'warning', name: string, key: string, nearest?: string, message: string}) => void} [opts.onWarning]
+ *   an undeclared key=value passed through (see create.js)
  * @param {NodeJS.WritableStream} [opts.output] where the processes' own stdout goes
  *   (default process.stderr, so that run.js's stdout holds only results)
  * @returns {Promise<{exitCode: number|null, signal: string|null, failures: number, reports: number}>}
  *   failures counts error messages, plus one when the root exited non-zero without any
  */
 function runBenchmarkFile (opts) {
-  const { file, execPath = process.execPath, args = [], cpuset, onReport, onError, onConfig } = opts
+  const { file, execPath = process.execPath, args = [], cpuset, onReport, onError, onConfig, onWarning } = opts
   const output = opts.output ?? process.stderr
   const env = { ...(opts.env ?? process.env), BENCHRIG_DRIVER_NODE: process.execPath }
   delete env.BENCHRIG_CHILD
@@ -67,6 +69,8 @@ function runBenchmarkFile (opts) {
         if (onError) onError(msg)
       } else if (msg.type === 'config') {
         if (onConfig) onConfig(msg)
+      } else if (msg.type === 'warning') {
+        if (onWarning) onWarning(msg)
       }
     })
     child.on('error', reject)

@@ -14,28 +14,17 @@ const { createNdjsonWriter } = require('../report/ndjson.js')
 const { collectMeta } = require('../report/meta.js')
 const { UsageError } = require('../errors.js')
 const { checkBenchmarkers } = require('./preflight.js')
+const { splitSetArgs, createKeyWarner } = require('./pass-through.js')
 
 const FORMATS = ['simple', 'csv', 'csv-wide', 'ndjson']
-
-/**
- * Checks --set values: `key=value`, returned as argv for the benchmark files
- * (each file then checks the key against its own keys).
- * @param {string[]} set
- */
-function setArgs (set) {
-  return set.map((s) => {
-    if (!/^[^=\s]+=/.test(s)) throw new UsageError(`--set ${s}: expected key=value, e.g. --set n=1000`)
-    return s
-  })
-}
 
 /**
  * @param {string} format
  * @param {{write: (s: string) => unknown}} out
  * @param {() => object} meta
  */
-function createWriter (format, out, meta) {
-  if (format === 'simple') return createTextWriter(out)
+function createWriter (format, out, meta, mode) {
+  if (format === 'simple') return createTextWriter(out, { details: mode === undefined })
   if (format === 'csv') return createRunCsvWriter(out)
   if (format === 'csv-wide') return createWideCsvWriter(out)
   if (format === 'ndjson') return createNdjsonWriter(out, meta())
@@ -54,13 +43,18 @@ function createWriter (format, out, meta) {
  * @param {'test'|'test-all'} [opts.mode]
  * @param {string} [opts.cpuset]
  * @param {number} [opts.timeout] seconds one configuration may take before it is killed
+ * @param {boolean} [opts.strict] a --set key a file does not declare fails that file
+ *   (default: passed through with one warning per run, as Node core passes it)
+ * @param {boolean} [opts.track] after each file, print on stderr how long it took
+ * @param {() => number} [opts.now] clock in ms for --track (tests inject one)
+ * @param {string} [opts.prog] program name for warnings
  * @param {string} [opts.execPath] node binary for the benchmarks
  * @param {NodeJS.WritableStream} [opts.stdout] results
  * @param {NodeJS.WriteStream} [opts.stderr] failures and the progress line
  * @returns {Promise<{files: number, results: number, failures: number}>}
  */
 async function runSuite (opts) {
-  const { root, categories, filter = [], exclude = [], set = [], format = 'simple', runs = 1, mode, cpuset } = opts
+  const { root, categories, filter = [], exclude = [], set = [], format = 'simple', runs = 1, mode, track = false, now = Date.now } = opts
   const execPath = opts.execPath ?? process.execPath
   const stdout = opts.stdout ?? process.stdout
   const stderr = opts.stderr ?? process.stderr
@@ -71,10 +65,16 @@ async function runSuite (opts) {
     if (!(opts.timeout >= 0)) throw new UsageError(`--timeout ${opts.timeout}: give a number of seconds (0: no limit)`)
     env.BENCHRIG_TIMEOUT = String(opts.timeout)
   }
-  const args = setArgs(set)
+  if (opts.strict) env.BENCHRIG_STRICT = '1'
+  const { args, cpuset } = splitSetArgs(set, opts.cpuset)
   if (mode) args.push(`--${mode}`)
   if (cpuset !== undefined) cpusetPrefix(cpuset) // fail before anything runs
   const files = findBenchmarks({ root, categories, filter, exclude })
+  if (files.length === 0 && filter.length === 0 && exclude.length === 0) {
+    // Only empty category folders were named: nothing to run is not an error.
+    stderr.write(`${opts.prog ?? 'run'}: no benchmark files in ${categories.join(', ')}\n`)
+    return { files: 0, results: 0, failures: 0 }
+  }
   checkBenchmarkers(set, files.map((f) => f.file))
   if (files.length === 0) {
     throw new UsageError(`no benchmark file matches: categories ${categories.join(', ')}${filter.length ? `, --filter ${filter.join(' ')}` : ''}${exclude.length ? `, --exclude ${exclude.join(' ')}` : ''}`)
@@ -82,7 +82,8 @@ async function runSuite (opts) {
 
   const progress = createProgress({ stream: stderr, units: files.length * runs })
   const out = { write: (s) => { progress.clear(); stdout.write(s); progress.redraw() } }
-  const writer = createWriter(format, out, () => collectMeta({ execPath }))
+  const writer = createWriter(format, out, () => collectMeta({ execPath }), mode)
+  const warn = createKeyWarner({ write: (s) => { progress.clear(); stderr.write(s); progress.redraw() } }, opts.prog ?? 'run')
   let results = 0
   let failures = 0
   writer.start()
@@ -95,6 +96,7 @@ async function runSuite (opts) {
     for (let run = 1; run <= runs; run++) {
       if (writer.setRun) writer.setRun(run)
       progress.startFile(index, bench.name)
+      const t0 = now()
       const r = await runBenchmarkFile({
         file: bench.file,
         execPath,
@@ -103,6 +105,7 @@ async function runSuite (opts) {
         cpuset,
         output: stderr,
         onConfig: (c) => progress.config(c.queueLength),
+        onWarning: warn,
         onReport: (rep) => { results++; progress.result(); writer.result(rep) },
         onError: (e) => {
           progress.clear()
@@ -113,6 +116,10 @@ async function runSuite (opts) {
       })
       failures += r.failures
       progress.endFile()
+      if (track) {
+        progress.clear()
+        stderr.write(`[${((now() - t0) / 1000).toFixed(3)} s] ${bench.name}${runs > 1 ? ` (run ${run})` : ''}\n`)
+      }
     }
   }
   removeSigint()

@@ -14,9 +14,13 @@ function csvField (value) {
   return `"${String(value).replace(/"/g, '""')}"`
 }
 
-/** @param {unknown[]} values */
-function csvRow (values) {
-  return values.map(csvField).join(',') + '\n'
+/**
+ * @param {unknown[]} values
+ * @param {string} [separator] ',' (RFC 4180), or ', ' where a Node core tool's
+ *   layout is the contract (scatter.js: the guide's sed filters count ", ")
+ */
+function csvRow (values, separator = ',') {
+  return values.map(csvField).join(separator) + '\n'
 }
 
 /**
@@ -30,6 +34,7 @@ function parseCsv (text) {
   let row = []
   let field = ''
   let quoted = false
+  let fieldQuoted = false
   let i = 0
   while (i < text.length) {
     const ch = text[i]
@@ -43,9 +48,12 @@ function parseCsv (text) {
       i++
       continue
     }
-    if (ch === '"') { quoted = true } else if (ch === ',') { row.push(field); field = '' } else if (ch === '\n' || ch === '\r') {
+    // Spaces at the start of a field are dropped: Node core's CSVs (older
+    // compare.js, run.js --format csv) put ", " between fields.
+    if (ch === ' ' && field === '' && !fieldQuoted) { i++; continue }
+    if (ch === '"') { quoted = true; fieldQuoted = true } else if (ch === ',') { row.push(field); field = ''; fieldQuoted = false } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++
-      row.push(field); rows.push(row); row = []; field = ''
+      row.push(field); rows.push(row); row = []; field = ''; fieldQuoted = false
     } else {
       field += ch
     }

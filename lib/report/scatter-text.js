@@ -7,8 +7,30 @@ const { renderTable, pct, pval } = require('./analysis-text.js')
 const SIX = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 })
 const num = (v) => (Number.isFinite(v) ? SIX.format(v) : 'NA')
 
-/** @param {ReturnType<import('../stats/scatter-analysis.js').analyzeScatter>} a */
-function formatScatterText (a) {
+const BAR = 40
+
+/**
+ * A bar per group: its mean rate against the largest mean, so the shape of
+ * the curve shows without R (scatter.js --analyze; --no-chart leaves it out).
+ * @param {ReturnType<import('../stats/scatter-analysis.js').analyzeScatter>} a
+ */
+function formatChart (a) {
+  const label = (g) => (a.category ? `${g.category} ` : '') + `${a.xaxis}=${g.x}`
+  const max = Math.max(...a.groups.map((g) => (Number.isFinite(g.mean) ? g.mean : 0)))
+  const width = Math.max(...a.groups.map((g) => label(g).length))
+  const lines = [`Mean rate per ${a.xaxis} (bar: share of the largest mean):`]
+  for (const g of a.groups) {
+    const len = max > 0 && Number.isFinite(g.mean) ? Math.round((g.mean / max) * BAR) : 0
+    lines.push(`${label(g).padEnd(width)}  ${'\u2588'.repeat(len)}${' '.repeat(BAR - len)}  ${num(g.mean)}`)
+  }
+  return lines.join('\n')
+}
+
+/**
+ * @param {ReturnType<import('../stats/scatter-analysis.js').analyzeScatter>} a
+ * @param {{chart?: boolean}} [opts]
+ */
+function formatScatterText (a, { chart = true } = {}) {
   const head = a.category ? [a.category] : []
   const rows = [[...head, a.xaxis, 'n', 'mean', '95% CI', 'median', '95% CI'].map(String)]
   for (const g of a.groups) {
@@ -25,7 +47,8 @@ function formatScatterText (a) {
     for (const x of a.steps) s.push([...(a.category ? [x.category] : []), x.from, x.to, pct(x.change), `[${pct(x.ci[0])}, ${pct(x.ci[1])}]`, pval(x.p), pval(x.q)])
     out.push(renderTable(s))
   }
+  if (chart && a.groups.length > 0) out.push('', formatChart(a))
   return out.join('\n') + '\n'
 }
 
-module.exports = { formatScatterText }
+module.exports = { formatScatterText, formatChart }

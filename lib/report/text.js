@@ -1,22 +1,26 @@
 'use strict'
 // The simple text format of run.js and of a benchmark file run by hand:
 //   buffers/buffer-tostring.js
-//   buffers/buffer-tostring.js encoding="utf8" len=64: 9,178,624.59
+//   buffers/buffer-tostring.js len=64 encoding='utf8': 9,178,624.59
 // A result measured by a load generator (bench.http) gets a second, indented
 // line with the tool's version, latency, errors and non-2xx, so that the
 // result line itself keeps Node core's `name conf: rate` shape:
-//   http/simple.js len=64 benchmarker="wrk": 51,165.64
+//   http/simple.js len=64 benchmarker='wrk': 51,165.64
 //     wrk 4.1.0; latency ms p50 0.92, p90 1.41, p99 2.87, max 12.30; errors 0; non-2xx 0
 // Also used inside benchmark processes: Node 18 APIs only.
+const { inspect } = require('node:util')
 
 /**
- * The configuration string shared by the text, CSV and NDJSON formats:
- * keys in declaration order, values JSON-encoded (strings quoted, numbers
- * and booleans bare), separated by single spaces.
+ * The configuration string shared by the text, CSV and NDJSON formats,
+ * byte-identical to Node core's for the same file: keys in the conf's own
+ * order (matrix.js builds it in Node's order), values as util.inspect prints
+ * them (strings in single quotes, numbers and booleans bare), separated by
+ * single spaces. Identical strings let Node's sed filters
+ * (`encoding='ascii'`) match and rows of both tools join.
  * @param {Record<string, unknown>} conf
  */
 function formatConfiguration (conf) {
-  return Object.entries(conf || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')
+  return Object.entries(conf || {}).map(([k, v]) => `${k}=${inspect(v)}`).join(' ')
 }
 
 /**
@@ -68,19 +72,22 @@ function formatErrorLine (error) {
 }
 
 /**
- * A streaming text writer for run.js: a header line per file, then one line
- * per result; a blank line separates files.
+ * A streaming text writer for run.js, in Node core's shape: a blank line
+ * and the file name before each file, then one line per result. The
+ * indented detail line of load-generator results is left out with
+ * `details: false` (test mode: Node's test contract allows exactly one
+ * line per result).
  * @param {{write: (s: string) => unknown}} out
+ * @param {{details?: boolean}} [opts]
  */
-function createTextWriter (out) {
-  let files = 0
+function createTextWriter (out, { details = true } = {}) {
   return {
     start () {},
     file (name) {
-      out.write(`${files++ > 0 ? '\n' : ''}${name}\n`)
+      out.write(`\n${name}\n`)
     },
     result (report) {
-      const detail = formatExtraLine(report)
+      const detail = details ? formatExtraLine(report) : ''
       out.write(formatResultLine(report) + '\n' + (detail ? detail + '\n' : ''))
     },
     end () {}

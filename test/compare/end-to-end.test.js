@@ -30,7 +30,7 @@ t.test('a new binary that does 25% more work is called slower, with a CI that ex
   const rows = readRows(out)
   t.equal(rows.length, 16, '8 pairs x 2 binaries x 1 configuration')
   t.same([...new Set(rows.map((x) => x.binary))].sort(), ['new', 'old'])
-  t.ok(rows.every((x) => x.filename === 'cpu/spin.js' && x.configuration === 'n=10000000 kind="sqrt"'))
+  t.ok(rows.every((x) => x.filename === 'cpu/spin.js' && x.configuration === "kind='sqrt' n=10000000"))
   for (let p = 1; p <= 8; p++) {
     const pair = rows.filter((x) => Number(x.pair) === p)
     t.same(pair.map((x) => x.order).sort(), ['1', '2'], `pair ${p} has one run in each position`)

@@ -80,7 +80,7 @@ test('scatter.js: wrong invocations', async (t) => {
     [['buffers'], /^scatter\.js: buffers: not a file; give one benchmark file/],
     [['--runs', '0', file], /--runs 0: give a whole number >= 1/],
     [['--analyze', file], /--analyze needs --xaxis V/],
-    [['--xaxis', 'len', file], /--xaxis, --category and --format go with --analyze/],
+    [['--xaxis', 'len', file], /--xaxis, --category, --format and --no-chart go with --analyze/],
     [['--binary', path.join(dir, 'nope'), file], /--binary .*nope: no such file/],
     [['--output', path.join(dir, 'no', 'x.csv'), file], /--output .*x\.csv: cannot write it \(its folder does not exist\)/],
     [['--set', 'len', file], /--set len: expected key=value/]

@@ -1,7 +1,7 @@
 'use strict'
 const { test } = require('tap')
-const { normalizeConfigs, crossProduct, buildQueue, reduceForTest } = require('../../lib/harness/matrix.js')
-const { parseBenchArgs, coerceValue, isPassThroughKey, confToArgs } = require('../../lib/harness/args.js')
+const { normalizeConfigs, crossProduct, buildQueue, reduceForTest, selectGroups } = require('../../lib/harness/matrix.js')
+const { parseBenchArgs, coerceValue, isPassThroughKey, confToArgs, nearestKey } = require('../../lib/harness/args.js')
 
 const args = (...a) => parseBenchArgs(a)
 
@@ -12,7 +12,7 @@ test('the matrix is the cross product in declaration order, first key slowest', 
     { a: 1, b: 'x', c: true }, { a: 1, b: 'y', c: true },
     { a: 2, b: 'x', c: true }, { a: 2, b: 'y', c: true }
   ])
-  t.same(queue.map((c) => Object.keys(c)), queue.map(() => ['a', 'b', 'c']), 'keys keep declaration order')
+  t.same(queue.map((c) => Object.keys(c)), queue.map(() => ['c', 'b', 'a']), 'keys in Node core\'s order: the last declared first')
   t.same(buildQueue({ configs: {} }).queue, [{}], 'no keys: one empty configuration')
 })
 
@@ -70,12 +70,20 @@ test('argv narrows keys, typed like the declared values; repeats make a list', a
   t.throws(() => buildQueue({ configs, args: args('b=yes') }), { message: /"b" takes true or false/ })
 })
 
-test('an unknown key names itself and the known keys; harness options pass through', async (t) => {
+test('an unknown key passes through (Node core\'s extra_options) or, strict, names itself and the known keys', async (t) => {
   const configs = { n: [1], len: [2] }
-  t.throws(() => buildQueue({ configs, args: args('lenn=3') }), {
+  t.throws(() => buildQueue({ configs, args: args('lenn=3'), strict: true }), {
     name: 'UsageError',
-    message: 'unknown configuration key "lenn" in lenn=3; known keys: n, len'
+    code: 'BENCHRIG_ERR_UNKNOWN_KEY',
+    message: 'unknown configuration key "lenn" in lenn=3; known keys: n, len (--strict)'
   })
+  const loose = buildQueue({ configs, args: args('lenn=3', 'lenn=4', 'n=1') })
+  t.same(loose.queue, [{ len: 2, n: 1 }], 'the queue is as without the key')
+  t.same(loose.extra, { lenn: '4' }, 'the key goes to the children as argv, the last value wins as in Node')
+  t.same(loose.unknown, ['lenn'], 'listed once, for the warning')
+  t.equal(nearestKey('lenn', ['n', 'len']), 'len')
+  t.equal(nearestKey('N', ['n', 'len']), 'n', 'case does not count')
+  t.equal(nearestKey('x', []), undefined)
   const r = buildQueue({ configs, args: args('benchmarker=wrk', 'cpuset_server=0', 'benchrig_timeout=5') })
   t.same(r.queue, [{ n: 1, len: 2, benchmarker: 'wrk' }], 'benchmarker becomes the last conf key, as in Node core')
   t.same(r.extra, { cpuset_server: '0', benchrig_timeout: '5' })
@@ -117,4 +125,13 @@ test('--test-all: every combination, work sizes made tiny, duplicates dropped', 
   t.same(withTest.queue.map((c) => c.len), [3, 3])
   t.same(parseBenchArgs(['--test', '--test-all']).mode, 'test-all')
   t.same(parseBenchArgs(['--test-all', '--test']).mode, 'test-all')
+})
+
+test('NODE_RUN_BENCHMARK_GROUPS: only the named groups run, in the file\'s order', async (t) => {
+  const configs = { small: { n: [1], len: [1, 2] }, big: { n: [1], len: [1000] }, odd: { m: ['x'] } }
+  const q = buildQueue({ configs, options: { byGroups: true }, groups: ['odd', 'small'] }).queue
+  t.same(q.map((c) => c.group), ['small', 'small', 'odd'])
+  t.same(Object.keys(q[0]), ['group', 'len', 'n'], 'group first, then Node\'s order')
+  t.throws(() => buildQueue({ configs, options: { byGroups: true }, groups: ['large'] }), { message: 'NODE_RUN_BENCHMARK_GROUPS names "large", which this file does not have; its groups: small, big, odd' })
+  t.same(selectGroups([{ name: undefined, values: {} }], ['x']), [{ name: undefined, values: {} }], 'a file without groups ignores it')
 })

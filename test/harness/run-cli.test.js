@@ -51,9 +51,11 @@ test('--filter / --exclude: substrings and /regex/, repeatable; simple output', 
   const r = await run(['alpha', '--filter', 'ok', '--set', 'mode=fast', '--set', 'n=100'])
   t.equal(r.code, 0)
   const lines = r.stdout.split('\n')
+  t.equal(lines[0], '', 'a blank line before each file, as in Node core')
+  lines.shift()
   t.equal(lines[0], 'alpha/ok.js', 'a header line with the file name')
   t.equal(resultLines(r.stdout).length, 2)
-  t.match(lines[1], /^alpha\/ok\.js mode="fast" n=100 flag=true: [\d,]+\.\d\d$/)
+  t.match(lines[1], /^alpha\/ok\.js flag=true n=100 mode='fast': [\d,]+\.\d\d$/)
   const re = await run(['all', '--test', '--filter', '/^(ok|env)\\.js$/', '--filter', 'setup', '--exclude', 'env'])
   t.same(r.stderr, '')
   t.same(re.stdout.split('\n').filter((l) => l.endsWith('.js')), ['alpha/ok.js', 'beta/setup.js'])
@@ -63,12 +65,20 @@ test('--filter / --exclude: substrings and /regex/, repeatable; simple output', 
   t.match(empty.stderr, /no benchmark file matches: categories alpha, --filter zzz/)
 })
 
-test('--set narrows each file, and a key a file lacks fails that file only', async (t) => {
+test('--set narrows each file; a key a file lacks passes through with one warning per run, --strict fails that file', async (t) => {
   const r = await run(['alpha', '--filter', 'ok', '--filter', 'linger', '--set', 'n=7', '--set', 'flag=true', '--format', 'csv'])
-  t.equal(r.code, 1)
+  t.equal(r.code, 0, r.stderr)
   const { records } = parseCsvRecords(r.stdout)
-  t.same(records.map((x) => x.configuration), ['mode="fast" n=7 flag=true', 'mode="slow" n=7 flag=true'])
-  t.equal(r.stderr, 'alpha/linger.js: failed: unknown configuration key "flag" in flag=true; known keys: n\n')
+  t.same(records.map((x) => x.configuration), ['n=7', "flag=true n=7 mode='fast'", "flag=true n=7 mode='slow'"])
+  t.equal(r.stderr, 'benchrig run: warning: alpha/linger.js has no configuration key "flag" (did you mean "n"?): flag=true is passed through to the benchmark as Node core does (extra_options); --strict makes this an error\n')
+  const typo = await run(['alpha', '--filter', 'ok', '--filter', 'linger', '--set', 'mdoe=fast', '--test'])
+  t.equal(typo.code, 0)
+  t.equal(typo.stderr.split('\n').filter((l) => l.includes('warning')).length, 1, 'one warning although two files lack the key')
+  t.match(typo.stderr, '(did you mean "n"?)')
+  const strict = await run(['alpha', '--filter', 'ok', '--filter', 'linger', '--set', 'n=7', '--set', 'flag=true', '--format', 'csv', '--strict'])
+  t.equal(strict.code, 1)
+  t.equal(parseCsvRecords(strict.stdout).records.length, 2)
+  t.equal(strict.stderr, 'alpha/linger.js: failed: unknown configuration key "flag" in flag=true; known keys: n (--strict)\n')
   const bad = await run(['alpha', '--set', 'novalue'])
   t.equal(bad.stderr, 'run.js: --set novalue: expected key=value, e.g. --set n=1000\n')
 })
@@ -78,14 +88,14 @@ test('--format csv and ndjson; options in any order and the --x=y form', async (
   t.equal(r.code, 0)
   t.equal(r.stdout.split('\n')[0], '"filename","configuration","rate","time"')
   const { records } = parseCsvRecords(r.stdout)
-  t.same(records.map((x) => [x.filename, x.configuration]), [['alpha/ok.js', 'mode="fast" n=1 flag=true']])
+  t.same(records.map((x) => [x.filename, x.configuration]), [['alpha/ok.js', "flag=true n=1 mode='fast'"]])
   t.ok(Number(records[0].rate) > 0)
   const nd = await run(['alpha', '--format', 'ndjson', '--filter', 'env', '--set', 'benchmarker=autocannon'])
   const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l))
   t.same(lines.map((l) => l.type), ['result', 'summary'])
   const rec = lines[0]
   t.equal(rec.schema, 'benchrig-run/1')
-  t.equal(rec.configuration, 'n=1 benchmarker="fake"')
+  t.equal(rec.configuration, "n=1 benchmarker='fake'")
   t.equal(rec.meta.node.path, process.execPath)
   t.equal(rec.meta.benchrig, require('../../package.json').version)
   t.type(rec.meta.cpu.model, 'string')
@@ -104,19 +114,19 @@ test('--test runs each file once; --test-all every combination; --runs repeats',
   t.equal(r.code, 0, r.stderr)
   const { records } = parseCsvRecords(r.stdout)
   t.same(records.map((x) => `${x.filename} ${x.configuration}`), [
-    'alpha/crash.js how="first"',
-    'alpha/env.js n=1 benchmarker="fake"',
+    "alpha/crash.js how='first'",
+    "alpha/env.js n=1 benchmarker='fake'",
     'alpha/linger.js n=1',
-    'alpha/ok.js mode="fast" n=1 flag=true',
-    'beta/groups.js group="short" len=1 n=1',
-    'beta/hang.js how="ok"',
-    'beta/setup.js size="b"'
+    "alpha/ok.js flag=true n=1 mode='fast'",
+    "beta/groups.js group='short' n=1 len=1",
+    "beta/hang.js how='ok'",
+    "beta/setup.js size='b'"
   ])
   const all = await run(['beta', '--test-all', '--filter', 'groups', '--runs', '2', '--format', 'ndjson'])
   const recs = all.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'result')
   t.same(recs.map((x) => `${x.run} ${x.configuration}`), [
-    '1 group="short" len=1 n=1', '1 group="short" len=2 n=1', '1 group="long" len=1000 n=1 dur=0.05',
-    '2 group="short" len=1 n=1', '2 group="short" len=2 n=1', '2 group="long" len=1000 n=1 dur=0.05'
+    "1 group='short' n=1 len=1", "1 group='short' n=1 len=2", "1 group='long' dur=0.05 n=1 len=1000",
+    "2 group='short' n=1 len=1", "2 group='short' n=1 len=2", "2 group='long' dur=0.05 n=1 len=1000"
   ])
   const simple = await run(['beta', '--test', '--filter', 'groups', '--runs', '2'])
   t.equal(simple.stdout.split('\n').filter((l) => l === 'beta/groups.js').length, 1, 'one header per file')
@@ -131,7 +141,7 @@ test('a failing file: its error is printed, the others still run, exit code 1', 
   t.same(r.stdout.split('\n').filter((l) => l.endsWith('.js')), ['alpha/misuse.js', 'alpha/ok.js', 'beta/badconf.js'])
   t.equal(resultLines(r.stdout).length, 1)
   t.equal(r.stderr, [
-    'alpha/misuse.js how="start-twice": failed: bench.start() was called more than once: call it once, right before the measured loop',
+    "alpha/misuse.js how='start-twice': failed: bench.start() was called more than once: call it once, right before the measured loop",
     'beta/badconf.js: failed: configuration "n" mixes types (number and string): one key takes one type, so that key=value arguments parse the same way every time',
     ''
   ].join('\n'))
@@ -143,7 +153,7 @@ test('--timeout kills a configuration that hangs and goes on', async (t) => {
   const r = await run(['beta', '--filter', 'hang', '--timeout', '3'])
   t.equal(r.code, 1)
   t.equal(resultLines(r.stdout).length, 1, 'the other configuration still reports')
-  t.equal(r.stderr, 'beta/hang.js how="hang": failed: the configuration ran longer than 3 s and was killed (raise the limit with --timeout SECONDS, or --timeout 0 for none)\n')
+  t.equal(r.stderr, 'beta/hang.js how='hang': failed: the configuration ran longer than 3 s and was killed (raise the limit with --timeout SECONDS, or --timeout 0 for none)\n')
   const bad = await run(['beta', '--timeout', 'soon'])
   t.equal(bad.stderr, 'run.js: --timeout soon: give a number of seconds (0: no limit)\n')
 })
@@ -179,7 +189,7 @@ test('--root defaults: run.js its own folder; benchrig run ./benchmark, else the
   t.match(own.stderr, `run.js: unknown category "nope" (no such folder); categories in ${REPO}:`)
   const bin = spawnSync(process.execPath, [path.join(REPO, 'bin', 'benchrig.js'), 'run', 'alpha', '--filter', 'ok', '--test'], { encoding: 'utf8', cwd: ROOT })
   t.equal(bin.status, 0, bin.stderr)
-  t.match(bin.stdout, /^alpha\/ok\.js\nalpha\/ok\.js mode="fast" n=1 flag=true: /)
+  t.match(bin.stdout, /^\nalpha\/ok\.js\nalpha\/ok\.js flag=true n=1 mode='fast': /)
   const binHelp = spawnSync(process.execPath, [path.join(REPO, 'bin', 'benchrig.js'), 'run', '-h'], { encoding: 'utf8' })
   t.match(binHelp.stdout, /^Usage: benchrig run \[options\]/)
   fs.rmSync(dir, { recursive: true, force: true })
@@ -205,4 +215,33 @@ test('progress line: only on a TTY, with files, configurations, elapsed time and
   const pipe = createProgress({ stream: { isTTY: false, write: (s) => { quiet += s } }, units: 1, env: {} })
   pipe.startFile(1, 'x.js'); pipe.config(3); pipe.result(); pipe.clear()
   t.equal(quiet, '', 'nothing when stderr is not a TTY')
+})
+
+test('Node core\'s run.js forms: the "test" keyword, --set CPUSET, --track, an empty category', async (t) => {
+  const p = parseRunArgs(['test', 'alpha', '--strict', '--track'], { defaultRoot: ROOT })
+  t.same([p.categories, p.mode, p.strict, p.track], [['alpha'], 'test', true, true])
+  t.equal(parseRunArgs(['alpha'], { defaultRoot: ROOT }).mode, undefined)
+
+  const { runSuite } = require('../../lib/harness/run-suite.js')
+  const stdout = sink()
+  const stderr = sink()
+  let clock = 0
+  const now = () => { clock += 1500; return clock }
+  const r = await runSuite({ root: ROOT, categories: ['alpha'], filter: ['ok'], mode: 'test', track: true, now, stdout, stderr, prog: 'run.js' })
+  t.equal(r.results, 1)
+  t.equal(stderr.text, '[1.500 s] alpha/ok.js\n', '--track: the time of each file, from the injected clock')
+  t.match(stdout.text, /^\nalpha\/ok\.js\nalpha\/ok\.js flag=true n=1 mode='fast': [\d,]+\.\d\d\n$/, 'a blank line before each file, as in Node')
+
+  await t.rejects(runSuite({ root: ROOT, categories: ['alpha'], set: ['CPUSET=0'], cpuset: '1', stdout, stderr }), { message: '--set CPUSET=0 and --cpuset 1 disagree: give one of them' })
+  const { splitSetArgs } = require('../../lib/harness/pass-through.js')
+  t.same(splitSetArgs(['n=1', 'CPUSET=0-1'], undefined), { args: ['n=1'], cpuset: '0-1' }, 'Node\'s --set CPUSET=LIST is --cpuset LIST')
+
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'benchrig-empty-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  fs.mkdirSync(path.join(dir, 'empty'))
+  const e = { out: sink(), err: sink() }
+  const empty = await runSuite({ root: dir, categories: ['empty'], stdout: e.out, stderr: e.err, prog: 'run.js' })
+  t.same(empty, { files: 0, results: 0, failures: 0 }, 'an empty category folder is no files, not an error')
+  t.equal(e.err.text, 'run.js: no benchmark files in empty\n')
+  await t.rejects(runSuite({ root: dir, categories: ['nope'], stdout: e.out, stderr: e.err }), { message: /unknown category "nope" \(no such folder\)/ })
 })
