@@ -86,6 +86,16 @@ once, then recorded as failed while the rest goes on; the exit code is then 1.
 Ctrl-C stops at once (the run in progress is not written); every finished row
 is on disk, and --resume FILE continues.`
 
+/** The environment of the benchmark processes: --strict and --timeout travel there. */
+function childEnv (opts) {
+  if (!opts.strict && opts.timeout === undefined) return undefined
+  return {
+    ...process.env,
+    ...(opts.strict ? { BENCHRIG_STRICT: '1' } : {}),
+    ...(opts.timeout === undefined ? {} : { BENCHRIG_TIMEOUT: String(opts.timeout) })
+  }
+}
+
 /** A benchmark file as messages show it: relative to the benchmark directory, as Node prints it. */
 const displayPath = (root, file) => (path.isAbsolute(file) ? path.relative(root, file) : file)
 
@@ -279,12 +289,11 @@ async function main (argv, ctx = {}) {
   const failures = []
   const runCounter = { value: previous.rows.reduce((m, r) => Math.max(m, Number(r.run) || 0), 0) }
   const runCtx = {
-    env: opts.strict ? { ...process.env, BENCHRIG_STRICT: '1' } : undefined,
+    env: childEnv(opts),
     onWarning: createKeyWarner({ write: (m) => { progress.clear(); stderr.write(m) } }, 'compare'),
     binaries: opts.binaries,
     args: opts.args,
     cpuset: opts.cpuset,
-    env: opts.timeout === undefined ? undefined : { ...process.env, BENCHRIG_TIMEOUT: String(opts.timeout) },
     seed,
     stop,
     done: previous.done,

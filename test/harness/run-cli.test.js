@@ -153,7 +153,7 @@ test('--timeout kills a configuration that hangs and goes on', async (t) => {
   const r = await run(['beta', '--filter', 'hang', '--timeout', '3'])
   t.equal(r.code, 1)
   t.equal(resultLines(r.stdout).length, 1, 'the other configuration still reports')
-  t.equal(r.stderr, 'beta/hang.js how='hang': failed: the configuration ran longer than 3 s and was killed (raise the limit with --timeout SECONDS, or --timeout 0 for none)\n')
+  t.equal(r.stderr, "beta/hang.js how='hang': failed: the configuration ran longer than 3 s and was killed (raise the limit with --timeout SECONDS, or --timeout 0 for none)\n")
   const bad = await run(['beta', '--timeout', 'soon'])
   t.equal(bad.stderr, 'run.js: --timeout soon: give a number of seconds (0: no limit)\n')
 })
