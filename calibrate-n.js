@@ -6,5 +6,5 @@
 const { runMain } = require('./lib/cli/dispatch.js')
 const { main } = require('./lib/cli/calibrate.js')
 
-runMain((argv) => main(argv, { defaultRoot: __dirname }), process.argv.slice(2), 'calibrate-n.js')
+runMain((argv) => main(argv, { defaultRoot: __dirname, prog: 'node calibrate-n.js' }), process.argv.slice(2), 'calibrate-n.js')
   .then((code) => { process.exitCode = code })

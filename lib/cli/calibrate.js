@@ -8,6 +8,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
+const { withExamples } = require('./examples.js')
 const { parseCommandLine } = require('../harness/cli-args.js')
 const { findBenchmarks } = require('../harness/discover.js')
 const { runBenchmarkFile } = require('../harness/run-file.js')
@@ -145,7 +146,7 @@ async function main (argv, ctx = {}) {
   const stderr = ctx.stderr ?? process.stderr
   const opts = parseCalibrateArgs(argv, ctx)
   if (opts.help) {
-    stdout.write(USAGE + '\n')
+    stdout.write(withExamples(USAGE, 'calibrate', ctx.prog ?? 'benchrig calibrate'))
     return 0
   }
   opts.output = stderr

@@ -29,6 +29,10 @@ const EXAMPLES = {
     ['$0 --port 8080', 'a target on http://127.0.0.1:8080 (Ctrl+C stops it)'],
     ['$0 --h2c --delay 1-5 --port 0', 'HTTP/1.1 and h2c on a free port, each answer 1 to 5 ms late']
   ],
+  calibrate: [
+    ['$0 buffers/buffer-concat.js', 'an n per configuration for a 5% coefficient of variation, as calibrate-n.js proposes it'],
+    ['$0 --cv-threshold 0.02 --json buffers/buffer-tostring.js', 'a 2% target, the steps and proposals as JSON']
+  ],
   plan: [
     ['$0 --next results/*.csv > round2.json', 'how many more pairs each file needs, as the next round of a sharded comparison']
   ]

@@ -9,7 +9,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
 const ROOT = path.join(__dirname, '..', '..')
-const COMMANDS = ['run', 'compare', 'scatter', 'analyze', 'load', 'merge', 'serve', 'plan']
+const COMMANDS = ['run', 'compare', 'scatter', 'analyze', 'load', 'merge', 'serve', 'plan', 'calibrate']
 
 function cli (args, entry = 'bin/benchrig.js') {
   // not a TTY: help is laid out for 100 columns
@@ -21,7 +21,7 @@ for (const command of COMMANDS) {
     const r = cli([command, '--help'])
     t.equal(r.status, 0, r.stderr)
     t.equal(r.stderr, '')
-    t.match(r.stdout, new RegExp(`^Usage: benchrig ${command} `), 'names the command as called')
+    t.match(r.stdout, new RegExp(`^Usage: (benchrig ${command} |calibrate-n\\.js .*\\n +benchrig ${command} )`), 'names the command as called')
     t.match(r.stdout, /\nExamples:\n {2}benchrig /, 'ends with examples')
     t.notMatch(r.stdout, /\[string\]|\[boolean\]/, 'no type noise')
     t.ok(r.stdout.split('\n').every((l) => l.length <= 100), 'fits 100 columns')

@@ -49,13 +49,46 @@ Examples:
 
 `
 
+exports[`test/cli/help.test.js > TAP > benchrig calibrate --help > help text 1`] = `
+Usage: calibrate-n.js [options] FILE.js
+       benchrig calibrate [options] FILE.js|category ...
+
+Finds, per benchmark file, the number of iterations n that gives stable
+rates: runs the file --runs times at each n, starting at --start-n and
+multiplying by --increase, until the coefficient of variation (CV) is below
+--cv-threshold overall and below twice it for every configuration.
+
+Options (Node core's calibrate-n.js flags):
+  --runs N            runs of the file per n value (default 30)
+  --cv-threshold X    target CV, e.g. 0.05 for 5% (default 0.05)
+  --max-increases N   at most N increases of n (default 6)
+  --start-n N         the first n (default 10)
+  --increase N        factor between successive n (default 10)
+benchrig's:
+  --max-time SEC      do not try an n whose slowest configuration would run
+                      longer than SEC seconds (default: no limit)
+  --set key=value     narrow the other configuration keys (repeatable)
+  --binary BIN        the node binary to run the files with (default: this node)
+  --root DIR          the benchmark directory for categories
+  --json              print the steps and proposals as JSON
+  -h, --help          this text
+
+Examples:
+  benchrig calibrate buffers/buffer-concat.js
+      an n per configuration for a 5% coefficient of variation, as calibrate-n.js proposes it
+  benchrig calibrate --cv-threshold 0.02 --json buffers/buffer-tostring.js
+      a 2% target, the steps and proposals as JSON
+
+`
+
 exports[`test/cli/help.test.js > TAP > benchrig compare --help > help text 1`] = `
 Usage: benchrig compare --old BIN --new BIN [options] <category ...|all>
 
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
-"rate","time", then pair, order, run, seed, start, configs) to stdout or
---output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
+"rate","time", then pair, order, run, seed, start, configs, measure, plan,
+shard_index, shard_count, host: columns Node core's compare.R reads) to
+stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
 
 Options:
   --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
@@ -66,7 +99,10 @@ Options:
   --time-budget SEC     auto: start no batch that would end after SEC seconds
   --filter PATTERN      only files whose name contains PATTERN or matches /re/ (repeatable)
   --exclude PATTERN     skip such files (repeatable)
-  --set key=value       narrow a configuration key (repeatable)
+  --set key=value       narrow a configuration key (repeatable); a file that does
+                        not declare it gets it passed through, with one warning
+                        per run; --set CPUSET=LIST is --cpuset LIST
+  --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
   --timeout SECONDS     kill a configuration that runs longer and record it as
@@ -80,6 +116,11 @@ Options:
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
   --analyze             print the analysis instead of CSV (see benchrig analyze)
+  --csv                 with --analyze: the CSV still goes to stdout, the
+                        analysis to stderr
+  --scale N             with --analyze: round each rate to a multiple of 1/N
+                        first, as Node core's --analyze does (it records
+                        round(rate * N) in an integer histogram); default: exact
   --format, --threshold, --alpha, --max-regression PCT, --unpaired
                         analysis options, as for benchrig analyze; with
                         --max-regression the exit code is 1 on a regression
@@ -134,9 +175,10 @@ Common:
                                   corrected)
 
 Rate and traffic shape:
-      --refill MODE               pipelining: window (refill after each read, always -p in flight),
-                                  half (refill when half the window is free) or batch (refill when
-                                  all are answered, like wrk) (default window)
+      --refill MODE               pipelining: half (refill when half the window is free), batch (the
+                                  next -p requests once all are answered, like wrk) or window
+                                  (refill after each read, always -p in flight, like autocannon)
+                                  (default half)
   -r, --connection-rate RPS       constant rate per connection; wins over -R
   -C, --ignore-coordinated-omission
                                   rate mode: report latency from the actual sends only (hides server
@@ -295,14 +337,19 @@ Options:
                       (repeatable: a file matching any is kept)
   --exclude PATTERN   skip files whose name contains PATTERN or matches /regex/ (repeatable)
   --set key=value     narrow a configuration key of every file (repeatable;
-                      repeat a key for a list of values)
+                      repeat a key for a list of values); a file that does not
+                      declare the key gets it passed through (one warning per
+                      run names the nearest key); --set CPUSET=LIST = --cpuset
+  --strict            an undeclared --set key fails the file instead
   --format FORMAT     simple | csv | csv-wide | ndjson (default simple)
   --runs N            run each file N times (default 1)
-  --test              each file once, with one small configuration
+  --test              each file once, with one small configuration (Node
+                      core's positional "test" keyword does the same)
   --test-all          every configuration, with the work sizes made tiny
   --cpuset LIST       pin the benchmarks to CPUs with taskset -c LIST (Linux)
   --timeout SECONDS   kill a configuration that runs longer and count it as
                       failed (default 300; 0: no limit)
+  --track             print how long each file took, on stderr
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.
@@ -321,7 +368,8 @@ exports[`test/cli/help.test.js > TAP > benchrig scatter --help > help text 1`] =
 Usage: benchrig scatter [options] FILE.js
 
 Runs one benchmark file --runs times (every configuration each time) and
-writes CSV: "filename", one column per variable, "rate", "time". Plot it
+writes CSV as Node core's scatter.js does ("filename", one column per
+variable, "rate", "time", ", " between fields). Plot it
 with "Rscript scatter.R --xaxis V --category V --plot out.png < FILE.csv".
 
 Options:
@@ -336,6 +384,7 @@ Options:
   --xaxis V          the variable on the x axis (needed by --analyze)
   --category V       one series per value of V
   --format FORMAT    text | json (with --analyze; default text)
+  --no-chart         with --analyze: no bar chart of the means under the tables
   --no-progress      no progress line on stderr
   -h, --help         this text
 
