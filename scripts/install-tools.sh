@@ -10,6 +10,7 @@ declare -A PACKAGE_FOR=(
   [h2load]=nghttp2-client
   [nginx]=nginx
   [Rscript]=r-base-core
+  [valgrind]=valgrind
 )
 R_PACKAGES=(ggplot2:r-cran-ggplot2 plyr:r-cran-plyr)
 

@@ -6,6 +6,7 @@ const path = require('node:path')
 const { runSuite, FORMATS } = require('../harness/run-suite.js')
 const { UsageError } = require('../errors.js')
 const { parseCommandLine } = require('../harness/cli-args.js')
+const { checkMeasure } = require('../harness/measure.js')
 
 const usage = (prog) => `Usage: ${prog} [options] <category ...|all>
 
@@ -26,6 +27,10 @@ Options:
   --test-all          every configuration, with the work sizes made tiny
   --cpuset LIST       pin the benchmarks to CPUs with taskset -c LIST (Linux)
   --timeout SECONDS   kill a configuration that runs longer, count it as failed
+  --measure M         wall | cpu | instructions: what the rate counts (default
+                      wall: operations per second; cpu: per CPU-second of the
+                      measured section; instructions: per 10^9 instructions,
+                      each configuration under valgrind); --test ignores it
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.`
@@ -41,6 +46,7 @@ const OPTIONS = {
   'test-all': { type: 'boolean' },
   cpuset: { type: 'string' },
   timeout: { type: 'string' },
+  measure: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 }
 
@@ -80,7 +86,8 @@ function parseRunArgs (argv, ctx = {}) {
     runs,
     mode: v['test-all'] ? 'test-all' : v.test ? 'test' : undefined,
     cpuset: v.cpuset,
-    timeout: v.timeout === undefined ? undefined : Number(v.timeout)
+    timeout: v.timeout === undefined ? undefined : Number(v.timeout),
+    measure: v.test || v['test-all'] ? 'wall' : checkMeasure(v.measure)
   }
 }
 

@@ -12,6 +12,7 @@ const { createRunCsvWriter, createWideCsvWriter } = require('../report/csv.js')
 const { createNdjsonWriter } = require('../report/ndjson.js')
 const { collectMeta } = require('../report/meta.js')
 const { UsageError } = require('../errors.js')
+const { checkMeasure } = require('./measure.js')
 
 const FORMATS = ['simple', 'csv', 'csv-wide', 'ndjson']
 
@@ -32,11 +33,11 @@ function setArgs (set) {
  * @param {{write: (s: string) => unknown}} out
  * @param {() => object} meta
  */
-function createWriter (format, out, meta) {
-  if (format === 'simple') return createTextWriter(out)
-  if (format === 'csv') return createRunCsvWriter(out)
-  if (format === 'csv-wide') return createWideCsvWriter(out)
-  if (format === 'ndjson') return createNdjsonWriter(out, meta())
+function createWriter (format, out, meta, measure = 'wall') {
+  if (format === 'simple') return createTextWriter(out, { measure })
+  if (format === 'csv') return createRunCsvWriter(out, { measure })
+  if (format === 'csv-wide') return createWideCsvWriter(out, { measure })
+  if (format === 'ndjson') return createNdjsonWriter(out, meta(), { measure })
   throw new UsageError(`--format ${format}: use one of ${FORMATS.join(', ')}`)
 }
 
@@ -52,6 +53,8 @@ function createWriter (format, out, meta) {
  * @param {'test'|'test-all'} [opts.mode]
  * @param {string} [opts.cpuset]
  * @param {number} [opts.timeout] seconds one configuration may take before it is killed
+ * @param {'wall'|'cpu'|'instructions'} [opts.measure] what the rates count (default wall;
+ *   --test and --test-all ignore it)
  * @param {string} [opts.execPath] node binary for the benchmarks
  * @param {NodeJS.WritableStream} [opts.stdout] results
  * @param {NodeJS.WriteStream} [opts.stderr] failures and the progress line
@@ -59,6 +62,8 @@ function createWriter (format, out, meta) {
  */
 async function runSuite (opts) {
   const { root, categories, filter = [], exclude = [], set = [], format = 'simple', runs = 1, mode, cpuset } = opts
+  // Test modes check that files run, not what they cost: the measure is ignored.
+  const measure = mode ? 'wall' : checkMeasure(opts.measure)
   const execPath = opts.execPath ?? process.execPath
   const stdout = opts.stdout ?? process.stdout
   const stderr = opts.stderr ?? process.stderr
@@ -79,7 +84,7 @@ async function runSuite (opts) {
 
   const progress = createProgress({ stream: stderr, units: files.length * runs })
   const out = { write: (s) => { progress.clear(); stdout.write(s); progress.redraw() } }
-  const writer = createWriter(format, out, () => collectMeta({ execPath }))
+  const writer = createWriter(format, out, () => collectMeta({ execPath }), measure)
   let results = 0
   let failures = 0
   writer.start()
@@ -96,6 +101,7 @@ async function runSuite (opts) {
         args,
         env,
         cpuset,
+        measure,
         output: stderr,
         onConfig: (c) => progress.config(c.queueLength),
         onReport: (rep) => { results++; progress.result(); writer.result(rep) },

@@ -71,11 +71,14 @@ function formatErrorLine (error) {
  * A streaming text writer for run.js: a header line per file, then one line
  * per result; a blank line separates files.
  * @param {{write: (s: string) => unknown}} out
+ * @param {{measure?: string}} [opts]
  */
-function createTextWriter (out) {
+function createTextWriter (out, { measure = 'wall' } = {}) {
   let files = 0
   return {
-    start () {},
+    // Wall time keeps Node core's output as it is; other measures say above
+    // the first file what the rates count.
+    start () { if (measure !== 'wall') out.write(require('../harness/measure.js').measureNote(measure) + '\n\n') },
     file (name) {
       out.write(`${files++ > 0 ? '\n' : ''}${name}\n`)
     },

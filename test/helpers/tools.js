@@ -11,7 +11,8 @@ const PROBES = {
   h2load: ['h2load', ['--version']],
   nginx: ['nginx', ['-v']],
   Rscript: ['Rscript', ['--version']],
-  taskset: ['taskset', ['--version']]
+  taskset: ['taskset', ['--version']],
+  valgrind: ['valgrind', ['--version']]
 }
 
 function hasCommand (cmd, args) {
@@ -21,7 +22,7 @@ function hasCommand (cmd, args) {
 
 /**
  * @param {import('tap').Test} t
- * @param {string} name wrk | h2load | nginx | Rscript | taskset
+ * @param {string} name wrk | h2load | nginx | Rscript | taskset | valgrind
  * @returns {boolean} true when present; when false the caller returns at once
  */
 function needTool (t, name) {

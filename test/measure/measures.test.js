@@ -1,0 +1,135 @@
+'use strict'
+// --measure wall|cpu|instructions on the child side and in run.js: the
+// meters, the check every driver makes before any work, the labels of each
+// format, HTTP benchmarks refused, test modes ignoring the measure, and one
+// real configuration under valgrind (tiny n: valgrind's start-up of node
+// alone costs ~10 s of CPU).
+const { test } = require('tap')
+const path = require('node:path')
+const { PassThrough } = require('node:stream')
+const { checkMeasure, measureNote, MEASURE_NAMES } = require('../../lib/harness/measure.js')
+const { createMeter } = require('../../lib/harness/meter.js')
+const { callgrindCommand, readCount } = require('../../lib/harness/callgrind.js')
+const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
+const { main } = require('../../lib/cli/run.js')
+const { runMain } = require('../../lib/cli/dispatch.js')
+const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { UsageError, ToolMissingError } = require('../../lib/errors.js')
+
+const SUITE = path.join(__dirname, '..', '..', 'bench', 'noise-suite')
+
+function sink () {
+  const s = new PassThrough()
+  s.text = ''
+  s.on('data', (d) => { s.text += d })
+  return s
+}
+
+async function run (argv) {
+  const stdout = sink()
+  const stderr = sink()
+  const origError = console.error
+  let printed = ''
+  console.error = (m) => { printed += m + '\n' }
+  let code
+  try {
+    code = await runMain((a) => main(a, { defaultRoot: SUITE, stdout, stderr }), argv, 'run.js')
+  } finally {
+    console.error = origError
+  }
+  return { code, stdout: stdout.text, stderr: stderr.text + printed }
+}
+
+/** Runs one benchmark file under a measure and collects its messages. */
+async function runFile (file, measure, args = []) {
+  const reports = []
+  const errors = []
+  const res = await runBenchmarkFile({ file, args, measure, output: sink(), onReport: (r) => reports.push(r), onError: (e) => errors.push(e) })
+  return { res, reports, errors }
+}
+
+test('checkMeasure: the three names, wall by default, a clear error for anything else', async (t) => {
+  t.same(MEASURE_NAMES, ['wall', 'cpu', 'instructions'])
+  t.equal(checkMeasure(undefined), 'wall')
+  t.equal(checkMeasure(''), 'wall')
+  t.equal(checkMeasure('cpu'), 'cpu')
+  t.equal(checkMeasure('instructions', { probe: () => true }), 'instructions')
+  t.throws(() => checkMeasure('cycles'), { constructor: UsageError, exitCode: 2, code: 'BENCHRIG_ERR_MEASURE', message: /--measure cycles: use one of wall, cpu, instructions/ })
+  t.throws(() => checkMeasure('instructions', { probe: () => false }), { constructor: ToolMissingError, message: /valgrind is not installed: --measure instructions runs each configuration under valgrind; install the Debian package "valgrind"/ })
+  t.match(measureNote('instructions'), 'measure: instructions (rate = operations per 10^9 instructions)')
+})
+
+test('meters: wall and cpu return seconds of the section; cpu does not count sleeping', async (t) => {
+  for (const name of ['wall', 'cpu']) {
+    const m = createMeter(name)
+    m.start()
+    const until = Date.now() + 30
+    while (Date.now() < until) { /* busy */ }
+    const amount = m.stop()
+    t.ok(amount > 0.005 && amount < 60, `${name}: ${amount} s for ~30 ms of busy work`)
+  }
+  const cpu = createMeter('cpu')
+  cpu.start()
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  t.ok(cpu.stop() < 0.15, 'a 200 ms sleep uses (almost) no CPU time')
+})
+
+test('callgrind: the command marks the section, the count is read from the newest dump', async (t) => {
+  const cmd = callgrindCommand({ nodePath: '/x/node', outPrefix: '/tmp/d/cg' })
+  t.equal(cmd.execPath, 'valgrind')
+  t.same(cmd.execArgv.slice(0, 5), ['--tool=callgrind', '-q', '--callgrind-out-file=/tmp/d/cg.%p', '--zero-before=getgroups', '--dump-before=getpriority'])
+  t.equal(cmd.execArgv[5], '/x/node', 'node follows the valgrind options, then the deterministic V8 flags')
+  const dir = t.testdir({
+    'cg.42.1': 'events: Ir\nsummary: 111\n',
+    'cg.42.2': 'events: Ir\nsummary: 222\n',
+    'cg.42.10': 'events: Ir\nsummary: 1010\n',
+    'cg.43.11': 'events: Ir\nsummary: 9\n',
+    'cg.42': 'summary: 5\n'
+  })
+  t.equal(readCount(path.join(dir, 'cg'), 42), 1010, 'part 10 is newer than part 2 (numeric order)')
+  t.throws(() => readCount(path.join(dir, 'cg'), 44), { code: 'BENCHRIG_ERR_MEASURE', message: /no callgrind dump found/ })
+  t.throws(() => readCount(undefined, 42), { message: /not running under valgrind/ })
+})
+
+test('run.js --measure cpu: every format says what the rate counts; wall keeps Node core\'s formats', async (t) => {
+  const simple = await run(['--measure', 'cpu', '--set', 'n=20000', 'loop'])
+  t.equal(simple.code, 0, simple.stderr)
+  t.match(simple.stdout, /^measure: cpu \(rate = operations per CPU-second, user \+ system\)\n\nloop\/work\.js\nloop\/work\.js n=20000 len=64: [\d,]+\.\d\d\n$/)
+  const csv = await run(['--measure', 'cpu', '--format', 'csv', '--set', 'n=20000', 'loop'])
+  const parsed = parseCsvRecords(csv.stdout)
+  t.same(parsed.header, ['filename', 'configuration', 'rate', 'time', 'measure'])
+  t.equal(parsed.records.length, 1)
+  const row = parsed.records[0]
+  t.equal(row.measure, 'cpu')
+  t.ok(Math.abs(Number(row.rate) * Number(row.time) - 20000) < 1e-6, 'rate = n / CPU seconds')
+  const nd = await run(['--measure', 'cpu', '--format', 'ndjson', '--set', 'n=20000', 'loop'])
+  const rec = JSON.parse(nd.stdout.split('\n')[0])
+  t.equal(rec.measure, 'cpu')
+  const wall = await run(['--format', 'csv', '--set', 'n=20000', 'loop'])
+  t.equal(wall.stdout.split('\n')[0], '"filename","configuration","rate","time"', 'wall: Node core\'s header as it is')
+  const bad = await run(['--measure', 'ticks', 'loop'])
+  t.equal(bad.code, 2)
+  t.match(bad.stderr, /^run\.js: --measure ticks: use one of wall, cpu, instructions\n$/)
+})
+
+test('test modes ignore the measure: --test --measure instructions runs without valgrind', async (t) => {
+  const r = await run(['--test', '--measure', 'instructions', 'loop'])
+  t.equal(r.code, 0, r.stderr)
+  t.notMatch(r.stdout, /measure:/, 'no measure label: the rates are plain wall time')
+  t.match(r.stdout, /loop\/work\.js n=\d+ len=\d+: [\d,]+\.\d\d/)
+})
+
+test('HTTP benchmarks refuse cpu and instructions with a message naming the way out, before any load', async (t) => {
+  const r = await runFile(path.join(SUITE, 'http', 'refused.js'), 'cpu')
+  t.equal(r.reports.length, 0)
+  t.equal(r.errors.length, 1)
+  t.match(r.errors[0].message, /^bench\.http\(\): --measure cpu does not apply to HTTP benchmarks: .*run HTTP benchmarks with --measure wall/)
+  t.equal(r.errors[0].code, 'BENCHRIG_ERR_MEASURE')
+})
+
+test('a bench.report() benchmark under --measure cpu is refused (its rate is not measured by the harness)', async (t) => {
+  const file = path.join(__dirname, '..', 'compare', 'fixtures', 'bench', 'cpu', 'spin.js')
+  const r = await runFile(file, 'cpu', ['n=1000', 'kind=sqrt'])
+  t.equal(r.reports.length, 0)
+  t.match(r.errors[0].message, /bench\.report\(\)\/bench\.http\(\): .*--measure cpu cannot count it; run this benchmark with --measure wall/)
+})
