@@ -7,7 +7,7 @@ const { csvRow } = require('../report/csv.js')
 const { UsageError } = require('../errors.js')
 
 /** Node core's five columns first, then ours. */
-const COLUMNS = ['binary', 'filename', 'configuration', 'rate', 'time', 'pair', 'order', 'run', 'seed', 'start', 'configs']
+const COLUMNS = ['binary', 'filename', 'configuration', 'rate', 'time', 'pair', 'order', 'run', 'seed', 'start', 'configs', 'measure']
 
 /**
  * Opens a file the user named for writing; a path that cannot be written is
