@@ -15,7 +15,9 @@ const USAGE = `Usage: benchrig analyze [options] FILE.csv   (FILE "-" reads stdi
 Per configuration of a compare CSV: the change of the rate (positive = new
 is faster) with a 95% CI, p, q (Benjamini-Hochberg), stars, a verdict
 (faster / slower / no change / inconclusive), compare.R's Welch columns, a
-geomean and warnings.
+geomean and warnings. The rows' "measure" column (wall, cpu, instructions)
+labels the output; rows of different measures are refused. Instruction
+counts get a paired t-test on log ratios instead of the rank test.
 
 Options:
   --format FORMAT         text | markdown | json (default text)
@@ -23,6 +25,9 @@ Options:
   --alpha A               significance level for q and verdicts (default 0.05)
   --max-regression PCT    exit 1 when a configuration is significantly slower
                           than -PCT% (Holm-adjusted)
+  --min-effect PCT        never call a change smaller than PCT% faster or
+                          slower (default: the measure's resolution, 0.01% for
+                          instructions, 0 for wall and cpu)
   --unpaired              ignore the pair column (Mann-Whitney instead of
                           the signed-rank test on pairs)
   -h, --help              this text`
@@ -32,6 +37,7 @@ const OPTIONS = {
   threshold: { type: 'string' },
   alpha: { type: 'string' },
   'max-regression': { type: 'string' },
+  'min-effect': { type: 'string' },
   unpaired: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }
 }
@@ -51,6 +57,14 @@ function positiveNumber (raw, flag, range = {}) {
   return v
 }
 
+/** @param {string|undefined} raw @param {string} flag */
+function nonNegativeNumber (raw, flag) {
+  if (raw === undefined) return undefined
+  const v = Number(raw)
+  if (raw.trim() === '' || !(v >= 0) || !Number.isFinite(v)) throw new UsageError(`${flag} ${raw}: give a number >= 0 (a change in %)`)
+  return v
+}
+
 /** Analysis options shared by analyze and compare --analyze. */
 function analysisOptions (v) {
   if (v.format !== undefined && !FORMATS.includes(v.format)) throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
@@ -59,6 +73,7 @@ function analysisOptions (v) {
     threshold: positiveNumber(v.threshold, '--threshold') ?? 1,
     alpha: positiveNumber(v.alpha, '--alpha', { max: 1 }) ?? 0.05,
     maxRegression: positiveNumber(v['max-regression'], '--max-regression'),
+    minEffect: nonNegativeNumber(v['min-effect'], '--min-effect'),
     paired: v.unpaired ? false : undefined
   }
 }

@@ -34,6 +34,24 @@ function welchStars (p) {
 }
 
 /**
+ * What the rates count, when it is not wall time: a line above the tables,
+ * the legend of the paired t-test, and the floor below which nothing is
+ * called faster or slower.
+ * @param {{meta: {measure?: string, minEffect?: number}, results: {method: string}[]}} a
+ * @returns {{head?: string, change?: string, floor?: string}}
+ */
+function measureLines (a) {
+  const out = {}
+  const measure = a.meta.measure ?? 'wall'
+  if (measure !== 'wall') out.head = require('../harness/measure.js').measureNote(measure)
+  if (a.results.some((r) => r.method === 'paired-t-log')) {
+    out.change = 'change: mean ratio new/old (paired t-test on log rates, for near-deterministic counts; positive = new is faster); n: "Np" = N pairs;'
+  }
+  if (a.meta.minEffect > 0) out.floor = `, and a change under ${a.meta.minEffect}% is never faster or slower (the measure's resolution, --min-effect)`
+  return out
+}
+
+/**
  * @param {ReturnType<import('../stats/analyze.js').analyze>} a
  * @returns {string}
  */
@@ -49,8 +67,10 @@ function formatAnalysisText (a) {
     rows.push([`geomean of ${g.configurations} configuration${g.configurations === 1 ? '' : 's'}`, '', pct(g.change), `[${pct(g.ci[0])}, ${pct(g.ci[1])}]`, '', '', '', ''])
   }
   const out = [renderTable(rows, [6, 7]), '']
-  out.push(`change: median ratio new/old (Hodges-Lehmann on log rates; positive = new is faster); n: ${'"'}Np${'"'} = N pairs (Wilcoxon signed-rank), otherwise runs old/new (Mann-Whitney);`)
-  out.push(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%.`)
+  const measure = measureLines(a)
+  if (measure.head) out.unshift(measure.head, '')
+  out.push(measure.change ?? `change: median ratio new/old (Hodges-Lehmann on log rates; positive = new is faster); n: ${'"'}Np${'"'} = N pairs (Wilcoxon signed-rank), otherwise runs old/new (Mann-Whitney);`)
+  out.push(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%${measure.floor ?? ''}.`)
   out.push('')
   out.push('Welch t-test on the raw rates (the columns of Node core\'s compare.R):')
   const w = [['', 'confidence', 'improvement', 'accuracy (*)', '(**)', '(***)']]
@@ -74,4 +94,4 @@ function formatAnalysisText (a) {
   return out.join('\n') + '\n'
 }
 
-module.exports = { formatAnalysisText, renderTable, pct, pval, verdictText, welchStars }
+module.exports = { formatAnalysisText, measureLines, renderTable, pct, pval, verdictText, welchStars }

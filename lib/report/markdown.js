@@ -1,6 +1,6 @@
 'use strict'
 // Renders an analysis as GitHub-flavoured Markdown, ready to paste into a PR.
-const { pct, pval, verdictText } = require('./analysis-text.js')
+const { pct, pval, verdictText, measureLines } = require('./analysis-text.js')
 
 // Escapes what would break a table cell.
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ')
@@ -26,7 +26,9 @@ function formatAnalysisMarkdown (a) {
     out.push(`| **geomean** | ${g.configurations} configurations | | ${pct(g.change)} | [${pct(g.ci[0])}, ${pct(g.ci[1])}] | | | | |`)
   }
   out.push('')
-  out.push(`Change: Hodges-Lehmann estimate of new/old on log rates (positive = new is faster), ${level}% CI from the Wilcoxon signed-rank test on pairs (Mann-Whitney when unpaired); q: Benjamini-Hochberg over ${a.results.length} comparisons; "no change" means the CI lies inside ±${a.meta.threshold}%.`)
+  const measure = measureLines(a)
+  if (measure.head) out.unshift(`${measure.head}`, '')
+  out.push(`${measure.change ? 'Change: mean ratio new/old of pairs, paired t-test on log rates (near-deterministic counts)' : 'Change: Hodges-Lehmann estimate of new/old on log rates'} (positive = new is faster), ${level}% CI${measure.change ? '' : ' from the Wilcoxon signed-rank test on pairs (Mann-Whitney when unpaired)'}; q: Benjamini-Hochberg over ${a.results.length} comparisons; "no change" means the CI lies inside ±${a.meta.threshold}%${measure.floor ?? ''}.`)
   if (a.warnings.length > 0) {
     out.push('', '<details><summary>Warnings (' + a.warnings.length + ')</summary>', '')
     for (const x of a.warnings) out.push(`- \`${cell(x.filename)} ${cell(x.configuration)}\`: **${x.kind}**: ${cell(x.message)}`)

@@ -11,6 +11,7 @@ const { mean, median } = require('./descriptive.js')
 const { normQuantile } = require('./distributions.js')
 const { starsFor, decide } = require('./verdict.js')
 const { warningsFor } = require('./warnings.js')
+const { pairedTestFor, measureOfRows, effectFloor, applyFloor } = require('./near-deterministic.js')
 
 const SCHEMA = 'benchrig-analysis/1'
 
@@ -23,7 +24,7 @@ const SCHEMA = 'benchrig-analysis/1'
  * @property {number} n_old
  * @property {number} n_new
  * @property {number} n_pairs 0 when the analysis is unpaired
- * @property {'wilcoxon-signed-rank'|'mann-whitney'} method
+ * @property {'wilcoxon-signed-rank'|'mann-whitney'|'paired-t-log'} method
  * @property {number} change % (positive = new is faster)
  * @property {[number, number]} ci % at the confidence level
  * @property {number} p
@@ -87,10 +88,16 @@ function analyzeGroup (g, opts) {
   let test
   let logRatios
   let method
+  const measureTest = pairedTestFor(opts.measure)
   if (paired && paired.pairs.length >= 2) {
     logRatios = paired.pairs.map((p) => Math.log(p.new / p.old))
-    test = signedRankTest(logRatios, { confLevel: opts.confLevel })
-    method = 'wilcoxon-signed-rank'
+    if (measureTest) {
+      test = measureTest.test(logRatios, { confLevel: opts.confLevel })
+      method = measureTest.method
+    } else {
+      test = signedRankTest(logRatios, { confLevel: opts.confLevel })
+      method = 'wilcoxon-signed-rank'
+    }
   } else {
     test = rankSumTest(newRates.map(Math.log), oldRates.map(Math.log), { confLevel: opts.confLevel })
     method = 'mann-whitney'
@@ -143,14 +150,20 @@ function geomeanOf (results, confLevel) {
  * Analyses compare rows.
  * @param {Row[]} rows
  * @param {{threshold?: number, alpha?: number, confLevel?: number,
- *   maxRegression?: number, paired?: boolean, meta?: object}} [opts]
+ *   maxRegression?: number, minEffect?: number, paired?: boolean, meta?: object}} [opts]
  *   threshold: ±% inside which a CI means "no change" (default 1);
- *   maxRegression: % slowdown that counts as a regression (Holm-adjusted)
+ *   maxRegression: % slowdown that counts as a regression (Holm-adjusted);
+ *   minEffect: % below which a change is never faster/slower (default: the
+ *   measure's resolution; the rows' "measure" column names the measure)
  * @returns {{schema: string, results: Result[], geomean: object|null,
  *   warnings: object[], meta: object, regressions: Result[]}}
  */
 function analyze (rows, opts = {}) {
   const o = { threshold: 1, alpha: 0.05, confLevel: 0.95, ...opts }
+  // What the rates count decides the paired test and the smallest change
+  // that may be called faster or slower (lib/stats/near-deterministic.js).
+  o.measure = measureOfRows(rows)
+  o.minEffect = effectFloor(o.measure, opts.minEffect)
   const analysed = groupRows(rows).map((g) => analyzeGroup(g, o))
   const partial = analysed.map((a) => a.result)
   const warnings = analysed.flatMap((a) => a.warnings)
@@ -160,7 +173,9 @@ function analyze (rows, opts = {}) {
   // fields that go beyond it; JSON output and the API share this object.
   const results = partial.map((r, i) => {
     const n = r.n_pairs || Math.min(r.n_old, r.n_new)
-    const { verdict, morePairs } = decide({ change: r.change, ci: r.ci, q: qs[i], n, threshold: o.threshold, alpha: o.alpha })
+    const decided = decide({ change: r.change, ci: r.ci, q: qs[i], n, threshold: o.threshold, alpha: o.alpha })
+    const verdict = applyFloor(decided.verdict, r.change, o.minEffect)
+    const morePairs = decided.morePairs
     return {
       filename: r.filename,
       configuration: r.configuration,
@@ -190,7 +205,7 @@ function analyze (rows, opts = {}) {
     results,
     geomean: geomeanOf(results, o.confLevel),
     warnings,
-    meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, ...(o.meta || {}) },
+    meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, measure: o.measure, minEffect: o.minEffect, ...(o.meta || {}) },
     regressions
   }
 }

@@ -1,0 +1,33 @@
+'use strict'
+// --measure instructions for real: one configuration of a tiny n under
+// valgrind (node's start-up under callgrind alone costs ~10 s of CPU, so
+// this file runs nothing else).
+const { test } = require('tap')
+const path = require('node:path')
+const { PassThrough } = require('node:stream')
+const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
+const { needTool } = require('../helpers/tools.js')
+
+const WORK = path.join(__dirname, '..', '..', 'bench', 'noise-suite', 'loop', 'work.js')
+
+test('instructions: one configuration under valgrind counts its measured section only', async (t) => {
+  if (!needTool(t, 'valgrind')) return
+  const n = 2000
+  const reports = []
+  const errors = []
+  // Without the test runner's NODE_OPTIONS (--import hooks): callgrind counts
+  // every thread of the process, and the hooks' thread is not the benchmark.
+  const env = { ...process.env }
+  delete env.NODE_OPTIONS
+  await runBenchmarkFile({ file: WORK, args: [`n=${n}`], measure: 'instructions', env, output: new PassThrough(), onReport: (x) => reports.push(x), onError: (e) => errors.push(e) })
+  const r = { reports, errors }
+  t.same(r.errors, [])
+  t.equal(r.reports.length, 1)
+  const { rate, time } = r.reports[0]
+  const count = time * 1e9
+  t.ok(Math.abs(count - Math.round(count)) < 1e-3, `a whole number of instructions: ${count}`)
+  t.ok(Math.abs(rate * time - n) < 1e-6, 'rate = n per 10^9 instructions')
+  // node's own start-up is over 10^8 instructions; 2000 short toString calls
+  // are far below: the count covers the section, not the process.
+  t.ok(count > n * 50 && count < 5e7, `${count} instructions for ${n} operations`)
+})
