@@ -14,6 +14,7 @@ const { analyzeScatter } = require('../stats/scatter-analysis.js')
 const { formatScatterText } = require('../report/scatter-text.js')
 const { resolveBinary } = require('../compare/binaries.js')
 const { openForWriting } = require('../compare/output.js')
+const { checkMeasure, measureNote } = require('../harness/measure.js')
 
 const USAGE = `Usage: scatter.js [options] FILE.js
 
@@ -27,6 +28,8 @@ Options:
   --binary BIN       the node binary to run it with (default: this node)
   --cpuset LIST      pin the benchmark processes with taskset -c LIST
   --output FILE      write the CSV to FILE (flushed per row) instead of stdout
+  --measure M        wall | cpu | instructions: what the rate counts (default
+                     wall); other than wall, the CSV gets a last "measure" column
   --analyze          print mean and median with 95% CIs per --xaxis value instead of CSV
   --xaxis V          the variable on the x axis (needed by --analyze)
   --category V       one series per value of V
@@ -40,6 +43,7 @@ const OPTIONS = {
   binary: { type: 'string' },
   cpuset: { type: 'string' },
   output: { type: 'string' },
+  measure: { type: 'string' },
   analyze: { type: 'boolean' },
   xaxis: { type: 'string' },
   category: { type: 'string' },
@@ -71,6 +75,7 @@ function parseScatterArgs (argv) {
     binary: v.binary === undefined ? process.execPath : resolveBinary(v.binary, '--binary'),
     cpuset: v.cpuset,
     output: v.output,
+    measure: checkMeasure(v.measure),
     analyze: Boolean(v.analyze),
     xaxis: v.xaxis,
     category: v.category,
@@ -96,6 +101,8 @@ async function main (argv, ctx = {}) {
     if (fd !== undefined) fs.writeSync(fd, line)
     else if (!opts.analyze) stdout.write(line)
   }
+  // Wall time keeps Node core's columns; other measures name theirs last.
+  const tail = opts.measure === 'wall' ? { header: [], value: [] } : { header: ['measure'], value: [opts.measure] }
   const tty = opts.progress && stderr.isTTY
   let variables
   const rows = []
@@ -111,14 +118,15 @@ async function main (argv, ctx = {}) {
         execPath: opts.binary,
         args: opts.args,
         cpuset: opts.cpuset,
+        measure: opts.measure,
         onReport: (r) => {
           if (!variables) {
             variables = Object.keys(r.conf)
-            emit(csvRow(['filename', ...variables, 'rate', 'time']))
+            emit(csvRow(['filename', ...variables, 'rate', 'time', ...tail.header]))
           }
           const row = { filename: r.name, ...r.conf, rate: r.rate, time: r.time }
           rows.push(row)
-          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time]))
+          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time, ...tail.value]))
         },
         onError: (e) => {
           if (tty) stderr.write('\r\x1b[K')
@@ -138,7 +146,8 @@ async function main (argv, ctx = {}) {
       if (v !== undefined && !variables.includes(v)) throw new UsageError(`${flag} ${v}: not a variable of this benchmark; it has ${variables.join(', ')}`)
     }
     const a = analyzeScatter(rows, { xaxis: opts.xaxis, category: opts.category, variables })
-    stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : formatScatterText(a))
+    a.measure = opts.measure
+    stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : (opts.measure === 'wall' ? '' : measureNote(opts.measure) + '\n\n') + formatScatterText(a))
   }
   if (stop.stopped) return 130
   return failures > 0 ? 1 : 0

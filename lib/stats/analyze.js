@@ -11,7 +11,7 @@ const { mean, median } = require('./descriptive.js')
 const { normQuantile } = require('./distributions.js')
 const { starsFor, decide } = require('./verdict.js')
 const { warningsFor } = require('./warnings.js')
-const { pairedTestFor, measureOfRows, effectFloor, applyFloor } = require('./near-deterministic.js')
+const { pairedTestFor, measureOfRows, effectFloor, applyFloor, warningsForMethod } = require('./near-deterministic.js')
 
 const SCHEMA = 'benchrig-analysis/1'
 
@@ -117,14 +117,14 @@ function analyzeGroup (g, opts) {
     old: { mean: mean(oldRates), median: median(oldRates) },
     new: { mean: mean(newRates), median: median(newRates) }
   }
-  const warnings = warningsFor({
+  const warnings = warningsForMethod(warningsFor({
     filename: g.filename,
     configuration: g.configuration,
     oldRates,
     newRates,
     logRatios,
     droppedRows: paired ? paired.dropped : 0
-  })
+  }), method)
   return { result, warnings }
 }
 

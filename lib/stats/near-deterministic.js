@@ -81,4 +81,14 @@ function applyFloor (verdict, change, floor) {
   return verdict
 }
 
-module.exports = { pairedLogT, pairedTestFor, measureOfRows, effectFloor, applyFloor }
+/**
+ * Drops the warnings that speak of the rank test's floor when the paired
+ * t-test decided: its CI narrows with the spread, not with the pair count.
+ * @param {{kind: string}[]} warnings
+ * @param {string} method
+ */
+function warningsForMethod (warnings, method) {
+  return method === 'paired-t-log' ? warnings.filter((w) => w.kind !== 'too-few-runs') : warnings
+}
+
+module.exports = { warningsForMethod, pairedLogT, pairedTestFor, measureOfRows, effectFloor, applyFloor }

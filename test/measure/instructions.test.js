@@ -7,6 +7,7 @@ const path = require('node:path')
 const { PassThrough } = require('node:stream')
 const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
 const { needTool } = require('../helpers/tools.js')
+const { plainNode } = require('../harness/fixtures/helpers.js')
 
 const WORK = path.join(__dirname, '..', '..', 'bench', 'noise-suite', 'loop', 'work.js')
 
@@ -15,11 +16,11 @@ test('instructions: one configuration under valgrind counts its measured section
   const n = 2000
   const reports = []
   const errors = []
-  // Without the test runner's NODE_OPTIONS (--import hooks): callgrind counts
-  // every thread of the process, and the hooks' thread is not the benchmark.
-  const env = { ...process.env }
-  delete env.NODE_OPTIONS
-  await runBenchmarkFile({ file: WORK, args: [`n=${n}`], measure: 'instructions', env, output: new PassThrough(), onReport: (x) => reports.push(x), onError: (e) => errors.push(e) })
+  // Without the test runner's NODE_OPTIONS (its --import hooks reach every
+  // node it spawns): callgrind counts every thread of the process, and the
+  // hooks' work is not the benchmark's.
+  const launcher = plainNode(t, process.execPath)
+  await runBenchmarkFile({ file: WORK, execPath: launcher, args: [`n=${n}`], measure: 'instructions', output: new PassThrough(), onReport: (x) => reports.push(x), onError: (e) => errors.push(e) })
   const r = { reports, errors }
   t.same(r.errors, [])
   t.equal(r.reports.length, 1)

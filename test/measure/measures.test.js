@@ -133,3 +133,26 @@ test('a bench.report() benchmark under --measure cpu is refused (its rate is not
   t.equal(r.reports.length, 0)
   t.match(r.errors[0].message, /bench\.report\(\)\/bench\.http\(\): .*--measure cpu cannot count it; run this benchmark with --measure wall/)
 })
+
+test('scatter.js --measure cpu: a last "measure" column; a bad value stops it before any run', async (t) => {
+  const scatter = require('../../lib/cli/scatter.js')
+  const stdout = sink()
+  const code = await scatter.main(['--runs', '1', '--measure', 'cpu', '--set', 'n=20000', '--no-progress', path.join(SUITE, 'loop', 'work.js')], { stdout, stderr: sink() })
+  t.equal(code, 0)
+  const parsed = parseCsvRecords(stdout.text)
+  t.same(parsed.header, ['filename', 'n', 'len', 'rate', 'time', 'measure'])
+  t.equal(parsed.records[0].measure, 'cpu')
+  t.throws(() => scatter.parseScatterArgs(['--measure', 'ops', path.join(SUITE, 'loop', 'work.js')]), { code: 'BENCHRIG_ERR_MEASURE' })
+})
+
+test('compare.js --measure cpu: every row names its measure in column 12', async (t) => {
+  const compare = require('../../lib/cli/compare.js')
+  const stdout = sink()
+  const code = await compare.main(['--old', process.execPath, '--new', process.execPath, '--runs', '1', '--seed', '4', '--measure', 'cpu',
+    '--root', SUITE, '--set', 'n=20000', '--no-progress', 'loop'], { stdout, stderr: sink(), handleSigint: false })
+  t.equal(code, 0)
+  const parsed = parseCsvRecords(stdout.text)
+  t.equal(parsed.header[11], 'measure')
+  t.equal(parsed.records.length, 2)
+  t.same(parsed.records.map((r) => r.measure), ['cpu', 'cpu'])
+})

@@ -68,7 +68,10 @@ test('2% more work is called slower with 4 pairs under instructions; a rank test
   const [r] = analyze(rows).results
   t.equal(r.verdict, 'slower', `change ${r.change}% [${r.ci}]`)
   t.ok(r.ci[0] > -2.01 && r.ci[1] < -1.99, 'the CI is as narrow as the counts')
-  const wall = analyze(rows.map((x) => ({ ...x, measure: 'wall' }))).results[0]
+  t.same(analyze(rows).warnings.filter((w) => w.kind === 'too-few-runs'), [], 'no warning about the rank test\'s floor')
+  const wallA = analyze(rows.map((x) => ({ ...x, measure: 'wall' })))
+  t.ok(wallA.warnings.some((w) => w.kind === 'too-few-runs'), 'wall: the rank test\'s floor is warned about')
+  const wall = wallA.results[0]
   t.equal(wall.method, 'wilcoxon-signed-rank')
   t.not(wall.verdict, 'slower', `the signed-rank floor with 4 pairs: p >= 0.125 (p ${wall.p})`)
 })
