@@ -41,6 +41,18 @@ if (length(missing) > 0) {
                   paste(missing, collapse = ", ")))
   quit(status = 2)
 }
+# The "measure" column (compare.js --measure) names what rate counts; rows of
+# two measures are not comparable, and the plot's axis says which it is.
+measures <- if ("measure" %in% names(dat)) unique(ifelse(dat$measure == "", "wall", dat$measure)) else "wall"
+if (length(measures) > 1) {
+  message(sprintf("compare.R: the CSV holds rows of more than one measure (%s); keep the rows of one value of the \"measure\" column",
+                  paste(measures, collapse = ", ")))
+  quit(status = 2)
+}
+rateLabel <- switch(measures[1],
+  cpu = "operations per CPU-second (higher is better)",
+  instructions = "operations per 10^9 instructions (higher is better)",
+  "rate of operations (higher is better)")
 dat <- dat[, needed]
 dat$rate <- as.numeric(dat$rate)
 dat <- dat[!is.na(dat$rate), ]
@@ -51,7 +63,7 @@ if (!is.null(opts$plot)) {
   dat$nameTwoLines <- paste0(dat$filename, "\n", dat$configuration)
   p <- ggplot(dat, aes(x = nameTwoLines, y = rate, fill = binary)) +
     geom_boxplot() +
-    ylab("rate of operations (higher is better)") +
+    ylab(rateLabel) +
     xlab("benchmark") +
     theme(axis.text.x = element_text(angle = 90, hjust = 1, vjust = 0.5))
   ggsave(opts$plot, p, width = 8, height = 5)

@@ -156,3 +156,14 @@ test('compare.js --measure cpu: every row names its measure in column 12', async
   t.equal(parsed.records.length, 2)
   t.same(parsed.records.map((r) => r.measure), ['cpu', 'cpu'])
 })
+
+test('compare.R refuses rows of two measures, as analyze does', async (t) => {
+  const { needTool } = require('../helpers/tools.js')
+  if (!needTool(t, 'Rscript')) return
+  const { spawnSync } = require('node:child_process')
+  const csv = '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs","measure"\n' +
+    '"old","a.js","n=1",5,1,1,1,1,1,,1,"wall"\n"new","a.js","n=1",5,1,1,2,2,1,,1,"instructions"\n'
+  const r = spawnSync('Rscript', [path.join(__dirname, '..', '..', 'compare.R')], { input: csv, encoding: 'utf8' })
+  t.equal(r.status, 2)
+  t.match(r.stderr, /compare\.R: the CSV holds rows of more than one measure \(wall, instructions\)/)
+})
