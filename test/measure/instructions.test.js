@@ -2,7 +2,12 @@
 // --measure instructions for real: one configuration of a tiny n under
 // valgrind (node's start-up under callgrind alone costs ~10 s of CPU, so
 // this file runs nothing else).
-const { test } = require('tap')
+const tap = require('tap')
+const { test } = tap
+
+// valgrind's start-up of node is ~10 s of CPU; on a 2-core machine shared by
+// other jobs that can be minutes of wall time, which is not a failure here.
+tap.setTimeout(900e3)
 const path = require('node:path')
 const { PassThrough } = require('node:stream')
 const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
