@@ -10,13 +10,16 @@
 //               operation (bench/noise-suite/loop/work.js + noise-extra-work.js),
 //               under instructions with --slow-pairs pairs: called slower
 //   4. pairs    the same call under wall and cpu with up to --max-pairs pairs:
-//               the fewest pairs after which every analysis of the first k
+//               the fewest pairs from which every analysis of the first k
 //               pairs says "slower"
-//   5. cost     seconds per configuration of each measure (wall-clock and
-//               the child processes' CPU), from the runs above
+//   5. cost     CPU seconds per configuration of each measure (all processes
+//               of the compare, from /usr/bin/time), and wall-clock seconds
+// The four compares run at the same time: on a shared 2-core machine a
+// valgrind run of node takes minutes of wall time, and each step is also
+// noise for the others (the point of the exercise).
 //
 //   node bench/noise.js [--hogs 1] [--aa-pairs 6] [--slow-pairs 4] [--max-pairs 40]
-//                       [--aa-set group=small,len=64,n=20000,encoding=utf8,encoding=latin1]
+//                       [--aa-set group=small,len=64,n=20000,encoding=utf8]
 //
 // The figures in docs/compare.md ("Measures") are this script's output.
 const fs = require('node:fs')
@@ -37,7 +40,7 @@ const HOGS = Number(arg('hogs', 1))
 const AA_PAIRS = Number(arg('aa-pairs', 6))
 const SLOW_PAIRS = Number(arg('slow-pairs', 4))
 const MAX_PAIRS = Number(arg('max-pairs', 40))
-const AA_SET = arg('aa-set', 'group=small,len=64,n=20000,encoding=utf8,encoding=latin1').split(',')
+const AA_SET = arg('aa-set', 'group=small,len=64,n=20000,encoding=utf8').split(',')
 const WORK_N = 200000
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-noise-'))
@@ -50,18 +53,27 @@ function makeWrapper (name, extra) {
   return file
 }
 
-/** Runs compare.js; resolves with its rows, the wall seconds and the children's CPU seconds. */
+const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined
+
+/**
+ * Runs compare.js; resolves with its rows, the wall seconds and the CPU
+ * seconds of compare.js and every process under it (/usr/bin/time).
+ */
 function compare (args, out) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint()
-    const child = spawn(process.execPath, [path.join(ROOT, 'compare.js'), '--no-progress', '--output', out, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const argv = [path.join(ROOT, 'compare.js'), '--no-progress', '--output', out, ...args]
+    const child = TIME
+      ? spawn(TIME, ['-f', 'CPU %U %S', process.execPath, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (d) => { stderr += d })
     child.on('error', reject)
     child.on('close', (code) => {
       const wall = Number(process.hrtime.bigint() - t0) / 1e9
       if (code !== 0 && code !== 1) return reject(new Error(`compare.js exited ${code}: ${stderr}`))
-      resolve({ rows: parseCsvRecords(fs.readFileSync(out, 'utf8')).records, wall, stderr })
+      const m = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(stderr)
+      resolve({ rows: parseCsvRecords(fs.readFileSync(out, 'utf8')).records, wall, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, stderr })
     })
   })
 }
@@ -87,48 +99,47 @@ function pairsNeeded (rows) {
 async function main () {
   const hogs = startHogs()
   const fmt = (x, d = 4) => x.toFixed(d)
-  const cost = {}
   try {
     log(`bench/noise.js: node ${process.version}, ${os.cpus().length} CPUs, ${HOGS} CPU hog(s), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+    const slow = makeWrapper('node-2pct', 0.02)
+    const slowArgs = (measure, pairs) => ['--old', process.execPath, '--new', slow, '--runs', String(pairs), '--seed', '3', '--measure', measure,
+      '--root', SUITE, '--set', `n=${WORK_N}`, 'loop']
+    const [rep, aa, si, sw, sc] = await Promise.all([
+      // 1. Two runs of one configuration under instructions (one pair, old = new).
+      compare(['--old', process.execPath, '--new', process.execPath, '--runs', '1', '--seed', '1', '--measure', 'instructions',
+        '--root', ROOT, '--filter', 'buffer-tostring', '--set', 'group=small', '--set', 'len=64', '--set', 'n=20000', '--set', 'encoding=utf8', 'buffers'], path.join(work, 'repeat.csv')),
+      // 2. A/A over buffers/ under instructions.
+      compare(['--old', process.execPath, '--new', process.execPath, '--runs', String(AA_PAIRS), '--seed', '2', '--measure', 'instructions',
+        '--root', ROOT, '--filter', 'buffer-tostring', ...AA_SET.flatMap((x) => ['--set', x]), 'buffers'], path.join(work, 'aa.csv')),
+      // 3. 2% more work, instructions, few pairs.
+      compare(slowArgs('instructions', SLOW_PAIRS), path.join(work, 'slow-instr.csv')),
+      // 4. The same call under wall and cpu.
+      compare(slowArgs('wall', MAX_PAIRS), path.join(work, 'slow-wall.csv')),
+      compare(slowArgs('cpu', MAX_PAIRS), path.join(work, 'slow-cpu.csv'))
+    ])
 
-    // 1. Two runs of one configuration under instructions (one compare pair, old = new).
-    const rep = await compare(['--old', process.execPath, '--new', process.execPath, '--runs', '1', '--seed', '1', '--measure', 'instructions',
-      '--root', ROOT, '--filter', 'buffer-tostring', '--set', 'group=small', '--set', 'len=64', '--set', 'n=20000', '--set', 'encoding=utf8', 'buffers'], path.join(work, 'repeat.csv'))
     const [a, b] = rep.rows.map((r) => Number(r.rate))
     log(`\n1. repeat: buffers/buffer-tostring.js utf8 len=64 n=20000 under instructions, two runs: ${a.toFixed(3)} and ${b.toFixed(3)} ops/10^9 instructions, difference ${fmt(Math.abs(a - b) / Math.min(a, b) * 100)}%`)
-    cost.instructions = rep.wall / runsOf(rep.rows)
 
-    // 2. A/A over buffers/ under instructions.
-    const aaArgs = ['--old', process.execPath, '--new', process.execPath, '--runs', String(AA_PAIRS), '--seed', '2', '--measure', 'instructions',
-      '--root', ROOT, '--filter', 'buffer-tostring', ...AA_SET.flatMap((s) => ['--set', s]), 'buffers']
-    const aa = await compare(aaArgs, path.join(work, 'aa.csv'))
     const aaRes = analyze(aa.rows).results
     log(`\n2. A/A under instructions, ${AA_PAIRS} pairs, ${aaRes.length} configuration(s) (--set ${AA_SET.join(' ')}):`)
     for (const r of aaRes) log(`   ${r.configuration}: change ${r.change.toExponential(2)}% [${r.ci[0].toExponential(2)}, ${r.ci[1].toExponential(2)}] -> ${r.verdict}`)
     log(`   faster/slower verdicts: ${aaRes.filter((r) => r.verdict === 'faster' || r.verdict === 'slower').length} of ${aaRes.length}`)
 
-    // 3. 2% more work, instructions, few pairs.
-    const slow = makeWrapper('node-2pct', 0.02)
-    const slowArgs = (measure, pairs) => ['--old', process.execPath, '--new', slow, '--runs', String(pairs), '--seed', '3', '--measure', measure,
-      '--root', SUITE, '--set', `n=${WORK_N}`, 'loop']
-    const si = await compare(slowArgs('instructions', SLOW_PAIRS), path.join(work, 'slow-instr.csv'))
     const siRes = analyze(si.rows).results[0]
-    log(`\n3. 2% more work under instructions, ${SLOW_PAIRS} pairs: change ${siRes.change.toFixed(4)}% [${siRes.ci[0].toFixed(4)}, ${siRes.ci[1].toFixed(4)}] -> ${siRes.verdict}; pairs needed: ${pairsNeeded(si.rows) ?? 'more than ' + SLOW_PAIRS}`)
+    log(`\n3. 2% more work under instructions, ${SLOW_PAIRS} pairs: change ${siRes.change.toFixed(4)}% [${siRes.ci[0].toFixed(4)}, ${siRes.ci[1].toFixed(4)}] -> ${siRes.verdict}; slower from ${pairsNeeded(si.rows) ?? `never within ${SLOW_PAIRS}`} pairs on`)
 
-    // 4. The same call under wall and cpu.
     log(`\n4. the same call under wall and cpu, up to ${MAX_PAIRS} pairs:`)
-    for (const measure of ['wall', 'cpu']) {
-      const r = await compare(slowArgs(measure, MAX_PAIRS), path.join(work, `slow-${measure}.csv`))
+    for (const [measure, r] of [['wall', sw], ['cpu', sc]]) {
       const res = analyze(r.rows).results[0]
-      const need = pairsNeeded(r.rows)
-      log(`   ${measure}: ${MAX_PAIRS} pairs: change ${res.change.toFixed(2)}% [${res.ci[0].toFixed(2)}, ${res.ci[1].toFixed(2)}] -> ${res.verdict}; slower from ${need ?? `never within ${MAX_PAIRS}`} pairs on`)
-      cost[measure] = r.wall / runsOf(r.rows)
+      log(`   ${measure}: ${MAX_PAIRS} pairs: change ${res.change.toFixed(2)}% [${res.ci[0].toFixed(2)}, ${res.ci[1].toFixed(2)}] -> ${res.verdict}; slower from ${pairsNeeded(r.rows) ?? `never within ${MAX_PAIRS}`} pairs on`)
     }
-    cost.instructionsLoop = si.wall / runsOf(si.rows)
 
-    // 5. Cost per configuration.
-    log('\n5. wall-clock seconds per configuration (one process each, with the driver and root start-up), under the hog:')
-    log(`   wall ${cost.wall.toFixed(2)} s, cpu ${cost.cpu.toFixed(2)} s (loop/work.js n=${WORK_N}); instructions ${cost.instructionsLoop.toFixed(1)} s (same file), ${cost.instructions.toFixed(1)} s (buffer-tostring n=20000)`)
+    log('\n5. cost per configuration (one root + one child process; CPU seconds of every process, wall-clock seconds while all steps ran at once):')
+    for (const [label, r] of [['wall, loop/work.js', sw], ['cpu, loop/work.js', sc], ['instructions, loop/work.js', si], ['instructions, buffer-tostring n=20000', aa]]) {
+      const n = runsOf(r.rows)
+      log(`   ${label}: ${(r.cpu / n).toFixed(2)} CPU s, ${(r.wall / n).toFixed(1)} s wall (${n} runs)`)
+    }
   } finally {
     for (const h of hogs) h.kill('SIGKILL')
     fs.rmSync(work, { recursive: true, force: true })
