@@ -1,9 +1,9 @@
 'use strict'
-// --measure wall|cpu|instructions on the child side and in run.js: the
-// meters, the check every driver makes before any work, the labels of each
-// format, HTTP benchmarks refused, test modes ignoring the measure, and one
-// real configuration under valgrind (tiny n: valgrind's start-up of node
-// alone costs ~10 s of CPU).
+// --measure wall|cpu|instructions on the child side and in run.js, scatter.js
+// and compare.js: the meters, the check every driver makes before any work,
+// the labels of each format, HTTP benchmarks refused, test modes ignoring the
+// measure, compare.R refusing mixed measures. instructions.test.js runs a
+// real configuration under valgrind.
 const { test } = require('tap')
 const path = require('node:path')
 const { PassThrough } = require('node:stream')
