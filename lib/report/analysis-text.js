@@ -45,7 +45,7 @@ function measureLines (a) {
   const measure = a.meta.measure ?? 'wall'
   if (measure !== 'wall') out.head = require('../harness/measure.js').measureNote(measure)
   if (a.results.some((r) => r.method === 'paired-t-log')) {
-    out.change = 'change: mean ratio new/old (paired t-test on log rates, for near-deterministic counts; positive = new is faster); n: "Np" = N pairs;'
+    out.change = 'change: geometric mean of the pairs\' ratios new/old (paired t-test on log rates, for near-deterministic counts; positive = new is faster); n: "Np" = N pairs;'
   }
   if (a.meta.minEffect > 0) out.floor = `, and a change under ${a.meta.minEffect}% is never faster or slower (the measure's resolution, --min-effect)`
   return out

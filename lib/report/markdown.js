@@ -28,7 +28,7 @@ function formatAnalysisMarkdown (a) {
   out.push('')
   const measure = measureLines(a)
   if (measure.head) out.unshift(`${measure.head}`, '')
-  out.push(`${measure.change ? 'Change: mean ratio new/old of pairs, paired t-test on log rates (near-deterministic counts)' : 'Change: Hodges-Lehmann estimate of new/old on log rates'} (positive = new is faster), ${level}% CI${measure.change ? '' : ' from the Wilcoxon signed-rank test on pairs (Mann-Whitney when unpaired)'}; q: Benjamini-Hochberg over ${a.results.length} comparisons; "no change" means the CI lies inside ±${a.meta.threshold}%${measure.floor ?? ''}.`)
+  out.push(`${measure.change ? 'Change: geometric mean of the pairs\' ratios new/old, paired t-test on log rates (near-deterministic counts)' : 'Change: Hodges-Lehmann estimate of new/old on log rates'} (positive = new is faster), ${level}% CI${measure.change ? '' : ' from the Wilcoxon signed-rank test on pairs (Mann-Whitney when unpaired)'}; q: Benjamini-Hochberg over ${a.results.length} comparisons; "no change" means the CI lies inside ±${a.meta.threshold}%${measure.floor ?? ''}.`)
   if (a.warnings.length > 0) {
     out.push('', '<details><summary>Warnings (' + a.warnings.length + ')</summary>', '')
     for (const x of a.warnings) out.push(`- \`${cell(x.filename)} ${cell(x.configuration)}\`: **${x.kind}**: ${cell(x.message)}`)
