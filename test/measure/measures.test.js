@@ -176,3 +176,14 @@ test('compare.R refuses rows of two measures, as analyze does', async (t) => {
   t.equal(r.status, 2)
   t.match(r.stderr, /compare\.R: the CSV holds rows of more than one measure \(wall, instructions\)/)
 })
+
+test('compare.js --resume keeps the file\'s measure: another --measure is refused before any run', async (t) => {
+  const compare = require('../../lib/cli/compare.js')
+  const dir = t.testdir({
+    'out.csv': '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs","measure"\n' +
+      '"old","loop/work.js","n=20000 len=64",1000,20,1,1,1,4,"2026-01-01T00:00:00.000Z",1,"cpu"\n'
+  })
+  await t.rejects(compare.main(['--old', process.execPath, '--new', process.execPath, '--runs', '1', '--measure', 'wall',
+    '--root', SUITE, '--resume', path.join(dir, 'out.csv'), '--no-progress', 'loop'], { stdout: sink(), stderr: sink(), handleSigint: false }),
+  { code: 'BENCHRIG_ERR_INVALID_ARG', message: /--measure wall: .*out\.csv holds rows measured as cpu; resume with --measure cpu/ })
+})
