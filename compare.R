@@ -49,9 +49,19 @@ if (length(missing) > 0) {
                   paste(missing, collapse = ", ")))
   quit(status = 2)
 }
-# What the rates count, for the plot's axis (the "measure" column; empty = wall).
-measure <- if ("measure" %in% names(dat)) unique(dat$measure[dat$measure != ""]) else character(0)
-quantity <- if (length(measure) == 0 || measure[1] == "wall") "rate" else if (measure[1] == "cpu") "operations per CPU-second" else if (measure[1] == "instructions") "operations per 10^9 instructions" else sprintf("rate (%s)", measure[1])
+# The "measure" column (compare.js --measure) names what rate counts; rows of
+# two measures are not comparable, and the plot's axis says which it is.
+measures <- if ("measure" %in% names(dat)) unique(ifelse(dat$measure == "", "wall", dat$measure)) else "wall"
+if (length(measures) > 1) {
+  message(sprintf("compare.R: the CSV holds rows of more than one measure (%s); keep the rows of one value of the \"measure\" column",
+                  paste(measures, collapse = ", ")))
+  quit(status = 2)
+}
+rateLabel <- switch(measures[1],
+  cpu = "operations per CPU-second (higher is better)",
+  instructions = "operations per 10^9 instructions (higher is better)",
+  "rate of operations (higher is better)")
+quantity <- sub(" \\(higher is better\\)", "", rateLabel)
 dat <- dat[, needed]
 dat$rate <- as.numeric(dat$rate)
 dat <- dat[!is.na(dat$rate), ]

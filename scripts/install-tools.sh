@@ -15,6 +15,7 @@ declare -A PACKAGE_FOR=(
   [python3]=python3
   [slurmctld]=slurm-wlm
   [munged]=munge
+  [valgrind]=valgrind
 )
 R_PACKAGES=(ggplot2:r-cran-ggplot2 plyr:r-cran-plyr)
 

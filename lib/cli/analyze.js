@@ -22,7 +22,9 @@ const USAGE = `Usage: benchrig analyze [options] FILE.csv|FILE.ndjson ...   (FIL
 Per configuration of a compare CSV: the change of the rate (positive = new
 is faster) with a 95% CI, p, q (Benjamini-Hochberg), stars, a verdict
 (faster / slower / no change / inconclusive), compare.R's Welch columns, a
-geomean and warnings.
+geomean and warnings. The rows' "measure" column (wall, cpu, instructions)
+labels the output; rows of different measures are refused. Instruction
+counts get a paired t-test on log ratios instead of the rank test.
 
 Several files (the shards of compare --shard, or rounds of --plan) are
 checked first: one plan, no missing and no duplicate pairs (named on
@@ -39,6 +41,9 @@ Options:
                           with no measurements is an error (exit 2)
   --wide                  one line per configuration however long, the verdicts'
                           full sentences, every warning (default: fit 100 columns)
+  --min-effect PCT        never call a change smaller than PCT% faster or
+                          slower (default: the measure's resolution, 0.01% for
+                          instructions, 0 for wall and cpu)
   --unpaired              ignore the pair column (Mann-Whitney instead of
                           the signed-rank test on pairs)
   --plot FILE.svg         also write the PR figure: the change per
@@ -55,6 +60,7 @@ const OPTIONS = {
   threshold: { type: 'string' },
   alpha: { type: 'string' },
   'max-regression': { type: 'string' },
+  'min-effect': { type: 'string' },
   unpaired: { type: 'boolean' },
   wide: { type: 'boolean' },
   plot: { type: 'string' },
@@ -125,6 +131,14 @@ function writePlot (a, file, opts = {}) {
   }
 }
 
+/** @param {string|undefined} raw @param {string} flag */
+function nonNegativeNumber (raw, flag) {
+  if (raw === undefined) return undefined
+  const v = Number(raw)
+  if (raw.trim() === '' || !(v >= 0) || !Number.isFinite(v)) throw new UsageError(`${flag} ${raw}: give a number >= 0 (a change in %)`)
+  return v
+}
+
 /** Analysis options shared by analyze and compare --analyze. */
 function analysisOptions (v) {
   if (v.format !== undefined && !FORMATS.includes(v.format)) throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
@@ -134,6 +148,7 @@ function analysisOptions (v) {
     threshold: positiveNumber(v.threshold, '--threshold') ?? 1,
     alpha: positiveNumber(v.alpha, '--alpha', { max: 1 }) ?? 0.05,
     maxRegression: positiveNumber(v['max-regression'], '--max-regression'),
+    minEffect: nonNegativeNumber(v['min-effect'], '--min-effect'),
     paired: v.unpaired ? false : undefined,
     wide: Boolean(v.wide)
   }

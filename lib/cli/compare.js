@@ -25,6 +25,7 @@ const { createCompareProgress } = require('../compare/progress.js')
 const { splitSetArgs, createKeyWarner } = require('../harness/pass-through.js')
 const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
 const { measureOfRows } = require('../report/forest.js')
+const { checkMeasure, measureName } = require('../harness/measure.js')
 
 const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all>
 
@@ -33,6 +34,7 @@ random old/new pairs, and writes CSV ("binary","filename","configuration",
 "rate","time", then pair, order, run, seed, start, configs, measure, plan,
 shard_index, shard_count, host: columns Node core's compare.R reads) to
 stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
+The "measure" column names what rate counts (see --measure).
 
 Options:
   --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
@@ -53,6 +55,10 @@ Options:
                         failed (default 300; 0: no limit)
   --seed S              seed of the run order (default random; recorded per row)
   --warmup N            unmeasured runs of each file with each binary first (default 0)
+  --measure M           wall | cpu | instructions (default wall, ops/s): cpu counts
+                        the CPU time of the measured section, instructions its
+                        instructions under valgrind (rate: ops per 10^9
+                        instructions; near-deterministic, a few pairs suffice)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
                         run what is missing with the same seed (with the
@@ -114,6 +120,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   seed: { type: 'string' },
   warmup: { type: 'string' },
+  measure: { type: 'string' },
   output: { type: 'string' },
   resume: { type: 'string' },
   ndjson: { type: 'string' },
@@ -182,6 +189,7 @@ function parseCompareArgs (argv, ctx = {}) {
         }
       : undefined,
     warmup: wholeNumber(v.warmup, '--warmup', 0) ?? 0,
+    measure: checkMeasure(v.measure),
     output: v.output ?? v.resume,
     resume: v.resume !== undefined,
     ndjson: v.ndjson,
@@ -235,6 +243,7 @@ async function main (argv, ctx = {}) {
     if (opts.seed !== undefined && previous.seed !== undefined && opts.seed !== previous.seed) {
       throw new UsageError(`--seed ${opts.seed}: ${opts.output} was written with seed ${previous.seed}; leave --seed out to resume`)
     }
+    checkResumeMeasure(previous.rows, opts.measure, opts.output)
     stderr.write(`compare: resuming ${opts.output}: ${previous.rows.length} rows kept${previous.dropped ? `, ${previous.dropped} rows of unfinished runs dropped` : ''}\n`)
   }
   const seed = previous.seed ?? opts.seed ?? randomSeed()
@@ -243,6 +252,7 @@ async function main (argv, ctx = {}) {
   const meta = {
     seed,
     runs: opts.auto ? 'auto' : opts.runs,
+    measure: opts.measure,
     args: opts.args,
     cpuset: opts.cpuset,
     root: opts.root,
@@ -294,6 +304,7 @@ async function main (argv, ctx = {}) {
     binaries: opts.binaries,
     args: opts.args,
     cpuset: opts.cpuset,
+    measure: opts.measure,
     seed,
     stop,
     done: previous.done,
@@ -373,6 +384,12 @@ function planBatches (found, opts) {
   }
   const batches = [...groups.values()]
   return { files: batches.flatMap((b) => b.files), batches, costs }
+}
+
+/** A resumed file keeps its measure: rows of two measures cannot be analysed together. */
+function checkResumeMeasure (rows, measure, file) {
+  const other = rows.find((r) => measureName(r.measure) !== measure)
+  if (other) throw new UsageError(`--measure ${measure}: ${file} holds rows measured as ${measureName(other.measure)}; resume with --measure ${measureName(other.measure)}`)
 }
 
 function machineMeta () {

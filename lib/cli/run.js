@@ -7,6 +7,7 @@ const { runSuite, FORMATS } = require('../harness/run-suite.js')
 const { UsageError } = require('../errors.js')
 const { withExamples } = require('./examples.js')
 const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
+const { checkMeasure } = require('../harness/measure.js')
 
 const usage = (prog) => `Usage: ${prog} [options] <category ...|all>
 
@@ -33,6 +34,10 @@ Options:
   --timeout SECONDS   kill a configuration that runs longer and count it as
                       failed (default 300; 0: no limit)
   --track             print how long each file took, on stderr
+  --measure M         wall | cpu | instructions: what the rate counts (default
+                      wall: operations per second; cpu: per CPU-second of the
+                      measured section; instructions: per 10^9 instructions,
+                      each configuration under valgrind); --test ignores it
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.`
@@ -50,6 +55,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   strict: { type: 'boolean' },
   track: { type: 'boolean' },
+  measure: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 }
 
@@ -93,7 +99,8 @@ function parseRunArgs (argv, ctx = {}) {
     strict: Boolean(v.strict),
     track: Boolean(v.track),
     cpuset: v.cpuset,
-    timeout
+    timeout,
+    measure: v.test || v['test-all'] ? 'wall' : checkMeasure(v.measure)
   }
 }
 

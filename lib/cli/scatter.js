@@ -18,6 +18,7 @@ const { analyzeScatter } = require('../stats/scatter-analysis.js')
 const { formatScatterText } = require('../report/scatter-text.js')
 const { resolveBinary } = require('../compare/binaries.js')
 const { openForWriting } = require('../compare/output.js')
+const { checkMeasure, measureNote } = require('../harness/measure.js')
 
 // Node core's scatter.js separates fields with ", ", and its guide filters
 // the file with sed on that (`sed -E '1p;/([^,]+, ){3}128,/!d'`): we write
@@ -39,6 +40,8 @@ Options:
   --timeout SECONDS  kill a configuration that runs longer and record it as failed
                      (default 300; 0: no limit)
   --output FILE      write the CSV to FILE (flushed per row) instead of stdout
+  --measure M        wall | cpu | instructions: what the rate counts (default
+                     wall); other than wall, the CSV gets a last "measure" column
   --analyze          print mean and median with 95% CIs per --xaxis value instead of CSV
   --xaxis V          the variable on the x axis (needed by --analyze)
   --category V       one series per value of V
@@ -54,6 +57,7 @@ const OPTIONS = {
   cpuset: { type: 'string' },
   timeout: { type: 'string' },
   output: { type: 'string' },
+  measure: { type: 'string' },
   analyze: { type: 'boolean' },
   xaxis: { type: 'string' },
   category: { type: 'string' },
@@ -87,6 +91,7 @@ function parseScatterArgs (argv) {
     cpuset: v.cpuset,
     timeout: parseTimeout(v.timeout),
     output: v.output,
+    measure: checkMeasure(v.measure),
     analyze: Boolean(v.analyze),
     xaxis: v.xaxis,
     category: v.category,
@@ -115,6 +120,8 @@ async function main (argv, ctx = {}) {
     if (fd !== undefined) fs.writeSync(fd, line)
     else if (!opts.analyze) stdout.write(line)
   }
+  // Wall time keeps Node core's columns; other measures name theirs last.
+  const tail = opts.measure === 'wall' ? { header: [], value: [] } : { header: ['measure'], value: [opts.measure] }
   const progress = createScatterProgress({ stream: stderr, enabled: opts.progress, runs: opts.runs, env: ctx.env })
   let variables
   const rows = []
@@ -132,15 +139,16 @@ async function main (argv, ctx = {}) {
         cpuset: opts.cpuset,
         env: opts.timeout === undefined ? undefined : { ...process.env, BENCHRIG_TIMEOUT: String(opts.timeout) },
         onConfig: (c) => progress.config(c.queueLength),
+        measure: opts.measure,
         onReport: (r) => {
           progress.result()
           if (!variables) {
             variables = Object.keys(r.conf)
-            emit(csvRow(['filename', ...variables, 'rate', 'time'], NODE_SEPARATOR))
+            emit(csvRow(['filename', ...variables, 'rate', 'time', ...tail.header], NODE_SEPARATOR))
           }
           const row = { filename: r.name, ...r.conf, rate: r.rate, time: r.time }
           rows.push(row)
-          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time], NODE_SEPARATOR))
+          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time, ...tail.value], NODE_SEPARATOR))
         },
         onError: (e) => {
           progress.clear()
@@ -161,7 +169,8 @@ async function main (argv, ctx = {}) {
       if (v !== undefined && !variables.includes(v)) throw new UsageError(`${flag} ${v}: not a variable of this benchmark; it has ${variables.join(', ')}`)
     }
     const a = analyzeScatter(rows, { xaxis: opts.xaxis, category: opts.category, variables })
-    stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : formatScatterText(a, { chart: opts.chart }))
+    a.measure = opts.measure
+    stdout.write(opts.format === 'json' ? JSON.stringify(a, null, 2) + '\n' : (opts.measure === 'wall' ? '' : measureNote(opts.measure) + '\n\n') + formatScatterText(a, { chart: opts.chart }))
   }
   if (stop.stopped) return 130
   return failures > 0 ? 1 : 0

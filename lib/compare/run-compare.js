@@ -13,6 +13,7 @@ const { runKey } = require('./schedule.js')
  * @property {{old: string, new: string}} binaries absolute paths
  * @property {string[]} args key=value narrowings (from --set)
  * @property {string} [cpuset]
+ * @property {'wall'|'cpu'|'instructions'} [measure] what the rates count (default wall)
  * @property {number} seed
  * @property {NodeJS.ProcessEnv} [env]
  * @property {(row: object, extra?: object) => void} onRow
@@ -51,6 +52,7 @@ async function runOne (run, ctx) {
       execPath,
       args: [...ctx.args, ...extraArgs],
       cpuset: ctx.cpuset,
+      measure: ctx.measure,
       env: ctx.env,
       onConfig: (c) => {
         if (configs === undefined && extraArgs.length === 0) configs = c.queueLength
@@ -72,6 +74,7 @@ async function runOne (run, ctx) {
           seed: ctx.seed,
           start,
           configs,
+          measure: ctx.measure ?? 'wall',
           ...ctx.tags
         }
         rows.push(row)
@@ -173,7 +176,7 @@ async function warmUp (files, count, ctx) {
     for (const f of files) {
       for (const binary of ['old', 'new']) {
         if (ctx.stop && ctx.stop.stopped) return
-        await runFile({ file: f.file, execPath: ctx.binaries[binary], args: ctx.args, cpuset: ctx.cpuset, env: ctx.env })
+        await runFile({ file: f.file, execPath: ctx.binaries[binary], args: ctx.args, cpuset: ctx.cpuset, measure: ctx.measure, env: ctx.env })
       }
     }
   }

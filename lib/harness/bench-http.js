@@ -181,6 +181,9 @@ function http (bench, options, cb) {
   const conf = { ...extraOf(bench), ...configOf(bench) }
   Promise.resolve()
     .then(() => {
+      if (bench && bench.measure !== undefined && bench.measure !== 'wall') {
+        throw new UsageError(`bench.http(): --measure ${bench.measure} does not apply to HTTP benchmarks: the rate is measured by a load generator in another process, not by the server's own ${bench.measure === 'cpu' ? 'CPU time' : 'instructions'}; run HTTP benchmarks with --measure wall (the default)`, 'BENCHRIG_ERR_MEASURE')
+      }
       const opts = normalizeOptions(options, conf, { testMode: isTestMode(bench), category: categoryOf(bench) })
       if (opts.cpusetServer !== undefined) pinServer(opts.cpusetServer)
       return benchmarkers.run(opts.benchmarker, opts)

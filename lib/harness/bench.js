@@ -1,10 +1,12 @@
 'use strict'
 // The child side of a benchmark: the `bench` object a benchmark's main()
-// receives, with start/end on hrtime.bigint and Node core's checks, report(),
+// receives, with start/end on the measure's meter (hrtime.bigint for wall
+// time, as in Node core) and Node core's checks, report(),
 // and the reporting channel (IPC to the root, or a text line by hand).
 // Runs inside the binary under test: Node 18 APIs only.
 const { UsageError } = require('../errors.js')
 const { formatResultLine, formatExtraLine, formatErrorLine } = require('../report/text.js')
+const { createMeter } = require('./meter.js')
 
 const BENCH_ERR = 'BENCHRIG_ERR_BENCHMARK'
 // How long a child may stay alive after it reported (open sockets, timers)
@@ -67,9 +69,10 @@ function trimStack (stack) {
 
 class BenchmarkCore {
   /**
-   * @param {{name: string, conf: object, extra?: Record<string,string>}} init
+   * @param {{name: string, conf: object, extra?: Record<string,string>,
+   *   measure?: string, callgrindOut?: string}} init measure: wall (default) | cpu | instructions
    */
-  constructor ({ name, conf, extra = {} }) {
+  constructor ({ name, conf, extra = {}, measure = 'wall', callgrindOut }) {
     this.name = name
     this.conf = conf
     this.config = conf // Node core's name for it
@@ -79,7 +82,8 @@ class BenchmarkCore {
     this._reported = false
     this._failed = false
     this.testMode = false // true in the children of --test / --test-all
-    this._time = 0n
+    this.measure = measure
+    this._meter = createMeter(measure, { callgrindOut })
     this._mainStart = process.hrtime.bigint()
   }
 
@@ -87,16 +91,17 @@ class BenchmarkCore {
   start () {
     if (this._started) throw new UsageError('bench.start() was called more than once: call it once, right before the measured loop', BENCH_ERR)
     this._started = true
-    this._time = process.hrtime.bigint()
+    this._meter.start() // last: nothing of the harness is measured
   }
 
   /**
-   * Ends the measured section and reports `operations / seconds`.
+   * Ends the measured section and reports `operations / amount`, the amount
+   * in the measure's unit (seconds, CPU seconds or 10^9 instructions).
    * @param {number} operations how many operations ran between start() and end()
    */
   end (operations) {
-    // Read the clock first, so the checks below do not count as work.
-    const now = process.hrtime.bigint()
+    // Read the meter first, so the checks below do not count as work.
+    let amount = this._meter.stop()
     if (!this._started) throw new UsageError('bench.end() was called without bench.start(): call bench.start() before the measured loop', BENCH_ERR)
     if (this._ended) throw new UsageError('bench.end() was called more than once: a benchmark reports one result per process', BENCH_ERR)
     if (typeof operations !== 'number' || Number.isNaN(operations)) {
@@ -107,13 +112,11 @@ class BenchmarkCore {
       throw new UsageError(`bench.end(n) needs a positive operation count, got ${operations} (set BENCHRIG_ZERO_ALLOWED=1 to allow 0)`, BENCH_ERR)
     }
     this._ended = true
-    let elapsed = now - this._time
-    if (elapsed <= 0n) {
-      if (!zeroOk) throw new UsageError('bench.end(): no time elapsed since bench.start() (clock too coarse): raise n (or set BENCHRIG_ZERO_ALLOWED=1)', BENCH_ERR)
-      elapsed = 1n
+    if (!(amount > 0)) {
+      if (!zeroOk) throw new UsageError(`bench.end(): ${this._meter.what}: raise n (or set BENCHRIG_ZERO_ALLOWED=1)`, BENCH_ERR)
+      amount = this._meter.tick
     }
-    const time = Number(elapsed) / 1e9
-    this._send({ rate: operations / time, time })
+    this._send({ rate: operations / amount, time: amount })
   }
 
   /**
@@ -125,6 +128,9 @@ class BenchmarkCore {
    *   becomes a conf key, every other field goes to the report's `extra`.
    */
   report (rate, extra) {
+    if (this.measure !== 'wall') {
+      throw new UsageError(`bench.report()/bench.http(): the rate comes from outside bench.start()/bench.end(n) (for HTTP, from a load generator in another process), so --measure ${this.measure} cannot count it; run this benchmark with --measure wall`, 'BENCHRIG_ERR_MEASURE')
+    }
     if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
       throw new UsageError(`bench.report(rate): rate must be a finite number >= 0, got ${rate}`, BENCH_ERR)
     }

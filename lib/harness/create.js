@@ -39,7 +39,13 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
     markChild()
     const conf = JSON.parse(process.env.BENCHRIG_CONF || '{}')
     const extra = JSON.parse(process.env.BENCHRIG_EXTRA || '{}')
-    const bench = new BenchmarkClass({ name, conf, extra })
+    // The measure of this child (--measure of the driver); not inherited by
+    // the processes the benchmark starts (servers, generators).
+    const measure = process.env.BENCHRIG_MEASURE || 'wall'
+    const callgrindOut = process.env.BENCHRIG_CALLGRIND_OUT
+    delete process.env.BENCHRIG_MEASURE
+    delete process.env.BENCHRIG_CALLGRIND_OUT
+    const bench = new BenchmarkClass({ name, conf, extra, measure, callgrindOut })
     // --test / --test-all: bench.http shortens fixed load durations when it sees this.
     bench.testMode = process.env.BENCHRIG_MODE === 'test' || process.env.BENCHRIG_MODE === 'test-all'
     delete process.env.BENCHRIG_MODE

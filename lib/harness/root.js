@@ -6,6 +6,8 @@
 const { fork } = require('node:child_process')
 const { confToArgs } = require('./args.js')
 const { sendResult } = require('./bench.js')
+const { checkMeasure } = require('./measure.js')
+const callgrind = require('./callgrind.js')
 
 /**
  * Node flags for the children: options.flags, then BENCHRIG_FLAGS and Node
@@ -35,13 +37,19 @@ function sendAsync (msg) {
  * Runs one child for one combination.
  * @returns {Promise<boolean>} true when the child reported a result
  */
-function runChild ({ file, name, conf, extra, execArgv, mode }) {
+function runChild ({ file, name, conf, extra, execArgv, mode, measure, dumpDir }) {
   return new Promise((resolve) => {
-    const env = { ...process.env, BENCHRIG_CHILD: '1', BENCHRIG_CONF: JSON.stringify(conf), BENCHRIG_EXTRA: JSON.stringify(extra) }
+    const env = { ...process.env, BENCHRIG_CHILD: '1', BENCHRIG_CONF: JSON.stringify(conf), BENCHRIG_EXTRA: JSON.stringify(extra), BENCHRIG_MEASURE: measure }
     if (mode) env.BENCHRIG_MODE = mode
+    let program = { execPath: process.execPath, execArgv }
+    if (measure === 'instructions') {
+      env.BENCHRIG_CALLGRIND_OUT = `${dumpDir}/cg`
+      const vg = callgrind.callgrindCommand({ nodePath: process.execPath, outPrefix: env.BENCHRIG_CALLGRIND_OUT })
+      program = { execPath: vg.execPath, execArgv: [...vg.execArgv, ...execArgv] }
+    }
     let child
     try {
-      child = fork(file, confToArgs(conf, extra), { env, execArgv, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] })
+      child = fork(file, confToArgs(conf, extra), { env, ...program, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] })
     } catch (err) {
       sendAsync({ type: 'error', name, conf, message: `could not start the child: ${err.message}` }).then(() => resolve(false))
       return
@@ -108,10 +116,24 @@ async function runRoot ({ file, name, queue, extra, flags, setup, mode }) {
     }
   }
   const execArgv = childFlags(flags)
+  // BENCHRIG_MEASURE comes from the driver's --measure; test modes check that
+  // a file runs, not what it costs, so they ignore it.
+  let measure
+  try {
+    measure = mode ? 'wall' : checkMeasure(process.env.BENCHRIG_MEASURE, { flag: 'BENCHRIG_MEASURE' })
+  } catch (err) {
+    await sendAsync({ type: 'error', name, conf: null, message: err.message, code: err.code })
+    return queue.length || 1
+  }
+  const dumpDir = measure === 'instructions' ? callgrind.makeDumpDir() : undefined
   let failures = 0
-  for (const conf of queue) {
-    const ok = await runChild({ file, name, conf, extra, execArgv, mode })
-    if (!ok) failures++
+  try {
+    for (const conf of queue) {
+      const ok = await runChild({ file, name, conf, extra, execArgv, mode, measure, dumpDir })
+      if (!ok) failures++
+    }
+  } finally {
+    if (dumpDir) callgrind.removeDumpDir(dumpDir)
   }
   return failures
 }

@@ -24,6 +24,8 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
  * @param {string[]} [opts.args] `key=value` narrowings and --test / --test-all
  * @param {NodeJS.ProcessEnv} [opts.env] environment (default process.env); BENCHRIG_DRIVER_NODE is added
  * @param {string} [opts.cpuset] taskset CPU list for the root and its children
+ * @param {'wall'|'cpu'|'instructions'} [opts.measure] what the rates count (default wall);
+ *   the one way every driver passes it (BENCHRIG_MEASURE to the root)
  * @param {(r: Report) => void} [opts.onReport]
  * @param {(e: ErrorReport) => void} [opts.onError]
  * @param {(c: ConfigMessage) => void} [opts.onConfig]
@@ -38,6 +40,7 @@ function runBenchmarkFile (opts) {
   const { file, execPath = process.execPath, args = [], cpuset, onReport, onError, onConfig, onWarning } = opts
   const output = opts.output ?? process.stderr
   const env = { ...(opts.env ?? process.env), BENCHRIG_DRIVER_NODE: process.execPath }
+  if (opts.measure !== undefined) env.BENCHRIG_MEASURE = opts.measure
   delete env.BENCHRIG_CHILD
   const stdio = ['ignore', 'pipe', 'inherit', 'ipc']
   const [entry, ...entryArgs] = isNodeBenchFile(file) ? [NODE_BENCH_ROOT, file] : [file]

@@ -15,6 +15,7 @@ const { collectMeta } = require('../report/meta.js')
 const { UsageError } = require('../errors.js')
 const { checkBenchmarkers } = require('./preflight.js')
 const { splitSetArgs, createKeyWarner } = require('./pass-through.js')
+const { checkMeasure } = require('./measure.js')
 
 const FORMATS = ['simple', 'csv', 'csv-wide', 'ndjson']
 
@@ -23,11 +24,11 @@ const FORMATS = ['simple', 'csv', 'csv-wide', 'ndjson']
  * @param {{write: (s: string) => unknown}} out
  * @param {() => object} meta
  */
-function createWriter (format, out, meta, mode) {
-  if (format === 'simple') return createTextWriter(out, { details: mode === undefined })
-  if (format === 'csv') return createRunCsvWriter(out)
-  if (format === 'csv-wide') return createWideCsvWriter(out)
-  if (format === 'ndjson') return createNdjsonWriter(out, meta())
+function createWriter (format, out, meta, { mode, measure = 'wall' } = {}) {
+  if (format === 'simple') return createTextWriter(out, { details: mode === undefined, measure })
+  if (format === 'csv') return createRunCsvWriter(out, { measure })
+  if (format === 'csv-wide') return createWideCsvWriter(out, { measure })
+  if (format === 'ndjson') return createNdjsonWriter(out, meta(), { measure })
   throw new UsageError(`--format ${format}: use one of ${FORMATS.join(', ')}`)
 }
 
@@ -48,6 +49,8 @@ function createWriter (format, out, meta, mode) {
  * @param {boolean} [opts.track] after each file, print on stderr how long it took
  * @param {() => number} [opts.now] clock in ms for --track (tests inject one)
  * @param {string} [opts.prog] program name for warnings
+ * @param {'wall'|'cpu'|'instructions'} [opts.measure] what the rates count (default wall;
+ *   --test and --test-all ignore it)
  * @param {string} [opts.execPath] node binary for the benchmarks
  * @param {NodeJS.WritableStream} [opts.stdout] results
  * @param {NodeJS.WriteStream} [opts.stderr] failures and the progress line
@@ -55,6 +58,8 @@ function createWriter (format, out, meta, mode) {
  */
 async function runSuite (opts) {
   const { root, categories, filter = [], exclude = [], set = [], format = 'simple', runs = 1, mode, track = false, now = Date.now } = opts
+  // Test modes check that files run, not what they cost: the measure is ignored.
+  const measure = mode ? 'wall' : checkMeasure(opts.measure)
   const execPath = opts.execPath ?? process.execPath
   const stdout = opts.stdout ?? process.stdout
   const stderr = opts.stderr ?? process.stderr
@@ -82,7 +87,7 @@ async function runSuite (opts) {
 
   const progress = createProgress({ stream: stderr, units: files.length * runs })
   const out = { write: (s) => { progress.clear(); stdout.write(s); progress.redraw() } }
-  const writer = createWriter(format, out, () => collectMeta({ execPath }), mode)
+  const writer = createWriter(format, out, () => collectMeta({ execPath }), { mode, measure })
   const warn = createKeyWarner({ write: (s) => { progress.clear(); stderr.write(s); progress.redraw() } }, opts.prog ?? 'run')
   let results = 0
   let failures = 0
@@ -103,6 +108,7 @@ async function runSuite (opts) {
         args,
         env,
         cpuset,
+        measure,
         output: stderr,
         onConfig: (c) => progress.config(c.queueLength),
         onWarning: warn,

@@ -131,6 +131,24 @@ function groupWarnings (warnings, wide) {
 }
 
 /**
+ * What the rates count, when it is not wall time: a line above the tables,
+ * the legend of the paired t-test, and the floor below which nothing is
+ * called faster or slower.
+ * @param {{meta: {measure?: string, minEffect?: number}, results: {method: string}[]}} a
+ * @returns {{head?: string, change?: string, floor?: string}}
+ */
+function measureLines (a) {
+  const out = {}
+  const measure = a.meta.measure ?? 'wall'
+  if (measure !== 'wall') out.head = require('../harness/measure.js').measureNote(measure)
+  if (a.results.some((r) => r.method === 'paired-t-log')) {
+    out.change = 'change: geometric mean of the pairs\' ratios new/old (paired t-test on log rates, for near-deterministic counts; positive = new is faster);'
+  }
+  if (a.meta.minEffect > 0) out.floor = `, and a change under ${a.meta.minEffect}% is never faster or slower (the measure's resolution, --min-effect)`
+  return out
+}
+
+/**
  * @param {ReturnType<import('../stats/analyze.js').analyze>} a
  * @param {{wide?: boolean, width?: number}} [opts] width: columns to fit (default 100); wide: one
  *   line per configuration whatever its width, full verdict sentences, every warning
@@ -151,9 +169,12 @@ function formatAnalysisText (a, { wide = false, width = 100 } = {}) {
   }
   const prose = (text) => (wide ? text : wrapText(text, width, '  '))
   const out = [fitTable(rows, [6, 7], fit), '']
-  out.push(prose('change: Hodges-Lehmann estimate of new/old (the median of the pairwise averages of the log ratios, or of the log-rate differences when unpaired); positive = new is faster;'))
+  const measure = measureLines(a)
+  if (measure.head) out.unshift(measure.head, '')
+  if (measure.change) out.push(prose(measure.change))
+  else out.push(prose('change: Hodges-Lehmann estimate of new/old (the median of the pairwise averages of the log ratios, or of the log-rate differences when unpaired); positive = new is faster;'))
   out.push(prose('pairs: old/new pairs (Wilcoxon signed-rank); "N/M*" = N old and M new runs without pairs (Mann-Whitney); a CI marked "at L%" has only that level (few pairs, ties);'))
-  out.push(prose(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%; the CIs describe this session on this machine.`))
+  out.push(prose(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%${measure.floor ?? ''}; the CIs describe this session on this machine.`))
   if (!wide && a.results.some((r) => r.verdict === 'inconclusive' && r.blocker)) {
     out.push(prose('inconclusive: "~N more pairs" = pairs the spread says a CI within the threshold needs; "too few" = below 6 pairs a signed-rank test cannot reach significance at all; "multiplicity" = the CI excludes 0 but the correction over all configurations blocks the call (--wide says it per row).'))
   }
@@ -182,4 +203,4 @@ function formatAnalysisText (a, { wide = false, width = 100 } = {}) {
   return out.join('\n') + '\n'
 }
 
-module.exports = { formatAnalysisText, renderTable, pct, pval, verdictText, shortVerdict, welchStars, ciText, levelText }
+module.exports = { formatAnalysisText, measureLines, renderTable, pct, pval, verdictText, shortVerdict, welchStars, ciText, levelText }

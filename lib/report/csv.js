@@ -85,14 +85,24 @@ module.exports = { csvField, csvRow, parseCsv, parseCsvRecords }
  * one row per result.
  * @param {{write: (s: string) => unknown}} out
  */
-function createRunCsvWriter (out) {
+function createRunCsvWriter (out, { measure = 'wall' } = {}) {
   const { formatConfiguration } = require('./text.js')
+  const tail = measureTail(measure)
   return {
-    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time'])) },
+    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...tail.header])) },
     file () {},
-    result (r) { out.write(csvRow([r.name, formatConfiguration(r.conf), r.rate, r.time])) },
+    result (r) { out.write(csvRow([r.name, formatConfiguration(r.conf), r.rate, r.time, ...tail.value])) },
     end () {}
   }
+}
+
+/**
+ * Wall time keeps Node core's layout byte for byte; the other measures
+ * (--measure cpu|instructions) add a last column "measure" naming theirs.
+ * @param {string} measure
+ */
+function measureTail (measure) {
+  return measure === 'wall' ? { header: [], value: [] } : { header: ['measure'], value: [measure] }
 }
 
 /** The columns `--format csv-wide` appends for the details a load generator reports. */
@@ -104,14 +114,15 @@ const WIDE_COLUMNS = ['benchmarker_version', 'latency_p50', 'latency_p90', 'late
  * (ms), errors and non-2xx of HTTP benchmarks; empty for other benchmarks.
  * @param {{write: (s: string) => unknown}} out
  */
-function createWideCsvWriter (out) {
+function createWideCsvWriter (out, { measure = 'wall' } = {}) {
   const { formatConfiguration } = require('./text.js')
+  const tail = measureTail(measure)
   return {
-    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...WIDE_COLUMNS])) },
+    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...WIDE_COLUMNS, ...tail.header])) },
     file () {},
     result (r) {
       const x = r.extra ?? {}
-      out.write(csvRow([r.name, formatConfiguration(r.conf), r.rate, r.time, ...WIDE_COLUMNS.map((k) => x[k])]))
+      out.write(csvRow([r.name, formatConfiguration(r.conf), r.rate, r.time, ...WIDE_COLUMNS.map((k) => x[k]), ...tail.value]))
     },
     end () {}
   }

@@ -1,6 +1,6 @@
 'use strict'
 // Renders an analysis as GitHub-flavoured Markdown, ready to paste into a PR.
-const { pct, pval, verdictText, ciText, levelText } = require('./analysis-text.js')
+const { pct, pval, verdictText, ciText, levelText, measureLines } = require('./analysis-text.js')
 
 // Escapes what would break a table cell.
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ')
@@ -26,7 +26,9 @@ function formatAnalysisMarkdown (a) {
     out.push(`| **geomean** | ${g.configurations} configurations | ${g.pairs ? `${g.pairs} pairs` : ''} | ${pct(g.change)} | ${cell(ciText(g, asked))} | | |`)
   }
   out.push('')
-  out.push(`Change: Hodges-Lehmann estimate of new/old (the median of the pairwise averages of the log ratios; positive = new is faster), ${level} CI from the Wilcoxon signed-rank test on pairs (Mann-Whitney when unpaired; a CI marked "at L%" has only that level); q: Benjamini-Hochberg over ${a.results.length} comparisons; "no change" means the CI lies inside ±${a.meta.threshold}%. The CIs describe this session on this machine.`)
+  const measure = measureLines(a)
+  if (measure.head) out.unshift(`${measure.head}`, '')
+  out.push(`${measure.change ? 'Change: geometric mean of the pairs\' ratios new/old (paired t-test on log rates, for near-deterministic counts' : 'Change: Hodges-Lehmann estimate of new/old (the median of the pairwise averages of the log ratios'}; positive = new is faster), ${level} CI${measure.change ? '' : ' from the Wilcoxon signed-rank test on pairs (Mann-Whitney when unpaired; a CI marked "at L%" has only that level)'}; q: Benjamini-Hochberg over ${a.results.length} comparisons; "no change" means the CI lies inside ±${a.meta.threshold}%${measure.floor ?? ''}. The CIs describe this session on this machine.`)
   out.push('', '<details><summary>Node compare.R columns (Welch t-test on the raw rates: unpaired, not adjusted; not a verdict)</summary>', '')
   out.push('| benchmark | configuration | improvement | confidence | accuracy (95%) | p |')
   out.push('|---|---|--:|---|--:|--:|')

@@ -8,13 +8,14 @@
 const { formatConfiguration } = require('./text.js')
 
 const SCHEMA = 'benchrig-run/1'
-const CORE = ['schema', 'type', 'filename', 'configuration', 'conf', 'rate', 'time', 'run', 'meta']
+const CORE = ['schema', 'type', 'filename', 'configuration', 'conf', 'rate', 'time', 'measure', 'run', 'meta']
 
 /**
  * A result record. Extra fields of the report (latency percentiles, errors,
  * benchmarker version ...) become top-level fields; they never replace the core ones.
  * @param {{name: string, conf: object, rate: number, time: number, extra?: object}} report
- * @param {{run?: number, meta?: object}} [ctx]
+ * @param {{run?: number, meta?: object, measure?: string}} [ctx] measure: what rate and
+ *   time count (wall: seconds; cpu: CPU seconds; instructions: 10^9 instructions)
  */
 function resultRecord (report, ctx = {}) {
   const rec = {
@@ -26,6 +27,8 @@ function resultRecord (report, ctx = {}) {
     rate: report.rate,
     time: report.time
   }
+  // Absent = wall (the files written before measures existed read the same).
+  if (ctx.measure !== undefined && ctx.measure !== 'wall') rec.measure = ctx.measure
   if (ctx.run !== undefined) rec.run = ctx.run
   for (const [k, v] of Object.entries(report.extra || {})) if (!CORE.includes(k)) rec[k] = v
   if (ctx.meta) rec.meta = ctx.meta
@@ -36,14 +39,14 @@ function resultRecord (report, ctx = {}) {
  * @param {{write: (s: string) => unknown}} out
  * @param {object} meta from meta.js collectMeta
  */
-function createNdjsonWriter (out, meta) {
+function createNdjsonWriter (out, meta, { measure = 'wall' } = {}) {
   const line = (o) => out.write(JSON.stringify(o) + '\n')
   let run
   return {
     start () {},
     file () {},
     setRun (n) { run = n },
-    result (r) { line(resultRecord(r, { run, meta })) },
+    result (r) { line(resultRecord(r, { run, meta, measure })) },
     error (e) { line({ schema: SCHEMA, type: 'error', filename: e.name, configuration: e.conf ? formatConfiguration(e.conf) : null, conf: e.conf, message: e.message, run, meta }) },
     end (summary) { line({ schema: SCHEMA, type: 'summary', ...summary }) }
   }

@@ -78,11 +78,13 @@ function formatErrorLine (error) {
  * `details: false` (test mode: Node's test contract allows exactly one
  * line per result).
  * @param {{write: (s: string) => unknown}} out
- * @param {{details?: boolean}} [opts]
+ * @param {{details?: boolean, measure?: string}} [opts]
  */
-function createTextWriter (out, { details = true } = {}) {
+function createTextWriter (out, { details = true, measure = 'wall' } = {}) {
   return {
-    start () {},
+    // Wall time keeps Node core's output as it is; other measures say above
+    // the first file what the rates count.
+    start () { if (measure !== 'wall') out.write(require('../harness/measure.js').measureNote(measure) + '\n\n') },
     file (name) {
       out.write(`\n${name}\n`)
     },

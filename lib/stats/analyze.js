@@ -13,6 +13,7 @@ const { starsFor, decide } = require('./verdict.js')
 const { warningsFor } = require('./warnings.js')
 const { groupRows, pairsOf, fallbackMessage } = require('./pairing.js')
 const { precisionOf } = require('./precision.js')
+const { pairedTestFor, measureOfRows, effectFloor, applyFloor, warningsForMethod } = require('./near-deterministic.js')
 
 const SCHEMA = 'benchrig-analysis/1'
 
@@ -26,7 +27,7 @@ const SCHEMA = 'benchrig-analysis/1'
  * @property {number} n_old
  * @property {number} n_new
  * @property {number} n_pairs 0 when the analysis is unpaired
- * @property {'wilcoxon-signed-rank'|'mann-whitney'} method
+ * @property {'wilcoxon-signed-rank'|'mann-whitney'|'paired-t-log'} method
  * @property {number} change % (positive = new is faster)
  * @property {[number, number]} ci % at conf_level
  * @property {number} conf_level the level the CI really has: the one asked,
@@ -67,10 +68,16 @@ function analyzeGroup (g, opts) {
   let logRatios
   let method
   let precision
+  const measureTest = pairedTestFor(opts.measure)
   if (paired) {
     logRatios = paired.pairs.map((p) => Math.log(p.new / p.old))
-    test = signedRankTest(logRatios, { confLevel: opts.confLevel })
-    method = 'wilcoxon-signed-rank'
+    if (measureTest) {
+      test = measureTest.test(logRatios, { confLevel: opts.confLevel })
+      method = measureTest.method
+    } else {
+      test = signedRankTest(logRatios, { confLevel: opts.confLevel })
+      method = 'wilcoxon-signed-rank'
+    }
     precision = precisionOf({ logRatios }, opts.confLevel)
   } else {
     const logNew = newRates.map(Math.log)
@@ -99,7 +106,7 @@ function analyzeGroup (g, opts) {
     new: { mean: mean(newRates), median: median(newRates) }
   }
   const times = g.rows.map((r) => r.time).filter((t) => t > 0)
-  const warnings = warningsFor({
+  const warnings = warningsForMethod(warningsFor({
     filename: g.filename,
     configuration: g.configuration,
     oldRates,
@@ -109,7 +116,7 @@ function analyzeGroup (g, opts) {
     medianTime: times.length > 0 ? median(times) : undefined,
     shortTime: SHORT_TIME_S,
     fallback: fallback && fallback.unpaired !== 'no-pairs' ? fallbackMessage(fallback) : undefined
-  })
+  }), method)
   return { result, warnings, pairs: paired ? paired.pairs : undefined, fallback }
 }
 
@@ -163,15 +170,21 @@ function geomeanOf (analysed, results, confLevel) {
  * Analyses compare rows.
  * @param {Row[]} rows
  * @param {{threshold?: number, alpha?: number, confLevel?: number,
- *   maxRegression?: number, paired?: boolean, meta?: object}} [opts]
+ *   maxRegression?: number, minEffect?: number, paired?: boolean, meta?: object}} [opts]
  *   threshold: ±% inside which a CI means "no change" (default 1);
  *   maxRegression: % slowdown that counts as a regression (one-sided test
- *   against -maxRegression%, Holm-adjusted)
+ *   against -maxRegression%, Holm-adjusted);
+ *   minEffect: % below which a change is never faster/slower (default: the
+ *   measure's resolution; the rows' "measure" column names the measure)
  * @returns {{schema: string, results: Result[], geomean: object|null,
  *   warnings: object[], meta: object, regressions: Result[]}}
  */
 function analyze (rows, opts = {}) {
   const o = { threshold: 1, alpha: 0.05, confLevel: 0.95, ...opts }
+  // What the rates count decides the paired test and the smallest change
+  // that may be called faster or slower (lib/stats/near-deterministic.js).
+  o.measure = measureOfRows(rows)
+  o.minEffect = effectFloor(o.measure, opts.minEffect)
   const analysed = groupRows(rows).map((g) => analyzeGroup(g, o))
   const partial = analysed.map((a) => a.result)
   const warnings = analysed.flatMap((a) => a.warnings)
@@ -185,7 +198,9 @@ function analyze (rows, opts = {}) {
   // fields that go beyond it; JSON output and the API share this object.
   const results = partial.map((r, i) => {
     const n = r.n_pairs || Math.min(r.n_old, r.n_new)
-    const { verdict, morePairs, blocker } = decide({ change: r.change, ci: r.ci, q: qs[i], n, threshold: o.threshold, alpha: o.alpha, scale: r.scale, paired: r.n_pairs > 0, confLevel: o.confLevel })
+    const decided = decide({ change: r.change, ci: r.ci, q: qs[i], n, threshold: o.threshold, alpha: o.alpha, scale: r.scale, paired: r.n_pairs > 0, confLevel: o.confLevel })
+    const verdict = applyFloor(decided.verdict, r.change, o.minEffect)
+    const { morePairs, blocker } = decided
     return {
       filename: r.filename,
       configuration: r.configuration,
@@ -221,7 +236,7 @@ function analyze (rows, opts = {}) {
     results,
     geomean: geomeanOf(analysed, results, o.confLevel),
     warnings,
-    meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, ...(o.meta || {}) },
+    meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, measure: o.measure, minEffect: o.minEffect, ...(o.meta || {}) },
     regressions
   }
 }
