@@ -46,7 +46,7 @@ async function suite (t, name, category) {
   const failed = records.filter((r) => r.type === 'error').map((r) => `${r.filename}: ${r.message}`)
   t.same(results.map((r) => r.filename).sort(), filesOf(category), `one result per benchmark file (failures: ${failed.join('; ') || 'none'})`)
   for (const r of results) {
-    t.match(r.configuration, `benchmarker="${name}"`, `${r.filename} names its tool in the configuration`)
+    t.match(r.configuration, `benchmarker='${name}'`, `${r.filename} names its tool in the configuration`)
     t.equal(r.conf.benchmarker, name)
     t.equal(r.benchmarker, name)
     t.type(r.benchmarker_version, 'string')
