@@ -13,9 +13,10 @@ const { UsageError, RunError, isUserFacing } = require('../errors.js')
 
 const DEFAULT_PORT = 12346
 // Durations under --test: enough for a few hundred requests, short enough
-// for whole suites to run in seconds. wrk's floor of one second is its own
+// for whole suites to run in seconds; the same value the harness gives a
+// duration key (test-mode.js). wrk's floor of one second is its own
 // (adapter.minDuration).
-const TEST_DURATION = 0.3
+const { TEST_DURATION } = require('./test-mode.js')
 
 /**
  * Is this child running under --test? The harness shrinks a `duration`

@@ -13,7 +13,7 @@ const DURATION_KEYS = new Set(['dur', 'duration', 'seconds', 'sec', 'time'])
 // In --test-all these keys only size the work, so they shrink like in --test
 // while every other key keeps all its values.
 const WORK_KEYS = new Set(['n', 'iterations', 'iter', 'count', 'millions', 'thousands'])
-const TEST_DURATION = 0.05
+const { TEST_DURATION } = require('./test-mode.js')
 
 function typeName (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v

@@ -104,7 +104,7 @@ test('--test: first values, numbers > 1 become 1, durations tiny, options.test w
     [{ n: 7, len: 0, dur: 0.05, enc: 'latin1', neg: -3, on: false }], '--set beats the test values')
   t.throws(() => buildQueue({ configs, options: { test: { nope: 1 } }, args: args('--test') }), { message: /options.test names "nope"/ })
   t.throws(() => buildQueue({ configs, options: { test: { n: 'x' } }, args: args('--test') }), { message: /options.test.n is string/ })
-  t.same(reduceForTest({ duration: [30], seconds: [0.01] }, undefined, 'test'), { duration: [0.05], seconds: [0.01] })
+  t.same(reduceForTest({ duration: [30], seconds: [0.01] }, undefined, 'test'), { duration: [0.25], seconds: [0.01] }, 'a duration becomes the test-mode duration the load really runs')
 })
 
 test('--test falls back to the first allowed combination when the filter rejects the reduced one', async (t) => {
