@@ -97,11 +97,11 @@ test('an unknown key passes through (Node core\'s extra_options) or, strict, nam
 
 test('--test: first values, numbers > 1 become 1, durations tiny, options.test wins, argv still applies', async (t) => {
   const configs = { n: [1e6, 10], len: [0, 64], dur: [5], enc: ['utf8', 'hex'], neg: [-3, 4], on: [false, true] }
-  t.same(buildQueue({ configs, args: args('--test') }).queue, [{ n: 1, len: 0, dur: 0.05, enc: 'utf8', neg: -3, on: false }])
+  t.same(buildQueue({ configs, args: args('--test') }).queue, [{ n: 1, len: 0, dur: 0.25, enc: 'utf8', neg: -3, on: false }])
   t.same(buildQueue({ configs, options: { test: { enc: 'hex', n: [3, 4] } }, args: args('--test') }).queue,
-    [{ n: 3, len: 0, dur: 0.05, enc: 'hex', neg: -3, on: false }])
+    [{ n: 3, len: 0, dur: 0.25, enc: 'hex', neg: -3, on: false }])
   t.same(buildQueue({ configs, options: { test: { enc: 'hex' } }, args: args('--test', 'enc=latin1', 'n=7') }).queue,
-    [{ n: 7, len: 0, dur: 0.05, enc: 'latin1', neg: -3, on: false }], '--set beats the test values')
+    [{ n: 7, len: 0, dur: 0.25, enc: 'latin1', neg: -3, on: false }], '--set beats the test values')
   t.throws(() => buildQueue({ configs, options: { test: { nope: 1 } }, args: args('--test') }), { message: /options.test names "nope"/ })
   t.throws(() => buildQueue({ configs, options: { test: { n: 'x' } }, args: args('--test') }), { message: /options.test.n is string/ })
   t.same(reduceForTest({ duration: [30], seconds: [0.01] }, undefined, 'test'), { duration: [0.25], seconds: [0.01] }, 'a duration becomes the test-mode duration the load really runs')
@@ -119,7 +119,7 @@ test('--test-all: every combination, work sizes made tiny, duplicates dropped', 
   const configs = { enc: ['a', 'b'], len: [16, 1024], n: [1e6, 2e6], dur: [5, 10] }
   const { queue } = buildQueue({ configs, args: args('--test-all') })
   t.equal(queue.length, 4)
-  t.same(queue[0], { enc: 'a', len: 16, n: 1, dur: 0.05 })
+  t.same(queue[0], { enc: 'a', len: 16, n: 1, dur: 0.25 })
   t.same([...new Set(queue.map((c) => c.len))], [16, 1024], 'non-work keys keep all values')
   const withTest = buildQueue({ configs, options: { test: { len: 3 } }, args: args('--test-all') })
   t.same(withTest.queue.map((c) => c.len), [3, 3])
