@@ -11,7 +11,9 @@ Usage: benchrig analyze [options] FILE.csv|FILE.ndjson ...   (FILE "-" reads std
 Per configuration of a compare CSV: the change of the rate (positive = new
 is faster) with a 95% CI, p, q (Benjamini-Hochberg), stars, a verdict
 (faster / slower / no change / inconclusive), compare.R's Welch columns, a
-geomean and warnings.
+geomean and warnings. The rows' "measure" column (wall, cpu, instructions)
+labels the output; rows of different measures are refused. Instruction
+counts get a paired t-test on log ratios instead of the rank test.
 
 Several files (the shards of compare --shard, or rounds of --plan) are
 checked first: one plan, no missing and no duplicate pairs (named on
@@ -28,6 +30,9 @@ Options:
                           with no measurements is an error (exit 2)
   --wide                  one line per configuration however long, the verdicts'
                           full sentences, every warning (default: fit 100 columns)
+  --min-effect PCT        never call a change smaller than PCT% faster or
+                          slower (default: the measure's resolution, 0.01% for
+                          instructions, 0 for wall and cpu)
   --unpaired              ignore the pair column (Mann-Whitney instead of
                           the signed-rank test on pairs)
   --plot FILE.svg         also write the PR figure: the change per
@@ -89,6 +94,7 @@ random old/new pairs, and writes CSV ("binary","filename","configuration",
 "rate","time", then pair, order, run, seed, start, configs, measure, plan,
 shard_index, shard_count, host: columns Node core's compare.R reads) to
 stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
+The "measure" column names what rate counts (see --measure).
 
 Options:
   --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
@@ -109,6 +115,10 @@ Options:
                         failed (default 300; 0: no limit)
   --seed S              seed of the run order (default random; recorded per row)
   --warmup N            unmeasured runs of each file with each binary first (default 0)
+  --measure M           wall | cpu | instructions (default wall, ops/s): cpu counts
+                        the CPU time of the measured section, instructions its
+                        instructions under valgrind (rate: ops per 10^9
+                        instructions; near-deterministic, a few pairs suffice)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
                         run what is missing with the same seed (with the
@@ -350,6 +360,10 @@ Options:
   --timeout SECONDS   kill a configuration that runs longer and count it as
                       failed (default 300; 0: no limit)
   --track             print how long each file took, on stderr
+  --measure M         wall | cpu | instructions: what the rate counts (default
+                      wall: operations per second; cpu: per CPU-second of the
+                      measured section; instructions: per 10^9 instructions,
+                      each configuration under valgrind); --test ignores it
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.
@@ -380,6 +394,8 @@ Options:
   --timeout SECONDS  kill a configuration that runs longer and record it as failed
                      (default 300; 0: no limit)
   --output FILE      write the CSV to FILE (flushed per row) instead of stdout
+  --measure M        wall | cpu | instructions: what the rate counts (default
+                     wall); other than wall, the CSV gets a last "measure" column
   --analyze          print mean and median with 95% CIs per --xaxis value instead of CSV
   --xaxis V          the variable on the x axis (needed by --analyze)
   --category V       one series per value of V
