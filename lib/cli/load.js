@@ -202,7 +202,9 @@ async function main (argv) {
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
   if (interrupted) {
-    process.stderr.write(`benchrig load: cut short by Ctrl-C after ${(result.duration ?? 0).toFixed(1)} s; the result above covers that time only\n`)
+    process.stderr.write(args.forever
+      ? 'benchrig load: stopped by Ctrl-C; the last round above was cut short\n'
+      : `benchrig load: cut short by Ctrl-C after ${(result.duration ?? 0).toFixed(1)} s; the result above covers that time only\n`)
     return 130
   }
   if (result.requests.total === 0 && !args.forever) { // -f: Ctrl-C may end a round before its first response

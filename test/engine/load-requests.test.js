@@ -158,7 +158,8 @@ t.test('-f runs round after round until SIGINT; -T titles the result', async (t)
       }
     }
   })
-  t.equal(r.code, 0, r.stderr)
+  t.equal(r.code, 130, 'Ctrl-C ends -f as it ends any run: exit 130')
+  t.match(r.stderr, /benchrig load: stopped by Ctrl-C; the last round above was cut short/)
   const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
   t.ok(lines.length >= 2, `${lines.length} results`)
   t.equal(lines[0].requests.total, 5)
