@@ -125,8 +125,8 @@ test('--test runs each file once; --test-all every combination; --runs repeats',
   const all = await run(['beta', '--test-all', '--filter', 'groups', '--runs', '2', '--format', 'ndjson'])
   const recs = all.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'result')
   t.same(recs.map((x) => `${x.run} ${x.configuration}`), [
-    "1 group='short' n=1 len=1", "1 group='short' n=1 len=2", "1 group='long' dur=0.05 n=1 len=1000",
-    "2 group='short' n=1 len=1", "2 group='short' n=1 len=2", "2 group='long' dur=0.05 n=1 len=1000"
+    "1 group='short' n=1 len=1", "1 group='short' n=1 len=2", "1 group='long' dur=0.25 n=1 len=1000",
+    "2 group='short' n=1 len=1", "2 group='short' n=1 len=2", "2 group='long' dur=0.25 n=1 len=1000"
   ])
   const simple = await run(['beta', '--test', '--filter', 'groups', '--runs', '2'])
   t.equal(simple.stdout.split('\n').filter((l) => l === 'beta/groups.js').length, 1, 'one header per file')
@@ -203,7 +203,7 @@ test('progress line: only on a TTY, with files, configurations, elapsed time and
   let written = ''
   let now = 0
   const tty = { isTTY: true, columns: 80, write: (s) => { written += s } }
-  const p = createProgress({ stream: tty, units: 2, now: () => now, timers: { setInterval: () => ({}), clearInterval () {} } })
+  const p = createProgress({ stream: tty, units: 2, now: () => now, env: {}, timers: { setInterval: () => ({}), clearInterval () {} } })
   p.startFile(1, 'x/y.js')
   p.config(2)
   now = 10000
