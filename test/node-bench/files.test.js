@@ -73,7 +73,8 @@ test('a benchmark that breaks the node:bench contract fails alone, with the same
     const { records } = parseCsvRecords(r.stdout)
     t.same(records.map((x) => x.configuration), [formatConfiguration({ bench: 'good', k: 2 })], 'the benchmark between the broken ones still gives its row')
     const failed = r.stderr.split('\n').filter((l) => /: failed: /.test(l))
-    outcomes.push(failed.map((l) => /(bench="[^"]+" k=\d).*(ERR_[A-Z_]+)/.exec(l)?.slice(1).join(' ')))
+    // "FILE CONFIGURATION: failed: MESSAGE (CODE)": the configuration as the harness formats it
+    outcomes.push(failed.map((l) => /^\S+ (.*?): failed: .*?(ERR_[A-Z_]+)/.exec(l)?.slice(1).join(' ')))
   }
   t.same(outcomes[0], [
     `${formatConfiguration({ bench: 'no start', k: 1 })} ERR_INVALID_STATE`,
