@@ -3,38 +3,16 @@ const { test } = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { PassThrough } = require('node:stream')
-const { main, parseRunArgs, defaultRoot } = require('../../lib/cli/run.js')
-const { runMain } = require('../../lib/cli/dispatch.js')
+const { parseRunArgs, defaultRoot } = require('../../lib/cli/run.js')
 const { listCategories } = require('../../lib/harness/discover.js')
 const { parseCsvRecords } = require('../../lib/report/csv.js')
 const { parseCpuList, cpusetPrefix } = require('../../lib/harness/cpuset.js')
 const { createProgress, formatProgress } = require('../../lib/harness/progress.js')
 const { needTool } = require('../helpers/tools.js')
+const { runIn, sink } = require('../helpers/run-in-process.js')
 const { ROOT, REPO } = require('./fixtures/helpers.js')
 
-function sink () {
-  const s = new PassThrough()
-  s.text = ''
-  s.on('data', (d) => { s.text += d })
-  return s
-}
-
-/** Runs `run` in this process, like bin/benchrig.js does. */
-async function run (argv) {
-  const stdout = sink()
-  const stderr = sink()
-  const origError = console.error
-  let printed = ''
-  console.error = (m) => { printed += m + '\n' }
-  let code
-  try {
-    code = await runMain((a) => main(a, { defaultRoot: ROOT, stdout, stderr }), argv, 'run.js')
-  } finally {
-    console.error = origError
-  }
-  return { code, stdout: stdout.text, stderr: stderr.text + printed }
-}
+const run = runIn(ROOT)
 
 const resultLines = (text) => text.split('\n').filter((l) => /: [\d,]+\.\d\d$/.test(l))
 

@@ -6,39 +6,17 @@
 // real configuration under valgrind.
 const { test } = require('tap')
 const path = require('node:path')
-const { PassThrough } = require('node:stream')
 const { checkMeasure, measureNote, MEASURE_NAMES } = require('../../lib/harness/measure.js')
 const { createMeter } = require('../../lib/harness/meter.js')
 const { callgrindCommand, readCount } = require('../../lib/harness/callgrind.js')
 const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
-const { main } = require('../../lib/cli/run.js')
-const { runMain } = require('../../lib/cli/dispatch.js')
+const { runIn, sink } = require('../helpers/run-in-process.js')
 const { parseCsvRecords } = require('../../lib/report/csv.js')
 const { UsageError, ToolMissingError } = require('../../lib/errors.js')
 
 const SUITE = path.join(__dirname, '..', '..', 'bench', 'noise-suite')
 
-function sink () {
-  const s = new PassThrough()
-  s.text = ''
-  s.on('data', (d) => { s.text += d })
-  return s
-}
-
-async function run (argv) {
-  const stdout = sink()
-  const stderr = sink()
-  const origError = console.error
-  let printed = ''
-  console.error = (m) => { printed += m + '\n' }
-  let code
-  try {
-    code = await runMain((a) => main(a, { defaultRoot: SUITE, stdout, stderr }), argv, 'run.js')
-  } finally {
-    console.error = origError
-  }
-  return { code, stdout: stdout.text, stderr: stderr.text + printed }
-}
+const run = runIn(SUITE)
 
 /** Runs one benchmark file under a measure and collects its messages. */
 async function runFile (file, measure, args = []) {
