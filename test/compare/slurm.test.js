@@ -1,7 +1,7 @@
 'use strict'
 // Sharding on a real scheduler: the one-node Slurm cluster of
 // scripts/slurm-local.sh runs job arrays of `compare --shard auto` (A/B with
-// a binary doing 25% more work, and A/A) and of `benchrig load --shard auto
+// a binary doing twice the work, and A/A) and of `benchrig load --shard auto
 // --start-at` against one `benchrig serve`; the merged results are checked
 // for completeness, verdicts and exact sums. Skipped without Slurm, failed
 // without it under BENCHRIG_REQUIRE_TOOLS=1.
@@ -69,15 +69,17 @@ t.test('a 3-task job array of compare --shard auto: A/B is slower, A/A is not, t
   if (!needTool(t, 'slurm')) return
   const env = useCluster(t)
   const dir = t.testdir()
-  const slow = makeWrapper(dir, 'node-slow', 'slow25.js')
+  const slow = makeWrapper(dir, 'node-slow', 'slow2x.js')
   const same = makeWrapper(dir, 'node-same')
   const compare = (name, bin, extra) => `${q(process.execPath)} ${q(COMPARE)} --root ${q(SHARD_BENCH)} --no-progress --shard auto --old ${q(process.execPath)} --new ${q(bin)} ${extra} --output ${name}-$SLURM_ARRAY_TASK_ID.csv cpu`
-  // A/B: 8 pairs of both files, n=1e7 (~0.1 s of loop a process: the JIT's
-  // warm-up and CPU-time granularity stay small against 25% more work).
+  // A/B: 8 pairs of both files, n=3e6 (~0.05 s of loop a process). The
+  // subject is the sharding, not power: twice the work is "slower" even when
+  // the suite's other jobs make a short loop's CPU time swing by a third
+  // (a 25% change with n=1e7 once came out -15.8% [-31.1, +2.3] here).
   // A/A: 10 pairs of one file (at --alpha .005 a verdict needs p < .005,
   // which 10 pairs all one way would reach). Both arrays are queued at once.
   const [ab, aa] = await Promise.all([
-    runArray(env, dir, 'ab', 3, compare('ab', slow, '--seed 3 --runs 8 --set n=10000000')),
+    runArray(env, dir, 'ab', 3, compare('ab', slow, '--seed 3 --runs 8 --set n=3000000')),
     runArray(env, dir, 'aa', 3, compare('aa', same, '--seed 4 --runs 10 --set n=2000000 --filter mul'))
   ])
   for (const [i, task] of [...ab, ...aa].entries()) t.equal(task.code, 0, `task ${i} exit 0: ${task.log}`)
@@ -89,7 +91,7 @@ t.test('a 3-task job array of compare --shard auto: A/B is slower, A/A is not, t
   const got = rows.map((r) => `${r.filename}|${r.configuration}|${r.pair}|${r.binary}`)
   const plan = planSchedule([{ files: FILES.map((name) => ({ file: name, name })), runs: 8, firstPair: 1 }], 3)
   t.equal(new Set(got).size, got.length, 'no row in two shards')
-  t.same(got.sort(), plan.map((r) => `${r.name}|n=10000000|${r.pair}|${r.binary}`).sort(), '(file, configuration, pair, binary) as planned unsharded')
+  t.same(got.sort(), plan.map((r) => `${r.name}|n=3000000|${r.pair}|${r.binary}`).sort(), '(file, configuration, pair, binary) as planned unsharded')
   t.same([...new Set(rows.map((r) => `${r.shard_count}|${r.plan}`))].length, 1, 'one plan, one shard count')
   t.same([...new Set(rows.map((r) => r.shard_index))].sort(), ['0', '1', '2'])
 
@@ -145,7 +147,8 @@ t.test('a 2-task job array of load --start-at against one serve: together, and t
   const s0 = new Date(r0.start).getTime()
   const s1 = new Date(r1.start).getTime()
   t.ok(s0 >= at && s1 >= at, 'neither started before the instant')
-  t.ok(Math.abs(s0 - s1) <= 50, `starts ${Math.abs(s0 - s1)} ms apart`)
+  // together against the 6 s lead, with room for a loaded scheduler's wake-up
+  t.ok(Math.abs(s0 - s1) <= 250, `starts ${Math.abs(s0 - s1)} ms apart`)
   const m = await benchrig(['merge', '-j', path.join(dir, 'load-0.json'), path.join(dir, 'load-1.json')])
   t.equal(m.code, 0, m.stderr)
   const merged = JSON.parse(m.stdout)
