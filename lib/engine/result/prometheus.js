@@ -1,5 +1,4 @@
 'use strict'
-// @ts-check
 // --prometheus FILE: a run's result in the Prometheus text exposition format
 // (version 0.0.4), for node_exporter's textfile collector or a Pushgateway.
 // Everything comes from the result object, so `benchrig load` and a saved

@@ -1,5 +1,4 @@
 'use strict'
-// @ts-check
 // The report's two kinds of chart, drawn as inline SVG on our side (no chart
 // library, no script in the page): the percentile plot HdrHistogram's
 // plotter draws (latency against 1/(1-p) on a log axis, so the tail gets as
@@ -74,7 +73,7 @@ function percentilePlot (curve, marks, maxMs) {
     body.push(el('text', { x: M.left + PLOT_W - 4, y: yOf(maxMs) - 4, 'text-anchor': 'end', class: 'tick' }, text(`max ${maxMs} ms`)))
     for (const m of marks) {
       if (Math.log10(1 / (1 - m.q)) > decades) continue
-      body.push(el('circle', { cx: xOf(m.q), cy: yOf(m.ms), r: 3.5, fill: '#ff7f0e', class: 'mark', 'data-json': m.path }, [
+      body.push(el('circle', { cx: xOf(m.q), cy: yOf(m.ms), r: 3.5, fill: '#ff7f0e', class: 'mark', 'data-percentile': m.q }, [
         el('title', {}, text(`${Number((m.q * 100).toFixed(3))}%: ${m.ms} ms`))
       ]))
     }

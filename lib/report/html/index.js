@@ -1,5 +1,4 @@
 'use strict'
-// @ts-check
 // The HTML report of a load run: one file that opens from disk with nothing
 // fetched (inline CSS and SVG, no script, no font, no image), so it can be
 // attached to a CI run or a pull request and still render in ten years.

@@ -1,5 +1,4 @@
 'use strict'
-// @ts-check
 // What the HTML report shows, taken from a `benchrig load` JSON result alone
 // (so `benchrig report result.json` and `benchrig load --html` agree): the
 // percentile curve from the HdrHistogram, the timeline from the interval
