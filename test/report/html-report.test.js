@@ -161,6 +161,8 @@ t.test('rendered in headless Chromium: no console error, no request, a drawn pag
 t.test('a result without interval rows: requests per second from the seconds, and the page says what latency over time needs', async (t) => {
   const r = { url: 'http://x/', connections: 1, pipelining: 1, workers: 1, duration: 2, start: '2026-01-01T00:00:00.000Z', finish: '2026-01-01T00:00:02.000Z', errors: 0, non2xx: 0, statusCodeStats: {}, errorsByKind: {}, requests: { total: 0, mean: 0 }, throughput: { total: 0 }, latency: { p50: 0, p99: 0, max: 0, min: 0, mean: 0, stddev: 0 }, histogram: require('../../lib/engine/measure/hdr-codec.js').encode(new (require('../../lib/engine/measure/histogram.js').Histogram)()), perSecond: { requests: [0, 0] } }
   const html = renderHtml(r, { version: '1.2.3' })
+  t.match(html, /<h1>benchrig load: http:\/\/x\/<\/h1>/, 'no title: the target')
+  t.match(renderHtml({ ...r, title: 'checkout <v2>' }), /<title>checkout &lt;v2&gt;<\/title>[^]*<h1>checkout &lt;v2&gt;<\/h1>/, '-T names the page, escaped')
   t.match(html, /class="chart rps-over-time"/)
   t.notMatch(html, /latency-over-time/)
   t.match(html, /Latency over time needs interval rows: run benchrig load with --interval MS/)

@@ -138,7 +138,8 @@ function reportModel (result) {
   ].filter((f) => f.value !== undefined)
   const thresholds = Array.isArray(result.thresholds) ? result.thresholds.map((th, i) => ({ ...th, path: `thresholds.${i}` })) : []
   return {
-    title: `benchrig load: ${urls.length === 1 ? urls[0] : `${urls.length} URLs`}`,
+    // -T/--title names the run; else the target
+    title: typeof result.title === 'string' && result.title !== '' ? result.title : `benchrig load: ${urls.length === 1 ? urls[0] : `${urls.length} URLs`}`,
     summary,
     latency,
     curve: percentileCurve(result.histogram),
