@@ -168,4 +168,17 @@ t.test('a result without interval rows: requests per second from the seconds, an
   t.match(html, /Latency over time needs interval rows: run benchrig load with --interval MS/)
   t.match(html, />no responses</, 'an empty histogram says so in the plot')
   t.match(html, /<meta name="generator" content="benchrig 1\.2\.3">/)
+  t.notMatch(html, /class="uncorrected"/, 'no second curve outside rate mode')
+  // rate mode: the curve from the actual sends under the corrected one
+  const { Histogram } = require('../../lib/engine/measure/histogram.js')
+  const { encode } = require('../../lib/engine/measure/hdr-codec.js')
+  const corrected = new Histogram()
+  const actual = new Histogram()
+  for (let i = 1; i <= 1000; i++) {
+    corrected.record(i * 10)
+    actual.record(i)
+  }
+  const rate = renderHtml({ ...r, latency: { ...r.latency, max: 10 }, histogram: encode(corrected), uncorrectedHistogram: encode(actual) })
+  t.match(rate, /<path d="M[^"]+"[^>]*class="uncorrected"\/>[^]*<path d="M[^"]+"[^>]*class="curve"\/>/, 'two curves, the corrected one on top')
+  t.notMatch(rate, />no responses</)
 })

@@ -7,7 +7,8 @@ const { el, text } = require('../svg.js')
 
 const WIDTH = 760
 const HEIGHT = 300
-const M = { left: 64, right: 28, top: 16, bottom: 44 }
+// legends sit in the top margin, above the plot area, never over a line
+const M = { left: 64, right: 28, top: 30, bottom: 44 }
 const PLOT_W = WIDTH - M.left - M.right
 const PLOT_H = HEIGHT - M.top - M.bottom
 const MAX_DECADES = 6 // 99.9999 %
@@ -50,8 +51,9 @@ function frame (yTicks, yScale, yLabel, xTicks, xLabel, body, cls) {
  * @param {{points: number[][], count: number}} curve [fraction, ms] points
  * @param {{q: number, ms: number, path: string}[]} marks the result's percentile keys
  * @param {number} maxMs
+ * @param {{points: number[][], count: number}} [uncorrected] rate mode: the curve from the actual sends
  */
-function percentilePlot (curve, marks, maxMs) {
+function percentilePlot (curve, marks, maxMs, uncorrected) {
   const pts = curve.points
   const lastQ = pts.length ? pts[pts.length - 1][0] : 0.9
   const decades = Math.min(MAX_DECADES, Math.max(2, Math.ceil(Math.log10(1 / (1 - lastQ)) - 1e-9)))
@@ -65,10 +67,20 @@ function percentilePlot (curve, marks, maxMs) {
     body.push(el('text', { x: M.left + PLOT_W / 2, y: M.top + PLOT_H / 2, 'text-anchor': 'middle', class: 'empty' }, 'no responses'))
   } else {
     // a step per reported level: the value holds until the next level
-    let d = `M${xOf(pts[0][0]).toFixed(2)},${yOf(pts[0][1]).toFixed(2)}`
-    for (let i = 1; i < pts.length; i++) d += `H${xOf(pts[i][0]).toFixed(2)}V${yOf(pts[i][1]).toFixed(2)}`
-    d += `H${(M.left + PLOT_W).toFixed(2)}`
-    body.push(el('path', { d, fill: 'none', stroke: '#1f77b4', 'stroke-width': 2, class: 'curve' }))
+    const steps = (p) => {
+      let d = `M${xOf(p[0][0]).toFixed(2)},${yOf(p[0][1]).toFixed(2)}`
+      for (let i = 1; i < p.length; i++) d += `H${xOf(p[i][0]).toFixed(2)}V${yOf(p[i][1]).toFixed(2)}`
+      return d + `H${(M.left + PLOT_W).toFixed(2)}`
+    }
+    if (uncorrected !== undefined && uncorrected.points.length > 0) {
+      // drawn first, under the corrected curve: what a closed-loop tool would have reported
+      body.push(el('path', { d: steps(uncorrected.points), fill: 'none', stroke: '#7f7f7f', 'stroke-width': 1.5, 'stroke-dasharray': '5 3', class: 'uncorrected' }))
+      body.push(el('rect', { x: M.left, y: M.top - 14, width: 12, height: 4, fill: '#1f77b4' }))
+      body.push(el('text', { x: M.left + 16, y: M.top - 8, class: 'legend' }, 'from the planned send times'))
+      body.push(el('rect', { x: M.left + 200, y: M.top - 14, width: 12, height: 4, fill: '#7f7f7f' }))
+      body.push(el('text', { x: M.left + 216, y: M.top - 8, class: 'legend' }, 'uncorrected (from the actual sends)'))
+    }
+    body.push(el('path', { d: steps(pts), fill: 'none', stroke: '#1f77b4', 'stroke-width': 2, class: 'curve' }))
     body.push(el('line', { x1: M.left, x2: M.left + PLOT_W, y1: yOf(maxMs), y2: yOf(maxMs), stroke: '#d62728', 'stroke-dasharray': '4 3', class: 'max' }))
     body.push(el('text', { x: M.left + PLOT_W - 4, y: yOf(maxMs) - 4, 'text-anchor': 'end', class: 'tick' }, text(`max ${maxMs} ms`)))
     for (const m of marks) {
@@ -105,9 +117,9 @@ function timeChart (series, yLabel, cls) {
     } else {
       body.push(el('polyline', { points: s.points.map(([t, v]) => `${xOf(t).toFixed(2)},${yOf(v).toFixed(2)}`).join(' '), fill: 'none', stroke: colour, 'stroke-width': 1.8, class: 'series' }))
     }
-    const lx = M.left + 8 + i * 90
-    body.push(el('rect', { x: lx, y: M.top + 6, width: 12, height: 4, fill: colour }))
-    body.push(el('text', { x: lx + 16, y: M.top + 12, class: 'legend' }, text(s.name)))
+    const lx = M.left + i * 90
+    body.push(el('rect', { x: lx, y: M.top - 14, width: 12, height: 4, fill: colour }))
+    body.push(el('text', { x: lx + 16, y: M.top - 8, class: 'legend' }, text(s.name)))
   })
   return frame(yTicks, yOf, yLabel, xTicks.map((v) => [xOf(v), `${v}`]), 'seconds since the start', body, `chart ${cls}`)
 }

@@ -116,7 +116,7 @@ ${m.warning ? `<p class="warning">${escapeXml(m.warning)}</p>` : ''}
 <div class="cards">${cards}</div>
 ${thresholds}
 <h2>Latency by percentile</h2>
-${percentilePlot(m.curve, m.marks, result.latency.max)}
+${percentilePlot(m.curve, m.marks, result.latency.max, m.uncorrected)}
 ${latencyTable}
 <h2>Over time</h2>
 ${overTime(m.timeline)}

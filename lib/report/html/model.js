@@ -143,6 +143,7 @@ function reportModel (result) {
     summary,
     latency,
     curve: percentileCurve(result.histogram),
+    uncorrected: typeof result.uncorrectedHistogram === 'string' ? percentileCurve(result.uncorrectedHistogram) : undefined,
     marks,
     timeline: timeline(result),
     statusCodes,
