@@ -17,6 +17,7 @@ function isoTime (t) {
 }
 
 // the percentile keys of `latency`, with the fraction they stand for
+/** @type {[string, number][]} */
 const PERCENTILE_KEYS = [['p50', 0.5], ['p75', 0.75], ['p90', 0.9], ['p97_5', 0.975], ['p99', 0.99], ['p99_9', 0.999], ['p99_99', 0.9999], ['p99_999', 0.99999]]
 
 /**
