@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real external tools that benchrig's adapters, R scripts, tests
-# (headless Chromium renders the SVG figures) and
+# (headless Chromium renders the SVG figures and HTML reports, node_exporter
+# reads --prometheus files) and
 # performance benchmarks drive. Idempotent: a tool already on PATH is skipped.
 # Usage: scripts/install-tools.sh            (needs root or sudo, Debian/Ubuntu)
 set -euo pipefail
@@ -16,6 +17,7 @@ declare -A PACKAGE_FOR=(
   [slurmctld]=slurm-wlm
   [munged]=munge
   [valgrind]=valgrind
+  [prometheus-node-exporter]=prometheus-node-exporter
 )
 R_PACKAGES=(ggplot2:r-cran-ggplot2 plyr:r-cran-plyr)
 
@@ -61,5 +63,9 @@ $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 # benchmarks start their own on 127.0.0.1 with their own config, so stop it.
 if printf '%s\n' "${missing[@]}" | grep -qx nginx; then
   (command -v service >/dev/null 2>&1 && $SUDO service nginx stop >/dev/null 2>&1) || true
+fi
+# likewise node_exporter's package may start one on :9100; the tests start their own
+if printf '%s\n' "${missing[@]}" | grep -qx prometheus-node-exporter; then
+  (command -v service >/dev/null 2>&1 && $SUDO service prometheus-node-exporter stop >/dev/null 2>&1) || true
 fi
 echo "install-tools: installed ${missing[*]}"

@@ -11,6 +11,7 @@ const COMMANDS = {
   calibrate: 'propose n per benchmark file for a target CV (like calibrate-n.js)',
   load: 'load-test an HTTP server with the built-in engine',
   merge: 'merge the JSON results of several load runs exactly',
+  report: 'an HTML report (or Prometheus metrics) of a saved load result',
   serve: 'start a configurable target server for trying load generators'
 }
 

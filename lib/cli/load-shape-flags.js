@@ -76,17 +76,20 @@ function shapeOptions (args, warmup) {
  * Prints what the shape options add while a run goes: the timeline rows
  * (stdout, or stderr when stdout holds the JSON) and the warmup.
  * @param {import('../engine/index.js').LoadRun} run
- * @param {{json?: boolean}} args
+ * @param {{json?: boolean, interval?: string}} args
  * @param {{stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream}} io
  */
 function watchShape (run, args, io) {
   const out = args.json ? io.stderr : io.stdout
   const { formatRow } = require('../engine/measure/timeline.js')
   let first
-  run.on('interval', (row) => {
-    first ??= row.start
-    out.write(formatRow(row, first) + '\n')
-  })
+  // rows that only --html asked for are not printed
+  if (args.interval !== undefined) {
+    run.on('interval', (row) => {
+      first ??= row.start
+      out.write(formatRow(row, first) + '\n')
+    })
+  }
   run.on('warmup', (w) => io.stderr.write(`warming up: ${w.connections} connections for ${w.duration}s (not measured)\n`))
 }
 

@@ -39,6 +39,8 @@ const LOAD_OPTIONS = [
   { name: 'latency', alias: 'l', type: 'boolean', group: OUTPUT, describe: 'print all latency percentiles' },
   { name: 'render-status-codes', type: 'boolean', group: OUTPUT, describe: 'print a table of status codes' },
   { name: 'hist-out', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
+  { name: 'prometheus', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the run\'s metrics to FILE in the Prometheus text format (latency histogram, counters by status code and error kind), atomically, for node_exporter\'s textfile collector' },
+  { name: 'html', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write a self-contained HTML report to FILE: percentile plot, latency and req/s over time, status codes, errors, parameters (records 1 s --interval rows unless --interval is given)' },
   { name: 'progress', type: 'boolean', group: OUTPUT, default: true, describe: 'show progress on a TTY (--no-progress hides it)' },
   { name: 'n', type: 'boolean', group: OUTPUT, describe: 'hide the progress bar (same as --no-progress)' },
   { name: 'reject-unauthorized', type: 'boolean', group: 'TLS', default: false, describe: 'check the server certificate of https URLs' },
@@ -64,7 +66,9 @@ const HELP = {
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
-    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge']
+    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
+    ['benchrig load -d 30 --html report.html http://127.0.0.1:3000/', 'a self-contained HTML report to open in a browser (benchrig report builds one from a.json)'],
+    ['benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL', 'the run\'s metrics where node_exporter\'s textfile collector reads them']
   ]
 }
 const { shardLoadOptions, parseStartAt } = require('./load-shard.js')
@@ -146,8 +150,12 @@ async function main (argv) {
   if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
   const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
   const startAt = parseStartAt(last(args['start-at']), Date.now())
+  const reports = reportFiles(args)
   let opts = loadOptions(args, argv, warmup, urls)
   if (shard) opts = shardLoadOptions(opts, shard)
+  // the report's timeline needs interval rows: 1 s ones, not printed, unless
+  // --interval asks for others (watchShape prints only those)
+  if (reports.html !== undefined && opts.interval === undefined) opts.interval = '1000'
   const onPort = await startCommand(args, command, urls)
   if (startAt !== undefined) {
     // the engine waits for the instant after its set-up (lib/engine/start-at.js)
@@ -195,6 +203,7 @@ async function main (argv) {
     await onPort?.stop()
   }
   if (args.histOut !== undefined) require('../engine/measure/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
+  writeReports(reports, result)
   if (args.json) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {
@@ -213,6 +222,27 @@ async function main (argv) {
       ': check the URL, the server, and -t/--timeout')
   }
   return 0
+}
+
+/**
+ * --prometheus and --html, checked before the run so that a bad path costs
+ * no load time.
+ * @returns {{prometheus?: string, html?: string}}
+ */
+function reportFiles (args) {
+  const { checkOutputFile } = require('../report/output-file.js')
+  return {
+    prometheus: args.prometheus === undefined ? undefined : checkOutputFile('--prometheus', last(args.prometheus)),
+    html: args.html === undefined ? undefined : checkOutputFile('--html', last(args.html))
+  }
+}
+
+/** Writes the report files of a finished (or Ctrl-C'd) run. */
+function writeReports (reports, result) {
+  if (reports.prometheus === undefined && reports.html === undefined) return
+  const { writeFileAtomic } = require('../report/output-file.js')
+  if (reports.prometheus !== undefined) writeFileAtomic('--prometheus', reports.prometheus, require('../engine/result/prometheus.js').prometheusText(result))
+  if (reports.html !== undefined) writeFileAtomic('--html', reports.html, require('../report/html/index.js').renderHtml(result))
 }
 
 /** The engine's options from the parsed flags. */

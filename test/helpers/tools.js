@@ -15,6 +15,8 @@ const PROBES = {
   chromium: ['chromium', ['--version']],
   python3: ['python3', ['--version']],
   valgrind: ['valgrind', ['--version']],
+  // Debian's name for node_exporter (the textfile collector reads --prometheus files)
+  node_exporter: ['prometheus-node-exporter', ['--version']],
   // the one-node cluster of scripts/slurm-local.sh needs all three
   slurm: ['slurmctld', ['-V'], ['sbatch', ['--version']], ['munged', ['--version']]]
 }
@@ -26,7 +28,7 @@ function hasCommand (cmd, args) {
 
 /**
  * @param {import('tap').Test} t
- * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium | python3 | slurm | valgrind
+ * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium | python3 | slurm | valgrind | node_exporter
  * @returns {boolean} true when present; when false the caller returns at once
  */
 function needTool (t, name) {

@@ -231,6 +231,12 @@ Output:
       --render-status-codes       print a table of status codes
       --hist-out FILE             write the latency histogram to FILE as HdrHistogram
                                   percentile-distribution text (ms)
+      --prometheus FILE           write the run's metrics to FILE in the Prometheus text format
+                                  (latency histogram, counters by status code and error kind),
+                                  atomically, for node_exporter's textfile collector
+      --html FILE                 write a self-contained HTML report to FILE: percentile plot,
+                                  latency and req/s over time, status codes, errors, parameters
+                                  (records 1 s --interval rows unless --interval is given)
       --progress                  show progress on a TTY (--no-progress hides it) (default on)
       -n                          hide the progress bar (same as --no-progress)
   -T, --title TEXT                a title for the result
@@ -283,6 +289,10 @@ Examples:
       HTTP/2 over TLS (ALPN), 20 streams per connection
   benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
       the result as JSON; several such files add up with benchrig merge
+  benchrig load -d 30 --html report.html http://127.0.0.1:3000/
+      a self-contained HTML report to open in a browser (benchrig report builds one from a.json)
+  benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL
+      the run's metrics where node_exporter's textfile collector reads them
 
 `
 
@@ -331,6 +341,32 @@ Options:
 Examples:
   benchrig plan --next results/*.csv > round2.json
       how many more pairs each file needs, as the next round of a sharded comparison
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig report --help > help text 1`] = `
+Usage: benchrig report [options] <result.json>
+
+Build reports from the JSON result of \`benchrig load -j\` or \`benchrig merge -j\` ("-" reads stdin).
+The HTML page is self-contained: it opens from disk and fetches nothing. Latency over time needs
+interval rows (a run with --interval MS or --html); without them the page shows requests per second
+from the per-second samples.
+
+Output:
+      --html FILE        write the HTML report to FILE: percentile plot, latency and req/s over
+                         time, status codes, errors, parameters
+      --prometheus FILE  write the metrics to FILE in the Prometheus text format, atomically (for
+                         node_exporter's textfile collector)
+
+Other:
+  -V, --version          print the version and exit
+  -h, --help             this text
+
+Examples:
+  benchrig report result.json --html report.html
+      the HTML report of a saved run
+  benchrig merge -j gen-*.json | benchrig report - --html all.html
+      one report for several generators, merged exactly
 
 `
 

@@ -1,0 +1,133 @@
+'use strict'
+// The HTML report of a load run: one file that opens from disk with nothing
+// fetched (inline CSS and SVG, no script, no font, no image), so it can be
+// attached to a CI run or a pull request and still render in ten years.
+// Every number printed from the JSON carries data-json="its.path", which is
+// how the Chromium test checks the page against the JSON.
+const { escapeXml } = require('../svg.js')
+const { reportModel, isoTime } = require('./model.js')
+const { percentilePlot, timeChart } = require('./charts.js')
+
+const CSS = `
+body { font: 14px/1.45 "DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif; color: #222; margin: 24px auto; max-width: 800px; padding: 0 16px; }
+h1 { font-size: 20px; margin: 0 0 4px; word-break: break-all; }
+h2 { font-size: 16px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+.sub { color: #666; margin: 0 0 16px; }
+.cards { display: grid; grid-template-columns: repeat(4, 1fr); gap: 8px; }
+.card { border: 1px solid #ddd; border-radius: 4px; padding: 8px; }
+.card .v { font-size: 18px; font-weight: bold; }
+.card .l { color: #666; font-size: 12px; }
+table { border-collapse: collapse; margin: 4px 0; }
+td, th { border-bottom: 1px solid #eee; padding: 2px 12px 2px 0; text-align: left; vertical-align: top; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+.warning { background: #fff4d6; border: 1px solid #e6c35c; padding: 6px 8px; }
+.note { color: #666; }
+.fail { color: #b00020; font-weight: bold; }
+.pass { color: #217a32; }
+.bar { display: inline-block; height: 10px; background: #1f77b4; vertical-align: middle; }
+svg.chart { display: block; margin: 4px 0; max-width: 100%; height: auto; }
+svg .tick, svg .legend { font-size: 11px; fill: #444; }
+svg .axis-label { font-size: 12px; fill: #222; }
+svg .empty { font-size: 14px; fill: #888; }
+pre { white-space: pre-wrap; margin: 0; }
+`
+
+/** A number as the page prints it: en-US grouping, at most 3 decimals (the JSON's precision). */
+function formatNumber (v) {
+  return typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 3 }) : String(v)
+}
+
+/** A figure from the JSON: its printed value, tagged with its path. */
+function figure (path, value, unit) {
+  const shown = `<span data-json="${escapeXml(path)}">${escapeXml(formatNumber(value))}</span>`
+  return unit ? `${shown} ${escapeXml(unit)}` : shown
+}
+
+function table (head, rows) {
+  const th = head.map(([h, cls]) => `<th${cls ? ` class="${cls}"` : ''}>${escapeXml(h)}</th>`).join('')
+  return `<table><thead><tr>${th}</tr></thead><tbody>${rows.map((r) => `<tr>${r.join('')}</tr>`).join('')}</tbody></table>`
+}
+
+const td = (html, cls) => `<td${cls ? ` class="${cls}"` : ''}>${html}</td>`
+
+function overTime (tl) {
+  if (tl.source === 'none') return '<p class="note">The result has no interval rows or per-second samples (the run was shorter than a second and had no --interval).</p>'
+  const rps = timeChart([
+    { name: 'req/s', points: tl.rows.map((r) => [r.t, r.rps]) },
+    ...(tl.source === 'intervals' ? [{ name: 'errors/s', points: tl.rows.map((r) => [r.t, r.eps]) }] : [])
+  ], 'requests per second', 'rps-over-time')
+  if (tl.source === 'perSecond') {
+    return rps + '<p class="note">Latency over time needs interval rows: run benchrig load with --interval MS (--html records 1 s rows by itself).</p>'
+  }
+  const latency = timeChart(['p50', 'p90', 'p99', 'max'].map((k) => ({ name: k, points: tl.rows.map((r) => [r.t, r[k]]) })), 'latency (ms)', 'latency-over-time')
+  const rows = tl.rows.map((r) => [
+    td(escapeXml(formatNumber(r.t)), 'n'),
+    td(figure(`intervals.${r.path}.count`, r.count), 'n'),
+    td(figure(`intervals.${r.path}.errors`, r.errors), 'n'),
+    ...['mean', 'p50', 'p90', 'p99', 'max'].map((k) => td(figure(`intervals.${r.path}.${k}`, r[k]), 'n'))
+  ])
+  return latency + rps + `<details><summary>${tl.rows.length} interval rows</summary>` +
+    table([['end (s)', 'n'], ['responses', 'n'], ['errors', 'n'], ['mean ms', 'n'], ['p50', 'n'], ['p90', 'n'], ['p99', 'n'], ['max', 'n']], rows) + '</details>'
+}
+
+/**
+ * @param {any} result a benchrig load JSON result (checked by model.checkResult)
+ * @param {{version?: string}} [opts]
+ * @returns {string} the whole HTML document
+ */
+function renderHtml (result, opts = {}) {
+  const version = opts.version ?? require('../../../package.json').version
+  const m = reportModel(result)
+  const cards = m.summary.map((f) => `<div class="card"><div class="v">${figure(f.path, f.value, f.unit)}</div><div class="l">${escapeXml(f.label)}</div></div>`).join('')
+  const total = m.statusCodes.reduce((a, s) => a + s.count, 0)
+  const codes = m.statusCodes.length === 0
+    ? '<p class="note">No responses.</p>'
+    : table([['status'], ['responses', 'n'], ['share']], m.statusCodes.map((s) => [
+      td(escapeXml(s.code)), td(figure(s.path, s.count), 'n'),
+      td(`<span class="bar" style="width:${Math.max(1, Math.round(200 * s.count / total))}px"></span> ${(100 * s.count / total).toFixed(1)}%`)
+    ]))
+  const errors = table([['error kind'], ['count', 'n'], ['first message']], m.errors.map((e) => [
+    td(escapeXml(e.kind)), td(figure(e.path, e.count), 'n'), td(e.detail === undefined ? '' : escapeXml(e.detail))
+  ]))
+  const thresholds = m.thresholds.length === 0
+    ? ''
+    : '<h2>Thresholds</h2>' + table([['threshold'], ['measured', 'n'], ['']], m.thresholds.map((th) => [
+      td(escapeXml(th.expr)), td(figure(`${th.path}.value`, th.value), 'n'), td(th.ok ? '<span class="pass">passed</span>' : '<span class="fail">failed</span>')
+    ]))
+  const params = table([['parameter'], ['value']], m.params.map((p) => [
+    td(escapeXml(p.label)),
+    td(typeof p.value === 'number' ? figure(p.path, p.value, p.unit) : `<pre data-json="${escapeXml(p.path)}">${escapeXml(p.value)}</pre>`)
+  ]))
+  const latencyTable = table([['latency'], ['ms', 'n']], m.latency.map((f) => [td(escapeXml(f.label)), td(figure(f.path, f.value), 'n')]))
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="generator" content="benchrig ${escapeXml(version)}">
+<title>${escapeXml(m.title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<h1>${escapeXml(m.title)}</h1>
+<p class="sub">${escapeXml(isoTime(result.start))} · ${figure('duration', result.duration, 's')} · ${figure('connections', result.connections)} connections · benchrig ${escapeXml(version)}</p>
+${m.warning ? `<p class="warning">${escapeXml(m.warning)}</p>` : ''}
+<div class="cards">${cards}</div>
+${thresholds}
+<h2>Latency by percentile</h2>
+${percentilePlot(m.curve, m.marks, result.latency.max, m.uncorrected)}
+${latencyTable}
+<h2>Over time</h2>
+${overTime(m.timeline)}
+<h2>Status codes and errors</h2>
+${codes}
+${errors}
+<h2>Parameters</h2>
+${params}
+</body>
+</html>
+`
+}
+
+module.exports = { renderHtml, formatNumber }
