@@ -38,6 +38,7 @@ const LOAD_OPTIONS = [
   { name: 'json', alias: 'j', type: 'boolean', group: OUTPUT, describe: 'print the result as JSON on stdout only' },
   { name: 'latency', alias: 'l', type: 'boolean', group: OUTPUT, describe: 'print all latency percentiles' },
   { name: 'render-status-codes', type: 'boolean', group: OUTPUT, describe: 'print a table of status codes' },
+  { name: 'per-url', type: 'boolean', group: OUTPUT, describe: 'print a table with a row per URL or named request: requests, latency, non-2xx, errors, bytes (the JSON always has them in endpoints)' },
   { name: 'hist-out', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
   { name: 'progress', type: 'boolean', group: OUTPUT, default: true, describe: 'show progress on a TTY (--no-progress hides it)' },
   { name: 'n', type: 'boolean', group: OUTPUT, describe: 'hide the progress bar (same as --no-progress)' },
@@ -56,7 +57,7 @@ const LOAD_OPTIONS = [
 /** @type {import('./help.js').HelpSpec} */
 const HELP = {
   usage: 'benchrig load [options] <url...>',
-  summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin. autocannon\'s flags work as they are (camelCase long names too).',
+  summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin; URLs on several origins split -c over the origins. autocannon\'s flags work as they are (camelCase long names too).',
   groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Several generators', 'Other'],
   options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS],
   examples: [
@@ -64,7 +65,8 @@ const HELP = {
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
-    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge']
+    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
+    ['benchrig load --per-url -c 4 -d 5 http://127.0.0.1:3000/a http://127.0.0.1:3001/b', 'two origins, 2 connections each; a row of results per URL']
   ]
 }
 const { shardLoadOptions, parseStartAt } = require('./load-shard.js')
@@ -199,6 +201,7 @@ async function main (argv) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {
     process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+    if (args.perUrl) process.stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
   if (interrupted) {
