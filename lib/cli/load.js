@@ -172,7 +172,8 @@ async function main (argv) {
   const target = urls.length === 1 ? urls[0] : `${urls.length} URLs`
   if (chatty) {
     const what = run.opts.amount > 0 ? `${run.opts.amount} requests` : `${run.opts.duration}s test`
-    process.stderr.write(`Running ${what} @ ${target}\n${run.opts.connections} connections` +
+    const origins = run.opts.origins?.length ?? 1
+    process.stderr.write(`Running ${what} @ ${target}\n${run.opts.connections} connections` + (origins > 1 ? ` over ${origins} origins` : '') +
       (run.opts.pipelining > 1 ? ` with ${run.opts.pipelining} pipelining factor` : '') +
       (run.opts.h2 ? ` over HTTP/2, up to ${run.opts.h2.maxStreams} streams each` : '') +
       (run.opts.workers > 1 ? `\n${run.opts.workers} workers` : '') + '\n\n')
