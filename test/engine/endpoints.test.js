@@ -112,6 +112,18 @@ t.test('benchrig merge adds endpoints of the same name, method and URL', async (
     [[`${a.url}/ok`, 40, 40, 0], [`${a.url}/bad`, 20, 20, 20], [`${b.url}/z`, 20, 20, 0]])
   t.notOk(m.merge.ignored.includes('endpoints'))
   assertSums(t, m)
+  // benchrig merge --per-url, in process: the merged rows
+  const dir = t.testdir({ 'a.json': JSON.stringify(r1), 'b.json': JSON.stringify(r2) })
+  let out = ''
+  const write = process.stdout.write
+  process.stdout.write = (s) => { out += s; return true }
+  try {
+    await require('../../lib/cli/merge.js').main(['--per-url', path.join(dir, 'a.json'), path.join(dir, 'b.json')])
+  } finally {
+    process.stdout.write = write
+  }
+  const rows = out.split('\n').filter((l) => l.startsWith('│ http://')).map((l) => l.split('│').map((c) => c.trim()).slice(1, 3))
+  t.same(rows, [[`${a.url}/ok`, '40'], [`${a.url}/bad`, '20'], [`${b.url}/z`, '20']])
 })
 
 t.test('usage: several origins need a connection each, and one origin for --har', async (t) => {

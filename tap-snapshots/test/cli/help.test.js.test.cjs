@@ -302,6 +302,8 @@ Output:
   -j, --json                 print the merged result as JSON on stdout only
   -l, --latency              print all latency percentiles
       --render-status-codes  print a table of status codes
+      --per-url              print a table with a row per URL or named request (the merged
+                             endpoints)
       --hist-out FILE        write the merged latency histogram to FILE as HdrHistogram
                              percentile-distribution text (ms)
 
