@@ -49,7 +49,7 @@ t.test('URLs on two origins: own connections, exact counts per URL, totals are t
   const a = await server(t, 'a')
   const b = await server(t, 'b')
   const urls = [`${a.url}/ok`, `${b.url}/y`, `${a.url}/bad`]
-  for (const extra of [{}, { workers: 2 }, { rate: 3000 }]) {
+  for (const extra of [{ interval: 50 }, { workers: 2 }, { rate: 3000 }]) {
     const before = { ok: a.seen['/ok'] ?? 0, bad: a.seen['/bad'] ?? 0, y: b.seen['/y'] ?? 0 }
     const r = await load({ url: urls, connections: 4, amount: 240, ...extra })
     const what = JSON.stringify(extra)
@@ -63,6 +63,8 @@ t.test('URLs on two origins: own connections, exact counts per URL, totals are t
     for (const e of r.endpoints) t.same(Object.keys(e), KEYS, `keys: ${what}`)
     assertSums(t, r)
     t.same(Object.keys(r.endpoints[0].latency), Object.keys(r.latency), 'latency stats of the same shape as the totals')
+    // the runners of both origins close each interval together: one row per interval, all counted
+    if (extra.interval) t.equal(r.intervals.reduce((n, row) => n + row.count, 0), 240, 'interval rows of both origins')
   }
 })
 
@@ -100,6 +102,10 @@ t.test('--h2: two URLs on one origin, exact counts per URL', async (t) => {
   t.same(r.endpoints.map((e) => [e.requests.total, e.non2xx]), [[100, 0], [100, 100]])
   t.same([a.seen['/ok'], a.seen['/bad']], [100, 100], 'the server saw it')
   assertSums(t, r)
+  // a sequence with a hook: HTTP/2's hooked connections, 50 requests on each of 2 connections
+  const s = await load({ url: `${a.url}/`, connections: 2, amount: 100, h2: true, requests: [{ name: 'one', path: '/ok', setupRequest: (q) => q }, { path: '/bad' }, { name: 'three', path: '/c' }] })
+  t.same(s.endpoints.map((e) => [e.name, e.requests.total, e.non2xx]), [['one', 34, 0], ['GET /bad', 34, 34], ['three', 32, 0]])
+  assertSums(t, s)
 })
 
 t.test('benchrig merge adds endpoints of the same name, method and URL', async (t) => {
