@@ -20,6 +20,7 @@ function server (t, tag, make = http.createServer) {
     const p = req.url ?? req.headers[':path']
     seen[p] = (seen[p] ?? 0) + 1
     if (p === '/drop') return req.socket.destroy()
+    if (p === '/hang') return
     res.statusCode = p === '/bad' ? 500 : 200
     res.end(tag + p)
   })
@@ -45,11 +46,11 @@ function assertSums (t, r) {
 const KEYS = ['name', 'method', 'url', 'requests', 'latency', 'latencyUs', 'statusCodeStats', '1xx', '2xx', '3xx', '4xx', '5xx',
   'non2xx', 'errors', 'errorsByKind', 'timeouts', 'mismatches', 'throughput', 'histogram']
 
-t.test('URLs on two origins: own connections, exact counts per URL, totals are the sums (closed loop, -w 2, -R)', async (t) => {
+t.test('URLs on two origins: own connections, exact counts per URL, totals are the sums (closed loop with --interval, -w 2, -R)', async (t) => {
   const a = await server(t, 'a')
   const b = await server(t, 'b')
   const urls = [`${a.url}/ok`, `${b.url}/y`, `${a.url}/bad`]
-  for (const extra of [{ interval: 50 }, { workers: 2 }, { rate: 3000 }]) {
+  for (const extra of [{ interval: 50 }, { workers: 2 }, { overallRate: 3000 }]) {
     const before = { ok: a.seen['/ok'] ?? 0, bad: a.seen['/bad'] ?? 0, y: b.seen['/y'] ?? 0 }
     const r = await load({ url: urls, connections: 4, amount: 240, ...extra })
     const what = JSON.stringify(extra)
@@ -77,6 +78,13 @@ t.test('errors go to the endpoint whose request they hit', async (t) => {
   t.ok(drop.errorsByKind.read > 0, `read errors on /drop: ${drop.errorsByKind.read}`)
   t.equal(drop.requests.total, 0)
   assertSums(t, r)
+  // -R: a request given up at the timeout is a timeout of /hang, and in its latency histogram as in the total's
+  const h = await load({ url: [`${a.url}/ok`, `${a.url}/hang`], connections: 2, overallRate: 40, duration: 0.4, timeout: 0.1 })
+  const [, hang] = h.endpoints
+  t.ok(hang.timeouts > 0, `timeouts on /hang: ${hang.timeouts}`)
+  t.equal(h.endpoints[0].timeouts, 0)
+  t.equal(hang.latency.totalCount, hang.timeouts, 'each given-up request in its histogram')
+  assertSums(t, h)
 })
 
 t.test('named requests of a sequence (hooks on the dynamic path) and HAR entries are endpoints', async (t) => {
