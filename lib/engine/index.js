@@ -136,11 +136,14 @@ class LoadRun extends EventEmitter {
     }
     const usage = process.cpuUsage(cpu0)
     const merged = mergeStats(stats)
-    if (!merged.everConnected && merged.counters[C.COMPLETED] === 0) {
-      const where = opts.target.socketPath ?? `${opts.target.hostname}:${opts.target.port}`
-      const d = merged.errorDetails
+    // with several origins, one that could not be reached fails the run as one origin would
+    const lost = (opts.origins?.length ?? 1) > 1 ? stats.findIndex((s) => s.reason === 'unreachable' && !s.everConnected) : -1
+    if ((!merged.everConnected && merged.counters[C.COMPLETED] === 0) || lost >= 0) {
+      const target = lost >= 0 ? runnerOpts[lost].target : opts.target
+      const where = target.socketPath ?? `${target.hostname}:${target.port}`
+      const d = lost >= 0 ? stats[lost].errorDetails : merged.errorDetails
       const why = d.connect ?? d.read ?? d.parse ?? d.goaway ?? 'no connection succeeded'
-      const hint = require('./connect-hint.js').connectHint(why, opts)
+      const hint = require('./connect-hint.js').connectHint(why, { ...opts, target })
       throw new RunError(`cannot connect to ${where} (${why}): ${hint}`, 'BENCHRIG_ERR_UNREACHABLE')
     }
     if (merged.errorDetails.hook !== undefined) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')

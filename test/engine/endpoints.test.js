@@ -140,6 +140,12 @@ t.test('benchrig merge adds endpoints of the same name, method and URL', async (
   t.same(rows, [[`${a.url}/ok`, '40'], [`${a.url}/bad`, '20'], [`${b.url}/z`, '20']])
 })
 
+t.test('an origin that cannot be reached fails the run, naming it, as one origin would', async (t) => {
+  const a = await server(t, 'a')
+  await t.rejects(load({ url: [`${a.url}/ok`, 'http://127.0.0.1:1/x'], connections: 2, amount: 50 }),
+    { code: 'BENCHRIG_ERR_UNREACHABLE', message: /cannot connect to 127\.0\.0\.1:1 \(ECONNREFUSED\)/ })
+})
+
 t.test('usage: several origins need a connection each, and one origin for --har', async (t) => {
   t.throws(() => load({ url: ['http://a/', 'http://b/', 'http://c/'], connections: 4, workers: 2 }),
     { constructor: UsageError, message: /-c\/--connections 4 is too few for 3 origins on 2 workers: .*give -c 6 or more/ })
