@@ -102,6 +102,11 @@ t.test('named requests of a sequence (hooks on the dynamic path) and HAR entries
   const h = await load({ url: `${a.url}/`, connections: 1, amount: 30, har })
   t.same(h.endpoints.map((e) => [e.name, e.requests.total]), [['GET /h1', 10], ['GET /h2', 10], ['GET /h1', 10]], 'one endpoint per HAR entry')
   assertSums(t, h)
+  // -x: a non-2xx response leaves its endpoint's latency and bytes as it leaves the totals'
+  const x = await load({ url: [`${a.url}/ok`, `${a.url}/bad`], connections: 1, amount: 40, excludeErrorStats: true })
+  t.same(x.endpoints.map((e) => [e.requests.total, e.non2xx, e.latency.totalCount]), [[20, 0, 20], [20, 20, 0]])
+  t.equal(x.endpoints[1].throughput.total, 0, 'no bytes of the excluded responses')
+  assertSums(t, x)
 })
 
 t.test('--h2: two URLs on one origin, exact counts per URL', async (t) => {
