@@ -42,6 +42,9 @@ const { fromTotals } = require('./measure/endpoints.js')
  * @property {number} [reconnectRate] -D (0: never)
  * @property {boolean} [breakout] record time to first byte
  * @property {Clock} [clock] the clock of the send plan (tests; default performance.now and node's timers)
+ * @property {number} [endpointCount] endpoints of this runner (its requests; per-endpoint results when > 1)
+ * @property {number} [endpointBase] index of its first endpoint in the run's list
+ * @property {number} [share] the worker it runs in (index.js planRunners)
  */
 
 /**

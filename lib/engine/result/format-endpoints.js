@@ -8,6 +8,8 @@ const { table } = require('./format.js')
 
 const WIDTH = 100
 const MIN_NAME = 12
+/** @type {[string, number][]} */
+const UNITS = [['G', 1e9], ['M', 1e6], ['k', 1e3]]
 
 /** Shortens s to at most w characters, keeping its start and its end. */
 function shortenMiddle (s, w) {
@@ -23,7 +25,7 @@ function ms (x) {
 
 function count (x) {
   if (x < 1000) return String(Math.round(x))
-  for (const [unit, size] of [['G', 1e9], ['M', 1e6], ['k', 1e3]]) {
+  for (const [unit, size] of UNITS) {
     if (x >= size * 0.9995) return `${(x / size).toPrecision(3)}${unit}`
   }
   return String(Math.round(x))
