@@ -18,7 +18,7 @@ const { Connection } = require('./http1/connection.js')
 const { threadCpuUs } = require('./measure/thread-cpu.js')
 const C = require('./counters.js')
 const { needsChain, chainFor } = require('./measure/recorder.js')
-const { fromTotals } = require('./measure/endpoints.js')
+const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
 
 /**
  * @typedef {object} RunnerOptions
@@ -117,7 +117,7 @@ class Runner {
     this.onReqlog = null
     // several endpoints in this runner (URLs of its origin, sequence entries):
     // their own results, through the recording chain (measure/endpoints.js)
-    this.endpoints = (opts.endpointCount ?? 1) > 1 ? new (require('./measure/endpoints.js').EndpointRecorder)(opts.endpointCount) : null
+    this.endpoints = (opts.endpointCount ?? 1) > 1 ? new EndpointRecorder(opts.endpointCount) : null
     this.connections = []
     this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
     // --h2: the same interface, its own framing
