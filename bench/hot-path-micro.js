@@ -7,7 +7,11 @@
 // where a whole load run (bench/engine-vs-peers.js) drowns it in the kernel's
 // TCP work and the machine's noise.
 //
-//   node bench/hot-path-micro.js [--also LABEL=PATH/OF/OTHER/CHECKOUT] [--blocks 40] [--responses 200000]
+//   node bench/hot-path-micro.js [--also LABEL=PATH/OF/OTHER/CHECKOUT] [--blocks 40] [--responses 200000] [--urls N]
+//
+// --urls N (N > 1): N URLs sent in turn, each an endpoint with its own
+// results, through the recording chain (measure/recorder.js) in every
+// checkout, so the ratio is the cost of the per-endpoint stage.
 //
 // The checkouts alternate in short blocks in one process, so both see the
 // same machine; the figure is the median over blocks of ns per response, and
@@ -35,10 +39,11 @@ const FAKE_SOCKET = {
 }
 
 /** A connection of the engine under `root`, ready, with `depth` requests in flight. */
-function connectionOf (root, depth) {
+function connectionOf (root, depth, urls) {
   const { Runner } = require(path.join(root, 'lib', 'engine', 'runner.js'))
   const runner = new Runner({
-    requests: [{ method: 'GET', path: '/', host: '127.0.0.1:8080', headers: {}, body: undefined }],
+    requests: Array.from({ length: urls }, (_, i) => ({ method: 'GET', path: i === 0 ? '/' : `/${i}`, host: '127.0.0.1:8080', headers: {}, body: undefined })),
+    endpointCount: urls,
     target: { protocol: 'http:', hostname: '127.0.0.1', port: 8080 },
     connections: 1,
     pipelining: depth,
@@ -51,6 +56,7 @@ function connectionOf (root, depth) {
     idOffset: 0
   })
   runner.transport = { readyEvent: 'connect', connect: () => FAKE_SOCKET }
+  if (urls > 1) runner.response = require(path.join(root, 'lib', 'engine', 'measure', 'recorder.js')).chainFor(runner)
   const conn = runner.connections[0]
   conn.open()
   conn.ready()
@@ -72,6 +78,7 @@ const median = (xs) => {
 
 function main () {
   const blocks = Number(arg('blocks', '40'))
+  const urls = Number(arg('urls', '1'))
   const responses = Number(arg('responses', '200000'))
   const roots = [{ label: 'this checkout', root: path.join(__dirname, '..') }]
   const also = arg('also')
@@ -79,10 +86,10 @@ function main () {
     const [label, root] = also.split('=')
     roots.push({ label, root: path.resolve(root) })
   }
-  console.log(`ns per response of the engine's own work (median of ${blocks} blocks of ${responses}), ${process.version}`)
+  console.log(`ns per response of the engine's own work (median of ${blocks} blocks of ${responses}${urls > 1 ? `, ${urls} URLs` : ''}), ${process.version}`)
   for (const depth of [1, 10]) {
     const chunk = Buffer.from(RESPONSE.repeat(depth), 'latin1')
-    const conns = roots.map((r) => connectionOf(r.root, depth))
+    const conns = roots.map((r) => connectionOf(r.root, depth, urls))
     const times = roots.map(() => [])
     // warm up every checkout's code to its optimized tier first
     for (let w = 0; w < 3; w++) conns.forEach((c) => block(c, chunk, depth, responses))

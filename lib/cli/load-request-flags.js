@@ -77,6 +77,7 @@ function watchRun (run, args, { stdout, stderr }) {
     run.on('done', (result) => {
       if (result.stoppedBy === 'stopped') return
       stdout.write((args.json ? JSON.stringify(result) : require('../engine/autocannon/print-result.js').printResult(result, { renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes })) + '\n')
+      if (args.perUrl && !args.json) stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
     })
   }
 }

@@ -38,6 +38,7 @@ const LOAD_OPTIONS = [
   { name: 'json', alias: 'j', type: 'boolean', group: OUTPUT, describe: 'print the result as JSON on stdout only' },
   { name: 'latency', alias: 'l', type: 'boolean', group: OUTPUT, describe: 'print all latency percentiles' },
   { name: 'render-status-codes', type: 'boolean', group: OUTPUT, describe: 'print a table of status codes' },
+  { name: 'per-url', type: 'boolean', group: OUTPUT, describe: 'print a table with a row per URL or named request: requests, latency, non-2xx, errors, bytes (the JSON always has them in endpoints)' },
   { name: 'hist-out', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
   { name: 'prometheus', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the run\'s metrics to FILE in the Prometheus text format (latency histogram, counters by status code and error kind), atomically, for node_exporter\'s textfile collector' },
   { name: 'html', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write a self-contained HTML report to FILE: percentile plot, latency and req/s over time, status codes, errors, parameters (records 1 s --interval rows unless --interval is given)' },
@@ -58,7 +59,7 @@ const LOAD_OPTIONS = [
 /** @type {import('./help.js').HelpSpec} */
 const HELP = {
   usage: 'benchrig load [options] <url...>',
-  summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin. autocannon\'s flags work as they are (camelCase long names too).',
+  summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin; URLs on several origins split -c over the origins. autocannon\'s flags work as they are (camelCase long names too).',
   groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Several generators', 'Other'],
   options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS],
   examples: [
@@ -68,7 +69,8 @@ const HELP = {
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
     ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
     ['benchrig load -d 30 --html report.html http://127.0.0.1:3000/', 'a self-contained HTML report to open in a browser (benchrig report builds one from a.json)'],
-    ['benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL', 'the run\'s metrics where node_exporter\'s textfile collector reads them']
+    ['benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL', 'the run\'s metrics where node_exporter\'s textfile collector reads them'],
+    ['benchrig load --per-url -c 4 -d 5 http://127.0.0.1:3000/a http://127.0.0.1:3001/b', 'two origins, 2 connections each; a row of results per URL']
   ]
 }
 const { shardLoadOptions, parseStartAt } = require('./load-shard.js')
@@ -178,7 +180,8 @@ async function main (argv) {
   const target = urls.length === 1 ? urls[0] : `${urls.length} URLs`
   if (chatty) {
     const what = run.opts.amount > 0 ? `${run.opts.amount} requests` : `${run.opts.duration}s test`
-    process.stderr.write(`Running ${what} @ ${target}\n${run.opts.connections} connections` +
+    const origins = run.opts.origins?.length ?? 1
+    process.stderr.write(`Running ${what} @ ${target}\n${run.opts.connections} connections` + (origins > 1 ? ` over ${origins} origins` : '') +
       (run.opts.pipelining > 1 ? ` with ${run.opts.pipelining} pipelining factor` : '') +
       (run.opts.h2 ? ` over HTTP/2, up to ${run.opts.h2.maxStreams} streams each` : '') +
       (run.opts.workers > 1 ? `\n${run.opts.workers} workers` : '') + '\n\n')
@@ -208,6 +211,7 @@ async function main (argv) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {
     process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+    if (args.perUrl) process.stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
   if (interrupted) {

@@ -20,6 +20,7 @@ const HELP = {
     { name: 'json', alias: 'j', type: 'boolean', group: 'Output', describe: 'print the merged result as JSON on stdout only' },
     { name: 'latency', alias: 'l', type: 'boolean', group: 'Output', describe: 'print all latency percentiles' },
     { name: 'render-status-codes', type: 'boolean', group: 'Output', describe: 'print a table of status codes' },
+    { name: 'per-url', type: 'boolean', group: 'Output', describe: 'print a table with a row per URL or named request (the merged endpoints)' },
     { name: 'hist-out', type: 'string', value: 'FILE', group: 'Output', describe: 'write the merged latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
     { name: 'version', alias: 'V', type: 'boolean', group: 'Other', describe: 'print the version and exit' },
     { name: 'help', alias: 'h', type: 'boolean', group: 'Other', describe: 'this text' }
@@ -97,6 +98,7 @@ async function main (argv, io = {}) {
     const lagless = result.rate !== undefined && result.rate.lag === undefined
     const shown = lagless ? { ...result, rate: undefined } : result
     process.stdout.write(formatResult(shown, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+    if (args.perUrl && result.endpoints !== undefined) process.stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
     if (lagless) {
       process.stdout.write(`rate: target ${result.rate.target} req/s, achieved ${result.rate.achieved} req/s` +
         (result.rate.unsent > 0 ? `; ${result.rate.unsent} planned requests could not be sent` : '') +

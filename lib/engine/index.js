@@ -21,22 +21,30 @@ const { waitUntil } = require('./start-at.js')
 
 /**
  * The options of each runner: connections, the request budget (-a or -O)
- * and the send plan split over the workers, remainders spread.
+ * and the send plan split over the workers, remainders spread, and within
+ * each worker's share over the origins (one runner per origin and worker:
+ * endpoint-options.js). `share` is the worker a runner runs in.
  */
 function planRunners (opts) {
   const shares = opts.workers <= 1 ? 1 : opts.workers
-  const conns = split(opts.connections, shares)
+  const origins = opts.origins ?? [{ target: opts.target, requests: opts.requests, endpointBase: 0 }]
   const budget = opts.amount > 0 ? opts.amount : opts.maxOverallRequests
-  const amounts = budget > 0 ? split(budget, shares) : conns.map(() => 0)
-  const bursts = opts.rate?.mode === 'burst' ? split(opts.rate.burst, shares) : null
+  const bySplit = (n) => split(n, shares).flatMap((s) => split(s, origins.length))
+  const conns = bySplit(opts.connections)
+  const amounts = budget > 0 ? bySplit(budget) : conns.map(() => 0)
+  const bursts = opts.rate?.mode === 'burst' ? bySplit(opts.rate.burst) : null
   let idOffset = 0
   return conns.map((c, i) => {
+    const origin = origins[i % origins.length]
     let rate = opts.rate
     if (rate?.mode === 'overall') rate = { ...rate, rate: rate.rate * c / opts.connections }
     if (bursts !== null) rate = { ...rate, burst: bursts[i] }
     const ro = {
-      requests: opts.requests,
-      target: opts.target,
+      share: Math.floor(i / origins.length),
+      requests: origin.requests,
+      target: origin.target,
+      endpointBase: origin.endpointBase,
+      endpointCount: origin.requests.length,
       connections: c,
       pipelining: opts.pipelining,
       refill: opts.refill,
@@ -73,6 +81,7 @@ class LoadRun extends EventEmitter {
   #intervals = new Map() // interval start -> rows of the runners so far
   #timeline = [] // combined interval rows, in order
   #reqlog = null // the --reqlog writer of the measured run
+  #sources = 1 // runners whose ticks and interval rows make one combined row
 
   /** @param {ReturnType<typeof normalizeOptions>} opts */
   constructor (opts) {
@@ -127,11 +136,14 @@ class LoadRun extends EventEmitter {
     }
     const usage = process.cpuUsage(cpu0)
     const merged = mergeStats(stats)
-    if (!merged.everConnected && merged.counters[C.COMPLETED] === 0) {
-      const where = opts.target.socketPath ?? `${opts.target.hostname}:${opts.target.port}`
-      const d = merged.errorDetails
+    // with several origins, one that could not be reached fails the run as one origin would
+    const lost = (opts.origins?.length ?? 1) > 1 ? stats.findIndex((s) => s.reason === 'unreachable' && !s.everConnected) : -1
+    if ((!merged.everConnected && merged.counters[C.COMPLETED] === 0) || lost >= 0) {
+      const target = lost >= 0 ? runnerOpts[lost].target : opts.target
+      const where = target.socketPath ?? `${target.hostname}:${target.port}`
+      const d = lost >= 0 ? stats[lost].errorDetails : merged.errorDetails
       const why = d.connect ?? d.read ?? d.parse ?? d.goaway ?? 'no connection succeeded'
-      const hint = require('./connect-hint.js').connectHint(why, opts)
+      const hint = require('./connect-hint.js').connectHint(why, { ...opts, target })
       throw new RunError(`cannot connect to ${where} (${why}): ${hint}`, 'BENCHRIG_ERR_UNREACHABLE')
     }
     if (merged.errorDetails.hook !== undefined) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')
@@ -144,14 +156,18 @@ class LoadRun extends EventEmitter {
     return result
   }
 
-  /** Runs one runner here, or one per worker thread; resolves to their stats. */
+  /** Runs the runners here (one per origin), or in one worker thread per share; resolves to their stats. */
   async #runShares (runnerOpts) {
-    if (runnerOpts.length === 1) {
+    this.#sources = runnerOpts.length
+    if (runnerOpts.every((ro) => ro.share === 0)) {
       if (this.opts.startAt !== undefined) await waitUntil(this.opts.startAt)
-      runnerOpts[0].t0 = Date.now()
-      return [await this.#runHere(runnerOpts[0])]
+      const t0 = Date.now()
+      for (const ro of runnerOpts) ro.t0 = t0
+      return Promise.all(runnerOpts.map((ro) => this.#runHere(ro)))
     }
-    return this.#runWorkers(runnerOpts)
+    const byShare = []
+    for (const ro of runnerOpts) (byShare[ro.share] ??= []).push(ro)
+    return (await this.#runWorkers(byShare)).flat()
   }
 
   #runHere (ro) {
@@ -159,9 +175,11 @@ class LoadRun extends EventEmitter {
     if (this.listenerCount('response') > 0) ro = withResponses(ro)
     const runner = new Runner(ro)
     this.#runners.push(runner)
-    if (ro.intervalMs > 0) runner.onInterval = (row) => this.#interval(row, 1)
+    if (ro.intervalMs > 0) runner.onInterval = (row) => this.#interval(row, this.#sources)
     if (ro.reqlog) runner.onReqlog = (chunk, rows, offsetMs) => this.#reqlog.write(chunk, rows, offsetMs)
-    runner.onTick = (t) => this.emit('tick', { second: t.second, requests: t.requests, bytes: t.bytes, counter: t.requests })
+    runner.onTick = this.#sources === 1
+      ? (t) => this.emit('tick', { second: t.second, requests: t.requests, bytes: t.bytes, counter: t.requests })
+      : (t) => this.#tick(this.#ticks, t)
     forwardErrors(runner, (kind, detail) => { if (this.listenerCount('reqError') > 0) this.emit('reqError', requestError(kind, detail)) })
     // `response` costs nothing until someone listens
     const hook = (status, latencyMs, id) => {
@@ -177,16 +195,20 @@ class LoadRun extends EventEmitter {
     return runner.start()
   }
 
-  /** Starts every worker, then all of them at once with one t0. */
+  /**
+   * Starts every worker (each with the runners of its share: one per
+   * origin), then all of them at once with one t0.
+   * @param {object[][]} list runner options by worker
+   */
   async #runWorkers (list) {
     let readyCount = 0
     let release
     const allReady = new Promise((resolve) => { release = resolve })
-    const runs = list.map((ro) => new Promise((resolve, reject) => {
+    const runs = list.map((runners) => new Promise((resolve, reject) => {
       // execArgv: []: workers need none of the parent's flags or loaders (a test
       // runner's loaders made each worker take seconds to start)
-      ro.reportErrors = this.listenerCount('reqError') > 0
-      const worker = new Worker(path.join(__dirname, 'worker-entry.js'), { workerData: ro, execArgv: [] })
+      const data = { runners, reportErrors: this.listenerCount('reqError') > 0 }
+      const worker = new Worker(path.join(__dirname, 'worker-entry.js'), { workerData: data, execArgv: [] })
       this.#workers.push(worker)
       let done = false
       const pending = this.#ticks
@@ -197,7 +219,7 @@ class LoadRun extends EventEmitter {
         } else if (msg.type === 'tick') {
           this.#tick(pending, msg)
         } else if (msg.type === 'interval') {
-          this.#interval(msg.row, list.length)
+          this.#interval(msg.row, this.#sources)
         } else if (msg.type === 'reqlog') {
           this.#reqlog.write(msg.chunk, msg.rows, msg.offsetMs)
         } else if (msg.type === 'reqError') {
@@ -248,7 +270,7 @@ class LoadRun extends EventEmitter {
     agg.requests += msg.requests
     agg.bytes += msg.bytes
     pending.set(msg.second, agg)
-    if (agg.n === this.#workers.length) {
+    if (agg.n === this.#sources) {
       pending.delete(msg.second)
       this.emit('tick', { second: msg.second, requests: agg.requests, bytes: agg.bytes, counter: agg.requests })
     }

@@ -117,8 +117,9 @@ function recordPaced (conn, slot, status, mismatch) {
  */
 function recordTimedOut (conn, slot, now) {
   const sent = conn.sendTimes[slot]
-  if (conn.corrected) recordGivenUp(conn.runner, now - conn.plannedTimes[slot], now - sent)
-  else recordGivenUp(conn.runner, now - sent, undefined)
+  const id = conn.requestIds[slot]
+  if (conn.corrected) recordGivenUp(conn.runner, now - conn.plannedTimes[slot], now - sent, conn, id)
+  else recordGivenUp(conn.runner, now - sent, undefined, conn, id)
 }
 
 module.exports = { Pacer, createPacers, recordPaced, recordTimedOut }

@@ -18,6 +18,7 @@ const { Connection } = require('./http1/connection.js')
 const { threadCpuUs } = require('./measure/thread-cpu.js')
 const C = require('./counters.js')
 const { needsChain, chainFor } = require('./measure/recorder.js')
+const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
 
 /**
  * @typedef {object} RunnerOptions
@@ -41,6 +42,9 @@ const { needsChain, chainFor } = require('./measure/recorder.js')
  * @property {number} [reconnectRate] -D (0: never)
  * @property {boolean} [breakout] record time to first byte
  * @property {Clock} [clock] the clock of the send plan (tests; default performance.now and node's timers)
+ * @property {number} [endpointCount] endpoints of this runner (its requests; per-endpoint results when > 1)
+ * @property {number} [endpointBase] index of its first endpoint in the run's list
+ * @property {number} [share] the worker it runs in (index.js planRunners)
  */
 
 /**
@@ -111,6 +115,9 @@ class Runner {
     this.onInterval = null
     this.reqlog = null
     this.onReqlog = null
+    // several endpoints in this runner (URLs of its origin, sequence entries):
+    // their own results, through the recording chain (measure/endpoints.js)
+    this.endpoints = (opts.endpointCount ?? 1) > 1 ? new EndpointRecorder(opts.endpointCount) : null
     this.connections = []
     this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
     // --h2: the same interface, its own framing
@@ -255,8 +262,10 @@ class Runner {
     if (++this.finished >= this.opts.amount && this.opts.amount > 0) this.stop('amount')
   }
 
-  error (kind, detail) {
+  /** @param {number} kind C.ERR_* @param {string} detail @param {any} [conn] the connection it happened on (its endpoint) */
+  error (kind, detail, conn) {
     this.counters[kind]++
+    if (this.endpoints !== null) this.endpoints.error(kind, conn)
     const name = C.ERROR_KINDS[kind - C.ERR_CONNECT]
     if (this.errorDetails[name] === undefined) this.errorDetails[name] = String(detail)
     this.checkBailout()
@@ -328,6 +337,9 @@ class Runner {
       firstBytes: this.firstBytes === null ? null : this.firstBytes.toTransfer(),
       firstToLast: this.firstToLast === null ? null : this.firstToLast.toTransfer(),
       openMax: this.openMax,
+      // this runner's endpoints, from endpointBase on in the run's list
+      endpointBase: this.opts.endpointBase ?? 0,
+      endpoints: null,
       rate: this.lag === null
         ? null
         : {
@@ -337,6 +349,7 @@ class Runner {
             uncorrected: this.uncorrected === null ? null : this.uncorrected.toTransfer()
           }
     }
+    stats.endpoints = this.endpoints === null ? fromTotals(stats) : this.endpoints.toTransfer()
     // let the sockets' close events run before reporting
     setImmediate(() => this.resolveDone(stats))
   }
@@ -382,10 +395,10 @@ function sweepTimeouts (runner) {
     if (runner.stopping) return
     if (!conn.timedOut(limit)) continue
     if (!conn.connected) {
-      runner.error(C.ERR_CONNECT, 'connect timeout')
+      runner.error(C.ERR_CONNECT, 'connect timeout', conn)
       conn.socket.destroy()
     } else {
-      runner.error(C.ERR_TIMEOUT, 'request timeout')
+      runner.error(C.ERR_TIMEOUT, 'request timeout', conn)
       conn.timedOutHead(now)
       conn.restart()
     }

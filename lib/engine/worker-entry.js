@@ -1,28 +1,35 @@
 'use strict'
-// A worker thread running one Runner. It says 'ready' once built and starts
-// on the main thread's 'start' (with the shared t0), so every worker counts
-// the same seconds; it posts a tick each second and its stats (typed
-// arrays, transferred, not copied) at the end.
+// A worker thread running the Runners of one share (one per origin). It says
+// 'ready' once built and starts on the main thread's 'start' (with the
+// shared t0), so every worker counts the same seconds; each runner posts a
+// tick each second, and the worker posts their stats (typed arrays,
+// transferred, not copied) at the end, in the order of workerData.runners.
 const { parentPort, workerData } = require('node:worker_threads')
 const { Runner } = require('./runner.js')
 
-const runner = new Runner(workerData)
-if (workerData.reportErrors) {
-  require('./scripting/hooks.js').forwardErrors(runner, (kind, detail) => parentPort.postMessage({ type: 'reqError', kind, detail }))
-}
-runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes })
-runner.onInterval = (row) => parentPort.postMessage({ type: 'interval', row }, [row.histogram.counts.buffer])
-if (workerData.reqlog) runner.onReqlog = (chunk, rows, offsetMs) => parentPort.postMessage({ type: 'reqlog', chunk, rows, offsetMs }, [chunk.buffer])
+const runners = workerData.runners.map((ro) => {
+  const runner = new Runner(ro)
+  if (workerData.reportErrors) {
+    require('./scripting/hooks.js').forwardErrors(runner, (kind, detail) => parentPort.postMessage({ type: 'reqError', kind, detail }))
+  }
+  runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes })
+  runner.onInterval = (row) => parentPort.postMessage({ type: 'interval', row }, [row.histogram.counts.buffer])
+  if (ro.reqlog) runner.onReqlog = (chunk, rows, offsetMs) => parentPort.postMessage({ type: 'reqlog', chunk, rows, offsetMs }, [chunk.buffer])
+  return runner
+})
 parentPort.on('message', (msg) => {
   if (msg.type === 'start') {
-    runner.opts.t0 = msg.t0
-    runner.start().then((stats) => {
-      parentPort.postMessage({ type: 'done', stats }, [stats.counters.buffer, stats.statusCodes.buffer, stats.histogram.counts.buffer])
+    for (const runner of runners) runner.opts.t0 = msg.t0
+    Promise.all(runners.map((runner) => runner.start())).then((stats) => {
+      const transfer = stats.flatMap((s) => [s.counters.buffer, s.statusCodes.buffer, s.histogram.counts.buffer])
+      parentPort.postMessage({ type: 'done', stats }, transfer)
       parentPort.close()
     })
   } else if (msg.type === 'stop') {
-    if (runner.startWall === undefined) runner.opts.durationMs = 1 // not started yet: end at once
-    else runner.stop('stopped')
+    for (const runner of runners) {
+      if (runner.startWall === undefined) runner.opts.durationMs = 1 // not started yet: end at once
+      else runner.stop('stopped')
+    }
   }
 })
 parentPort.postMessage({ type: 'ready' })

@@ -105,7 +105,8 @@ t.test('invalid options throw a UsageError naming the flag', async (t) => {
     [{ url: 'http://a/', headers: ['x: a\r\nb'] }, /CR, LF/],
     [{ url: 'http://a/', method: 'G T' }, /-m\/--method/],
     [{ url: 'http://a/', bodyFile: '/nonexistent/file' }, /-i\/--input "\/nonexistent\/file": ENOENT/],
-    [{ url: ['http://a/', 'http://b/'] }, /one origin/],
+    [{ url: ['http://a/', 'http://b/'], connections: 1 }, /-c\/--connections 1 is too few for 2 origins/],
+    [{ url: ['http://a/', 'http://b/'], har: { log: { entries: [] } } }, /--har sends to one origin/],
     [{ url: 'http://a/', refill: 'sometimes' }, /--refill/]
   ]
   for (const [opts, re] of cases) {

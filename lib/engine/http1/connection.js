@@ -44,6 +44,7 @@ class Connection {
     this.socketFailed = false
     this.unsolicited = false
     this.readAt = 0
+    this.lastRequest = -1 // the request being recorded (measure/endpoints.js)
     // -M/--max-connection-requests and -D/--reconnect-rate: requests this
     // socket may still send (Infinity unless set; one compare per refill)
     this.maxRequests = runner.opts.maxConnectionRequests > 0 ? runner.opts.maxConnectionRequests : Infinity
@@ -156,6 +157,8 @@ class Connection {
       this.runner.firstByte(this.firstByteAt - this.sendTimes[slot], this.readAt - this.firstByteAt)
       this.firstByteAt = this.readAt // the next response starts in this chunk or later
     }
+    // the request's index, for per-endpoint results (measure/endpoints.js)
+    this.lastRequest = this.requestIds[slot]
     this.record(slot, status, mismatch)
   }
 
@@ -170,18 +173,19 @@ class Connection {
     // one clock read per chunk: every response in it arrived at this time
     this.readAt = this.now()
     runner.counters[C.BYTES] += n
+    if (runner.endpoints !== null) runner.endpoints.read(this, n)
     if (this.breakout && this.scanner.idle()) this.firstByteAt = this.readAt
     if (!this.scanner.scan(buf, 0, n)) {
       // bytes after the run's last response are not read as part of the run
       if (runner.stopping) return
-      runner.error(C.ERR_PARSE, this.scanner.error)
+      runner.error(C.ERR_PARSE, this.scanner.error, this)
       this.dropHead()
       this.restart()
       return
     }
     if (this.unsolicited) {
       this.unsolicited = false
-      runner.error(C.ERR_PARSE, 'response without a request')
+      runner.error(C.ERR_PARSE, 'response without a request', this)
       this.restart()
       return
     }
@@ -219,7 +223,7 @@ class Connection {
       ? C.ERR_CONNECT
       : (err.syscall === 'write' || err.code === 'EPIPE' ? C.ERR_WRITE : C.ERR_READ)
     this.socketFailed = true
-    this.runner.error(kind, err.code || err.message)
+    this.runner.error(kind, err.code || err.message, this)
   }
 
   closed () {
@@ -233,7 +237,7 @@ class Connection {
         // the server closed mid-response (a body cut short, a head without
         // its end): that request failed and is not sent again, since the
         // server may have acted on it; the ones after it are re-sent
-        if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed mid-response')
+        if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed mid-response', this)
         this.dropHead()
         this.answeredSinceConnect++ // settled: reconnectAfterClose drops no other
       }
@@ -328,7 +332,7 @@ function reconnectAfterClose (conn, wasConnected, outstanding) {
   }
   runner.counters[C.RECONNECTS]++
   if (outstanding > 0 && conn.answeredSinceConnect === 0 && !conn.resetting) {
-    if (!conn.socketFailed) runner.error(C.ERR_READ, 'connection closed before a response')
+    if (!conn.socketFailed) runner.error(C.ERR_READ, 'connection closed before a response', conn)
     conn.dropHead()
   }
   if (runner.stopping || !conn.hasWork()) return

@@ -115,6 +115,7 @@ class H2Connection {
     this.resetting = false
     this.socketFailed = false
     this.readAt = 0
+    this.lastRequest = -1 // the request being recorded (measure/endpoints.js)
     this.control = Buffer.allocUnsafe(256) // frames to send with the next write
     this.controlLength = 0
     this.headerBlock = Buffer.allocUnsafe(MAX_FRAME) // a block split over CONTINUATION frames
@@ -196,7 +197,7 @@ class H2Connection {
     if (socket.alpnProtocol !== undefined && socket.alpnProtocol !== 'h2') {
       // counted as a connect error; `closed` retries, and a server that never
       // speaks h2 ends the run as unreachable with this message
-      this.runner.error(C.ERR_CONNECT, `the server did not choose h2 in ALPN (it chose ${socket.alpnProtocol || 'nothing'}): is HTTP/2 enabled on it?`)
+      this.runner.error(C.ERR_CONNECT, `the server did not choose h2 in ALPN (it chose ${socket.alpnProtocol || 'nothing'}): is HTTP/2 enabled on it?`, this)
       this.socketFailed = true
       socket.destroy()
       return
@@ -416,8 +417,9 @@ class H2Connection {
     // one clock read per chunk: every response in it arrived at this time
     this.readAt = performance.now()
     runner.counters[C.BYTES] += n
+    if (runner.endpoints !== null) runner.endpoints.read(this, n)
     if (!this.parse(buf, 0, n)) {
-      runner.error(C.ERR_PARSE, this.error)
+      runner.error(C.ERR_PARSE, this.error, this)
       this.restart()
       return
     }
@@ -611,7 +613,7 @@ class H2Connection {
         return true
       }
       if (status < 200 || status > 599) {
-        this.runner.error(C.ERR_PARSE, status < 0 ? 'a response without :status' : `an invalid :status ${status}`)
+        this.runner.error(C.ERR_PARSE, status < 0 ? 'a response without :status' : `an invalid :status ${status}`, this)
         this.queue(T.RST_STREAM, 0, sid, 4, 1, 0)
         this.forget(slot)
         this.runner.dropped()
@@ -651,7 +653,7 @@ class H2Connection {
     this.dataSlot = -1
     if (slot < 0 || (this.fFlags & F.END_STREAM) === 0) return
     if (this.status[slot] === 0) {
-      this.runner.error(C.ERR_PARSE, 'DATA before the response headers')
+      this.runner.error(C.ERR_PARSE, 'DATA before the response headers', this)
       this.forget(slot)
       this.runner.dropped()
       return
@@ -698,7 +700,7 @@ class H2Connection {
     this.queue(T.SETTINGS, F.ACK, 0, 0, 0, 0)
     if (!this.connected) {
       if (this.shared.bodyLength > this.peerWindow) {
-        this.runner.error(C.ERR_WRITE, `the request body (${this.shared.bodyLength} bytes) is larger than the server's stream window (${this.peerWindow} bytes)`)
+        this.runner.error(C.ERR_WRITE, `the request body (${this.shared.bodyLength} bytes) is larger than the server's stream window (${this.peerWindow} bytes)`, this)
         this.runner.stop('bailout')
         return true
       }
@@ -729,7 +731,7 @@ class H2Connection {
   reset (sid, code) {
     const slot = this.slotOf(sid)
     if (slot < 0) return
-    this.runner.error(C.ERR_RESET, H.errorName(code))
+    this.runner.error(C.ERR_RESET, H.errorName(code), this)
     this.forget(slot)
     this.runner.dropped()
     this.checkDrained()
@@ -738,7 +740,7 @@ class H2Connection {
   /** GOAWAY: streams above lastId were not processed and go to a new connection. */
   goaway (lastId, code) {
     this.runner.counters[C.GOAWAYS]++
-    if (code !== 0) this.runner.error(C.ERR_GOAWAY, H.errorName(code))
+    if (code !== 0) this.runner.error(C.ERR_GOAWAY, H.errorName(code), this)
     this.draining = true
     for (let slot = 0; slot < this.slots; slot++) {
       if (this.requestIds[slot] >= 0 && this.streamIds[slot] > lastId) {
@@ -770,6 +772,8 @@ class H2Connection {
     const mismatch = this.expectBody !== undefined && this.matched[slot] !== this.expectBody.length
     // the server answered before the whole body was sent: stop sending it
     if (this.bodiesLeft > 0 && this.bodyLeft(slot)) this.queue(T.RST_STREAM, 0, this.streamIds[slot], 4, CANCEL, 0)
+    // the request's index, for per-endpoint results (measure/endpoints.js)
+    this.lastRequest = this.requestIds[slot]
     // forget() keeps the slot's times: they are read below, before any reuse
     this.forget(slot)
     this.answeredSinceConnect++
@@ -816,7 +820,7 @@ class H2Connection {
     const detail = err.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL'
       ? `${err.code}: the server did not choose h2 in ALPN: is HTTP/2 enabled on it?`
       : err.code || err.message
-    this.runner.error(kind, detail)
+    this.runner.error(kind, detail, this)
   }
 
   closed () {

@@ -7,13 +7,15 @@
 //   histograms latency (from the planned send in rate mode), and the
 //              uncorrected one (from the actual send) in rate mode
 //   timeline   --interval: the current interval's histogram
+//   endpoints  several endpoints in this runner: their counts, histogram
+//              and bytes (endpoints.js; one endpoint needs no stage)
 //   request log  --reqlog: code, start (the planned send in rate mode), end, connection
 //   hooks      the Client's 'response' event, the LoadRun's 'response' listener
 //
 // Every stage sees the filter's verdict, so the summary, the interval rows and
 // the request log count the same responses whichever features are combined.
 // Features do not wrap `runner.response`: they set fields on the runner
-// (`excludeErrors`, `clientResponses`, `timeline`, `reqlog`, `onResponse`)
+// (`excludeErrors`, `clientResponses`, `timeline`, `endpoints`, `reqlog`, `onResponse`)
 // before start(), and this module is the only place that turns them into
 // the function the connections call.
 //
@@ -27,7 +29,7 @@ const C = require('../counters.js')
  */
 function needsChain (runner) {
   return runner.excludeErrors || runner.clientResponses || runner.timeline !== null ||
-    runner.reqlog !== null || runner.lag !== null
+    runner.reqlog !== null || runner.lag !== null || runner.endpoints !== null
 }
 
 /**
@@ -40,6 +42,7 @@ function chainFor (runner) {
   const clientResponses = runner.clientResponses
   const timeline = runner.timeline
   const reqlog = runner.reqlog
+  const endpoints = runner.endpoints
   const uncorrected = runner.uncorrected
   const paced = runner.lag !== null
   const amount = runner.opts.amount
@@ -59,6 +62,8 @@ function chainFor (runner) {
       if (uncorrected !== null && uncorrectedMs !== undefined) uncorrected.record(uncorrectedMs * 1000)
       if (timeline !== null) timeline.histogram.record(latencyMs * 1000)
     }
+    // endpoints
+    if (endpoints !== null) endpoints.response(conn, status, latencyMs, kept, mismatch)
     // request log: every finished request; in rate mode from its planned send
     if (reqlog !== null) reqlog.add(status, paced ? conn.plannedAt : conn.readAt - latencyMs, conn.readAt, conn.id)
     // hooks
@@ -77,9 +82,11 @@ function chainFor (runner) {
  * @param {import('../runner.js').Runner} runner
  * @param {number} latencyMs from the planned send (or the actual one with -C)
  * @param {number|undefined} uncorrectedMs from the actual send (corrected runs)
+ * @param {any} conn @param {number} id the request's index (its endpoint's histogram)
  */
-function recordGivenUp (runner, latencyMs, uncorrectedMs) {
+function recordGivenUp (runner, latencyMs, uncorrectedMs, conn, id) {
   runner.histogram.record(latencyMs * 1000)
+  if (runner.endpoints !== null) runner.endpoints.givenUp(conn, id, latencyMs)
   if (runner.uncorrected !== null && uncorrectedMs !== undefined) runner.uncorrected.record(uncorrectedMs * 1000)
   if (runner.timeline !== null) runner.timeline.histogram.record(latencyMs * 1000)
 }

@@ -7,6 +7,7 @@ const { UsageError } = require('../../errors.js')
 const { applyRequestOptions } = require('./request-options.js')
 const { normalizeShape } = require('./shape-options.js')
 const { normalizeH2 } = require('./h2-options.js')
+const { groupOrigins, checkOrigins, applyEndpoints } = require('./endpoint-options.js')
 const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
 
 const DEFAULTS = {
@@ -133,11 +134,8 @@ function normalizeOptions (o) {
   const socketPath = o.socketPath === undefined ? undefined : String(o.socketPath)
   const targets = urls.map((u) => parseTarget(String(u), socketPath, o.rejectUnauthorized === true))
   const first = targets[0]
-  for (const t of targets) {
-    if (t.protocol !== first.protocol || t.hostname !== first.hostname || t.port !== first.port) {
-      throw new UsageError(`URLs must share one origin (scheme, host, port): "${first.host}" and "${t.host}" differ`)
-    }
-  }
+  // URLs on several origins: each origin gets connections of its own (endpoint-options.js)
+  const origins = groupOrigins(targets)
   const connections = integer(o.connections ?? DEFAULTS.connections, '-c/--connections', 1, 100000)
   const pipelining = integer(o.pipelining ?? DEFAULTS.pipelining, '-p/--pipelining', 1, 1024)
   // half by default: refill once half the window is free, in one write. The
@@ -159,6 +157,7 @@ function normalizeOptions (o) {
   if (workers > connections) {
     throw new UsageError(`-w/--workers ${workers} is more than -c/--connections ${connections}: every worker needs a connection`)
   }
+  checkOrigins(o, { connections, workers, socketPath }, origins.length)
   let body
   if (o.body !== undefined && o.bodyFile !== undefined) throw new UsageError('give either -b/--body or -i/--input, not both')
   if (o.body !== undefined) body = Buffer.isBuffer(o.body) ? o.body : Buffer.from(String(o.body))
@@ -175,9 +174,10 @@ function normalizeOptions (o) {
   const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
   const h2 = normalizeH2(o, { pipelining, body, shape })
   if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'
-  const requests = targets.map((t) => ({ method, path: t.path, host: t.host, headers, body }))
+  // each URL is an endpoint named by itself (per-endpoint results)
+  const requests = targets.map((t, i) => ({ method, path: t.path, host: t.host, headers, body, name: String(urls[i]) }))
   // sequences, hooks, HAR, forms, TLS files, title (request-options.js)
-  return applyRequestOptions(o, {
+  const out = applyRequestOptions(o, {
     urls: urls.map(String),
     target: { protocol: first.protocol, hostname: first.hostname, port: first.port, socketPath, rejectUnauthorized: first.rejectUnauthorized },
     requests,
@@ -199,6 +199,7 @@ function normalizeOptions (o) {
     ...shape,
     h2
   }, { parseHeaders })
+  return applyEndpoints(out, origins, urls.map(String))
 }
 
 module.exports = { normalizeOptions, parseDuration, parseHeaders, DEFAULTS }

@@ -132,7 +132,9 @@ function applyRequestOptions (o, out, { parseHeaders }) {
       const method = r.method === undefined ? base.method : String(r.method).toUpperCase()
       if (!/^[A-Z][A-Z0-9_-]*$/.test(method)) throw new UsageError(`invalid requests[${i}].method "${r.method}"`)
       if (r.path !== undefined && !String(r.path).startsWith('/')) throw new UsageError(`invalid requests[${i}].path "${r.path}": it must start with /`)
+      if (r.name !== undefined && (typeof r.name !== 'string' || r.name === '')) throw new UsageError(`invalid requests[${i}].name: give a non-empty string (it names the request's results)`)
       return {
+        name: r.name,
         method,
         path: r.path === undefined ? base.path : String(r.path),
         headers: r.headers === undefined ? base.headers : parseHeaders(r.headers),

@@ -27,7 +27,7 @@ const SUMMED = [
 const REBUILT = [
   'url', 'socketPath', 'sampleInt', 'pipelining', 'duration', 'samples', 'start', 'finish',
   'statusCodeStats', 'requests', 'throughput', 'errorsByKind', 'errorDetails', 'stoppedBy',
-  'saturation', 'perSecond', 'intervals', 'rate', 'merge'
+  'saturation', 'perSecond', 'intervals', 'rate', 'merge', 'endpoints'
 ]
 /** Counters of the constant-rate plan (`rate`), summed; its other fields are rebuilt or reported. */
 const RATE_SUMMED = ['target', 'planned', 'sent', 'unsent']
@@ -252,6 +252,61 @@ function mergeRate (inputs, duration) {
   return out
 }
 
+/** Counters of an endpoint (`endpoints[]`), summed. */
+const ENDPOINT_SUMMED = ['1xx', '2xx', '3xx', '4xx', '5xx', 'non2xx', 'errors', 'timeouts', 'mismatches']
+
+/**
+ * Endpoints with the same name, method and URL are added: counters and
+ * status codes summed, histograms added, latency recomputed from the sum;
+ * the others are kept, in the order they first appear. Runs without
+ * endpoints (older versions) leave the merge without them.
+ */
+function mergeEndpoints (inputs, duration, ignored) {
+  const having = inputs.filter(({ r }) => Array.isArray(r.endpoints))
+  if (having.length === 0) return undefined
+  if (having.length < inputs.length) {
+    ignored.add('endpoints')
+    return undefined
+  }
+  const groups = new Map()
+  for (const { r, name } of inputs) {
+    r.endpoints.forEach((e, i) => {
+      if (!isPlainObject(e) || typeof e.histogram !== 'string') throw new UsageError(`${name}: endpoints[${i}] lacks a histogram`)
+      const key = JSON.stringify([e.name, e.method, e.url])
+      if (!groups.has(key)) groups.set(key, [])
+      groups.get(key).push({ e, name, where: `endpoints[${i}].histogram` })
+    })
+  }
+  const perSecond = (n) => (duration > 0 ? Math.round(n / duration * 100) / 100 : 0)
+  return [...groups.values()].map((group) => {
+    const list = group.map((g) => g.e)
+    let acc = null
+    for (const g of group) acc = addHistogram(acc, restoreBounds(decodeNamed(g.e.histogram, g.name, g.where), g.e.latencyUs, g.e.latency), g.name, g.where)
+    const codes = {}
+    const byKind = {}
+    for (const e of list) {
+      for (const [code, v] of Object.entries(e.statusCodeStats ?? {})) codes[code] = { count: (codes[code]?.count ?? 0) + (v?.count ?? 0) }
+      for (const [k, v] of Object.entries(e.errorsByKind ?? {})) byKind[k] = (byKind[k] ?? 0) + (typeof v === 'number' ? v : 0)
+    }
+    const total = sum(list.map((e) => e.requests?.total))
+    const bytes = sum(list.map((e) => e.throughput?.total))
+    const out = {
+      name: list[0].name,
+      method: list[0].method,
+      url: list[0].url,
+      requests: { average: perSecond(total), total },
+      latency: latencyStats(acc.h, 1000),
+      latencyUs: latencyStats(acc.h, 1),
+      statusCodeStats: codes
+    }
+    for (const key of ENDPOINT_SUMMED) out[key] = sum(list.map((e) => e[key]))
+    out.errorsByKind = byKind
+    out.throughput = { average: perSecond(bytes), total: bytes }
+    out.histogram = encode(acc.h)
+    return out
+  })
+}
+
 /**
  * Checks that r looks like a load result and returns its histogram keys.
  * @returns {string[]}
@@ -366,6 +421,8 @@ function merge (results, options = {}) {
 
   const rate = mergeRate(inputs, out.duration)
   if (rate !== undefined) out.rate = rate
+  const endpoints = mergeEndpoints(inputs, out.duration, ignored)
+  if (endpoints !== undefined) out.endpoints = endpoints
 
   const sats = all('saturation').filter(isPlainObject)
   // one line per distinct warning, naming the runs that gave it

@@ -6,6 +6,7 @@
 const { Histogram } = require('../measure/histogram.js')
 const { encode } = require('../measure/hdr-codec.js')
 const C = require('../counters.js')
+const { mergeEndpoints, endpointResults } = require('./endpoints.js')
 
 const PERCENTILES = [0.001, 0.01, 0.1, 1, 2.5, 10, 25, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999]
 const pkey = (p) => 'p' + String(p).replace('.', '_')
@@ -78,6 +79,7 @@ function mergeStats (list) {
     firstToLast,
     rate,
     openMax,
+    endpoints: mergeEndpoints(list),
     everConnected: list.some((s) => s.everConnected),
     reasons: list.map((s) => s.reason),
     runners: list.map((s) => s.saturation)
@@ -209,7 +211,9 @@ function buildResult (m, opts, usage) {
       // lastByte: first byte -> last byte, as wrk-cmm's TTLB (send -> last byte is `latency`)
       : { breakout: { connect, firstByte: latencyStats(m.firstBytes, 1000), lastByte: latencyStats(m.firstToLast, 1000) } }),
     openConnectionsMax: m.openMax,
-    plannedReconnects: c[C.PLANNED_RECONNECTS]
+    plannedReconnects: c[C.PLANNED_RECONNECTS],
+    // one entry per URL or named request; the totals above are their sum
+    endpoints: m.endpoints === undefined ? [] : endpointResults(m.endpoints, opts.endpoints ?? [], duration, latencyStats)
   }
 }
 

@@ -46,6 +46,8 @@ class DynamicSource {
     this.count = depth + 1
     this.noBody = new Uint8Array(this.count)
     this.seq = new Int32Array(this.count)
+    /** per-endpoint results (measure/endpoints.js): a slot's endpoint is its sequence entry */
+    this.endpoints = this.seq
     this.built = new Array(this.count)
     this.setRequests(specs)
     this.context = how.newContext()

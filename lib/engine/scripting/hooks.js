@@ -161,8 +161,8 @@ function recordingFeatures (runner, hooks) {
 /** Passes every counted error (kind name, detail) to fn, once installed. */
 function forwardErrors (runner, fn) {
   const error = runner.error
-  runner.error = function (kind, detail) {
-    error.call(this, kind, detail)
+  runner.error = function (kind, detail, conn) {
+    error.call(this, kind, detail, conn)
     fn(C.ERROR_KINDS[kind - C.ERR_CONNECT], String(detail))
   }
 }

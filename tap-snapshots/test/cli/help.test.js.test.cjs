@@ -166,7 +166,8 @@ exports[`test/cli/help.test.js > TAP > benchrig load --help > help text 1`] = `
 Usage: benchrig load [options] <url...>
 
 Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent
-round-robin. autocannon's flags work as they are (camelCase long names too).
+round-robin; URLs on several origins split -c over the origins. autocannon's flags work as they are
+(camelCase long names too).
 
 Common:
   -c, --connections N             concurrent connections (default 10)
@@ -229,6 +230,9 @@ Output:
   -j, --json                      print the result as JSON on stdout only
   -l, --latency                   print all latency percentiles
       --render-status-codes       print a table of status codes
+      --per-url                   print a table with a row per URL or named request: requests,
+                                  latency, non-2xx, errors, bytes (the JSON always has them in
+                                  endpoints)
       --hist-out FILE             write the latency histogram to FILE as HdrHistogram
                                   percentile-distribution text (ms)
       --prometheus FILE           write the run's metrics to FILE in the Prometheus text format
@@ -293,6 +297,8 @@ Examples:
       a self-contained HTML report to open in a browser (benchrig report builds one from a.json)
   benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL
       the run's metrics where node_exporter's textfile collector reads them
+  benchrig load --per-url -c 4 -d 5 http://127.0.0.1:3000/a http://127.0.0.1:3001/b
+      two origins, 2 connections each; a row of results per URL
 
 `
 
@@ -306,6 +312,8 @@ Output:
   -j, --json                 print the merged result as JSON on stdout only
   -l, --latency              print all latency percentiles
       --render-status-codes  print a table of status codes
+      --per-url              print a table with a row per URL or named request (the merged
+                             endpoints)
       --hist-out FILE        write the merged latency histogram to FILE as HdrHistogram
                              percentile-distribution text (ms)
 
