@@ -11,7 +11,7 @@ const SCRIPTS = 'Requests and scripts'
 
 /** @type {import('./help.js').OptionSpec[]} */
 const REQUEST_OPTIONS = [
-  { name: 'script', type: 'string', value: 'FILE', group: SCRIPTS, describe: 'a JS module exporting setupRequest, onResponse, setupClient, verifyBody, requests, initialContext' },
+  { name: 'script', type: 'string', value: 'FILE', group: SCRIPTS, describe: 'a JS module exporting setupRequest, onResponse, setupClient, verifyBody, requests, initialContext, or wrk\'s init, setup, request, response, delay, done; arguments after -- go to init(args)' },
   { name: 'har', type: 'string', value: 'FILE', group: SCRIPTS, describe: 'replay the requests of a HAR file that go to the URL\'s origin' },
   { name: 'form', alias: 'F', type: 'string', value: 'JSON', group: SCRIPTS, describe: 'multipart/form-data body from JSON or a JSON file: {"f": {"type": "text"|"file", "value"|"path": ...}}' },
   { name: 'id-replacement', alias: 'I', type: 'boolean', group: SCRIPTS, describe: 'replace every [<id>] in the path and body with a fresh id per request' },
@@ -56,7 +56,8 @@ function requestOptions (args, argv) {
  */
 async function startCommand (args, command, urls) {
   if (!args.onPort) {
-    if (command !== undefined && command.length > 0) throw new UsageError(`a command after -- needs --on-port: benchrig load --on-port ${urls[0] ?? 'URL'} -- ${command.join(' ')}`)
+    // with --script, what follows -- is init(args)'s (scriptArgs)
+    if (command !== undefined && command.length > 0 && args.script === undefined) throw new UsageError(`a command after -- needs --on-port: benchrig load --on-port ${urls[0] ?? 'URL'} -- ${command.join(' ')}; arguments for a --script go after -- too`)
     return null
   }
   let url

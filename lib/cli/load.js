@@ -147,6 +147,7 @@ async function main (argv) {
   const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
   const startAt = parseStartAt(last(args['start-at']), Date.now())
   let opts = loadOptions(args, argv, warmup, urls)
+  if (!args.onPort && args.script !== undefined && command !== undefined) opts.scriptArgs = command
   if (shard) opts = shardLoadOptions(opts, shard)
   const onPort = await startCommand(args, command, urls)
   if (startAt !== undefined) {
@@ -199,6 +200,8 @@ async function main (argv) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {
     process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+    // a script's done() report, after the tables (with -j it is the JSON's `done`)
+    if (result.done !== undefined) process.stdout.write((typeof result.done === 'string' ? result.done : JSON.stringify(result.done, null, 2)).replace(/\n?$/, '\n'))
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
   if (interrupted) {

@@ -103,20 +103,27 @@ class LoadRun extends EventEmitter {
 
   async #run () {
     const opts = this.opts
+    let warmupResult
     if (opts.warmup !== null) {
       // a run of its own before the measured one, its results dropped
       const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0, intervalMs: 0, reqlog: undefined }
       this.emit('warmup', { connections: w.connections, duration: w.durationMs / 1000 })
-      await this.#runShares(planRunners(w))
+      const warm = await this.#runShares(planRunners(w))
       if (this.#stopped) throw new RunError('the run was stopped during its warmup')
+      // autocannon's `warmup` sub-result: the warmup's own result, outside the measured one
+      const wm = mergeStats(warm)
+      warmupResult = buildResult(wm, w, { cpuUs: 0, wallMs: wm.elapsedMs })
+      delete warmupResult.saturation
       this.#runners = []
       this.#workers = []
       this.#ticks.clear()
     }
     if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog)
+    const runnerOpts = planRunners(opts)
+    // wrk's setup(thread), once per share, before any starts
+    const threads = opts.hooks?.wrk !== undefined ? await require('./scripting/wrk-script.js').setupThreads(opts, runnerOpts) : null
     const cpu0 = process.cpuUsage()
     this.emit('start')
-    const runnerOpts = planRunners(opts)
     let stats
     let reqlogRows = 0
     try {
@@ -127,6 +134,8 @@ class LoadRun extends EventEmitter {
     }
     const usage = process.cpuUsage(cpu0)
     const merged = mergeStats(stats)
+    // a hook that failed before any connection (init) is the reason, not the target
+    if (merged.errorDetails.hook !== undefined && !merged.everConnected) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')
     if (!merged.everConnected && merged.counters[C.COMPLETED] === 0) {
       const where = opts.target.socketPath ?? `${opts.target.hostname}:${opts.target.port}`
       const d = merged.errorDetails
@@ -137,9 +146,15 @@ class LoadRun extends EventEmitter {
     if (merged.errorDetails.hook !== undefined) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')
     const result = buildResult(merged, opts, { cpuUs: usage.user + usage.system, wallMs: merged.elapsedMs })
     if (this.#stopped) result.stoppedBy = 'stopped'
+    if (warmupResult !== undefined) result.warmup = warmupResult
     if (opts.title !== undefined) result.title = opts.title
     if (opts.intervalMs > 0) result.intervals = this.#timeline
     if (opts.reqlog !== undefined) result.reqlog = { file: opts.reqlog, rows: reqlogRows }
+    if (threads !== null) {
+      // what each worker's thread.set() left, for done() (this thread's share shares the object)
+      stats.forEach((st, i) => { if (st.scriptVars !== undefined) threads[i].vars = st.scriptVars })
+      if (opts.hooks.wrk.done) Object.assign(result, await require('./scripting/wrk-script.js').runDone(opts.hooks.script, merged, result))
+    }
     this.emit('done', result)
     return result
   }
@@ -173,8 +188,19 @@ class LoadRun extends EventEmitter {
     this.on('removeListener', (name) => {
       if (name === 'response' && this.listenerCount('response') === 0) runner.onResponse = null
     })
-    if (this.#stopped) runner.stop('stopped')
-    return runner.start()
+    // a script's stop() in this share ends the run like stop(), keeping its reason
+    runner.onScriptStop = () => this.#stopShares()
+    // a script's init() is awaited before the share starts
+    return Promise.resolve(runner.prepared).then(() => {
+      if (this.#stopped) runner.stop('stopped')
+      return runner.start()
+    })
+  }
+
+  /** A script's thread.stop(): every share ends (the result is kept). */
+  #stopShares () {
+    for (const r of this.#runners) setImmediate(() => r.stop('script'))
+    for (const w of this.#workers) w.postMessage({ type: 'stop' })
   }
 
   /** Starts every worker, then all of them at once with one t0. */
@@ -200,6 +226,8 @@ class LoadRun extends EventEmitter {
           this.#interval(msg.row, list.length)
         } else if (msg.type === 'reqlog') {
           this.#reqlog.write(msg.chunk, msg.rows, msg.offsetMs)
+        } else if (msg.type === 'scriptStop') {
+          this.#stopShares()
         } else if (msg.type === 'reqError') {
           this.emit('reqError', requestError(msg.kind, msg.detail))
         } else if (msg.type === 'ready' && ++readyCount === list.length) {

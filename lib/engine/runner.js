@@ -114,7 +114,10 @@ class Runner {
     this.connections = []
     this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
     // --h2: the same interface, its own framing
-    const Closed = opts.h2 ? require('./http2/connection.js').H2Connection : Connection
+    // a script's delay(): the one closed-loop connection that pauses before a write
+    const Closed = opts.h2
+      ? require('./http2/connection.js').H2Connection
+      : (opts.hooks?.delay !== undefined ? require('./scripting/delayed-connection.js').DelayedConnection : Connection)
     const Paced = rate === null
       ? null
       : (opts.h2 ? require('./http2/paced-connection.js').PacedH2Connection : require('./http1/paced-connection.js').PacedConnection)
@@ -123,6 +126,11 @@ class Runner {
         ? new Closed(this, opts.idOffset + i)
         : new Paced(this, opts.idOffset + i, this.pacers[i]))
     }
+    // wrk's script surface (scripting/wrk-script.js): the share's thread, and
+    // init() to await before start(); a stop() from the script also stops the other shares
+    this.scriptThread = null
+    this.prepared = undefined
+    this.onScriptStop = null
     // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
     if (opts.hooks !== undefined) require('./scripting/hooks.js').installHooks(this)
     /** @type {Promise<object>} */

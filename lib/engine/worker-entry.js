@@ -17,6 +17,8 @@ parentPort.on('message', (msg) => {
   if (msg.type === 'start') {
     runner.opts.t0 = msg.t0
     runner.start().then((stats) => {
+      // what a script's thread.set() left, for done() in the main thread
+      if (runner.scriptThread !== null) stats.scriptVars = runner.scriptThread.vars
       parentPort.postMessage({ type: 'done', stats }, [stats.counters.buffer, stats.statusCodes.buffer, stats.histogram.counts.buffer])
       parentPort.close()
     })
@@ -25,4 +27,6 @@ parentPort.on('message', (msg) => {
     else runner.stop('stopped')
   }
 })
-parentPort.postMessage({ type: 'ready' })
+runner.onScriptStop = () => parentPort.postMessage({ type: 'scriptStop' })
+// a script's init() is awaited before this share says it is ready
+Promise.resolve(runner.prepared).then(() => parentPort.postMessage({ type: 'ready' }))
