@@ -106,7 +106,6 @@ t.test('the ports of wrk\'s example scripts make wrk\'s traffic', async (t) => {
   const [auth, counter, delay, pipeline, post, report, setup, stop, addr] = runs
   const sides = (r) => [['wrk', r.wrk], ['benchrig', r.ours]]
 
-
   t.test('auth: /authenticate once, then /resource with the token', async (t) => {
     for (const [who, s] of sides(auth)) {
       t.ok(s.log.length >= 2, `${who}: at least two requests`)
