@@ -6,7 +6,7 @@
 // builtin adapter passes (parseFast): every HTTP configuration of a suite
 // starts a `benchrig load`, and yargs is about a third of its start-up CPU
 const { load } = require('../engine/autocannon/api.js') // -f: a run that starts again
-const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
+const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand, resolveUrls, withPort } = require('./load-request-flags.js')
 const { formatResult, progressLine } = require('../engine/result/format.js')
 const { UsageError, RunError } = require('../errors.js')
 const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
@@ -38,6 +38,7 @@ const LOAD_OPTIONS = [
   { name: 'json', alias: 'j', type: 'boolean', group: OUTPUT, describe: 'print the result as JSON on stdout only' },
   { name: 'latency', alias: 'l', type: 'boolean', group: OUTPUT, describe: 'print all latency percentiles' },
   { name: 'render-status-codes', type: 'boolean', group: OUTPUT, describe: 'print a table of status codes' },
+  { name: 'sample-int', alias: 'L', type: 'string', value: 'MS', group: OUTPUT, default: '1000', describe: 'milliseconds per sample of the Req/Sec and Bytes/Sec rows and of the progress ticks (autocannon\'s -L)' },
   { name: 'hist-out', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
   { name: 'progress', type: 'boolean', group: OUTPUT, default: true, describe: 'show progress on a TTY (--no-progress hides it)' },
   { name: 'n', type: 'boolean', group: OUTPUT, describe: 'hide the progress bar (same as --no-progress)' },
@@ -142,7 +143,7 @@ async function main (argv) {
     console.log(require('../../package.json').version)
     return 0
   }
-  const urls = args._.map(String)
+  const urls = resolveUrls(args._.map(String), args, process.env) // a path-only URL: PORT or --on-port
   if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
   const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
   const startAt = parseStartAt(last(args['start-at']), Date.now())
@@ -150,6 +151,7 @@ async function main (argv) {
   if (!args.onPort && args.script !== undefined && command !== undefined) opts.scriptArgs = command
   if (shard) opts = shardLoadOptions(opts, shard)
   const onPort = await startCommand(args, command, urls)
+  if (onPort?.port !== undefined) opts.url = opts.url.map((u) => withPort(u, onPort.port))
   if (startAt !== undefined) {
     // the engine waits for the instant after its set-up (lib/engine/start-at.js)
     const passed = Date.now() - startAt
@@ -178,7 +180,8 @@ async function main (argv) {
   }
   if (showProgress) {
     run.on('tick', (t) => {
-      process.stderr.write(`\r${progressLine(t.second, Math.round(run.opts.duration), t.requests)}\x1b[K`)
+      // t.second counts samples (-L): the line shows seconds
+      process.stderr.write(`\r${progressLine(Math.floor(t.second * run.opts.sampleIntMs / 1000), Math.round(run.opts.duration), t.requests)}\x1b[K`)
     })
   }
   // Ctrl-C ends the run early but keeps what it measured: the result is
@@ -243,6 +246,7 @@ function loadOptions (args, argv, warmup, urls) {
     h2Window: last(args.h2Window),
     /** @type {number|undefined} */
     startAt: undefined,
+    sampleInt: last(args.sampleInt),
     ...shapeOptions(args, warmup),
     ...requestOptions(args, argv)
   }

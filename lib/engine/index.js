@@ -55,6 +55,7 @@ function planRunners (opts) {
       h2: opts.h2,
       hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
       intervalMs: opts.intervalMs,
+      sampleIntMs: opts.sampleIntMs,
       reqlog: opts.reqlog !== undefined,
       t0: 0, // set when the run starts
       idOffset

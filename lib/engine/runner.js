@@ -95,6 +95,8 @@ class Runner {
     this.connectFailures = 0
     this.errorDetails = {}
     this.samplesReq = []
+    // one sample (and 'tick') per sampleIntMs, on absolute time from t0 (-L; 1000 by default)
+    this.sampleMs = opts.sampleIntMs ?? 1000
     this.samplesBytes = []
     this.lastCompleted = 0
     this.lastBytes = 0
@@ -168,7 +170,7 @@ class Runner {
 
   scheduleTick (n) {
     // absolute seconds from t0: drift from late timers does not accumulate
-    const due = this.opts.t0 + n * 1000 - Date.now()
+    const due = this.opts.t0 + n * this.sampleMs - Date.now()
     const timer = setTimeout(tick, Math.max(0, due), this, n)
     this.tickTimer = timer
   }
@@ -312,7 +314,7 @@ class Runner {
     const cpuEnd = threadCpuUs()
     const cpuUs = cpuEnd === undefined || this.cpuStart === undefined ? undefined : cpuEnd - this.cpuStart
     // the last, partial second, kept apart with its length
-    const partialMs = elapsedMs - this.samplesReq.length * 1000
+    const partialMs = elapsedMs - this.samplesReq.length * this.sampleMs
     const stats = {
       counters: this.counters,
       statusCodes: this.statusCodes,
@@ -326,6 +328,7 @@ class Runner {
       },
       start: this.startWall,
       t0: this.opts.t0, // samplesReq[i] covers [t0 + i s, t0 + i s + 1 s): merge aligns runs on it
+      sampleMs: this.sampleMs, // s above, when -L changes it
       elapsedMs,
       connections: this.connections.length,
       reason: this.reason,
