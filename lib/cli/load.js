@@ -65,7 +65,9 @@ const HELP = {
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
-    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge']
+    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
+    ['benchrig load -d 10 --script examples/wrk-scripts/setup.js http://127.0.0.1:3000/ -- a b', 'wrk\'s script hooks in JS (init, setup, request, response, delay, done); init gets [a, b]'],
+    ['benchrig load -a 1000 --on-port /hello -- node server.js', 'start the server, find the port it listens on, load /hello on it, stop it']
   ]
 }
 const { shardLoadOptions, parseStartAt } = require('./load-shard.js')

@@ -201,7 +201,7 @@ class LoadRun extends EventEmitter {
   /** A script's thread.stop(): every share ends (the result is kept). */
   #stopShares () {
     for (const r of this.#runners) setImmediate(() => r.stop('script'))
-    for (const w of this.#workers) w.postMessage({ type: 'stop' })
+    for (const w of this.#workers) w.postMessage({ type: 'stop', reason: 'script' })
   }
 
   /** Starts every worker, then all of them at once with one t0. */

@@ -24,7 +24,7 @@ parentPort.on('message', (msg) => {
     })
   } else if (msg.type === 'stop') {
     if (runner.startWall === undefined) runner.opts.durationMs = 1 // not started yet: end at once
-    else runner.stop('stopped')
+    else runner.stop(msg.reason ?? 'stopped')
   }
 })
 runner.onScriptStop = () => parentPort.postMessage({ type: 'scriptStop' })

@@ -217,7 +217,9 @@ What is recorded:
 Requests and scripts:
   -E, --expect-body TEXT          count responses whose body differs from this
       --script FILE               a JS module exporting setupRequest, onResponse, setupClient,
-                                  verifyBody, requests, initialContext
+                                  verifyBody, requests, initialContext, or wrk's init, setup,
+                                  request, response, delay, done; arguments after -- go to
+                                  init(args)
       --har FILE                  replay the requests of a HAR file that go to the URL's origin
   -F, --form JSON                 multipart/form-data body from JSON or a JSON file: {"f": {"type":
                                   "text"|"file", "value"|"path": ...}}
@@ -229,6 +231,8 @@ Output:
   -j, --json                      print the result as JSON on stdout only
   -l, --latency                   print all latency percentiles
       --render-status-codes       print a table of status codes
+  -L, --sample-int MS             milliseconds per sample of the Req/Sec and Bytes/Sec rows and of
+                                  the progress ticks (autocannon's -L) (default 1000)
       --hist-out FILE             write the latency histogram to FILE as HdrHistogram
                                   percentile-distribution text (ms)
       --progress                  show progress on a TTY (--no-progress hides it) (default on)
@@ -255,7 +259,8 @@ Running:
       --max-header-size BYTES     bytes a response's header section may take (or 16k, 1m); a longer
                                   one is a parse error and resets the connection (default 80k)
       --on-port                   start the command after --, wait until the URL's port accepts
-                                  connections, run, then stop it
+                                  connections (no port in the URL: the port it listens on), run,
+                                  then stop it
   -f, --forever                   run again and again (a result after each round) until Ctrl-C
       --debug                     print connection and request errors to stderr
 
@@ -283,6 +288,10 @@ Examples:
       HTTP/2 over TLS (ALPN), 20 streams per connection
   benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
       the result as JSON; several such files add up with benchrig merge
+  benchrig load -d 10 --script examples/wrk-scripts/setup.js http://127.0.0.1:3000/ -- a b
+      wrk's script hooks in JS (init, setup, request, response, delay, done); init gets [a, b]
+  benchrig load -a 1000 --on-port /hello -- node server.js
+      start the server, find the port it listens on, load /hello on it, stop it
 
 `
 
