@@ -106,7 +106,7 @@ class LoadRun extends EventEmitter {
     const opts = this.opts
     let warmupResult
     if (opts.warmup !== null) {
-      // a run of its own before the measured one, its results dropped
+      // a run of its own before the measured one, its counts kept apart (result.warmup)
       const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0, intervalMs: 0, reqlog: undefined }
       this.emit('warmup', { connections: w.connections, duration: w.durationMs / 1000 })
       const warm = await this.#runShares(planRunners(w))
@@ -119,10 +119,10 @@ class LoadRun extends EventEmitter {
       this.#workers = []
       this.#ticks.clear()
     }
-    if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog)
     const runnerOpts = planRunners(opts)
-    // wrk's setup(thread), once per share, before any starts
+    // wrk's setup(thread), once per share, before any starts (and before files are opened)
     const threads = opts.hooks?.wrk !== undefined ? await require('./scripting/wrk-script.js').setupThreads(opts, runnerOpts) : null
+    if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog)
     const cpu0 = process.cpuUsage()
     this.emit('start')
     let stats
