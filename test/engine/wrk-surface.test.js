@@ -18,7 +18,7 @@ function recorder (t) {
   const log = []
   const server = http.createServer((req, res) => {
     req.resume()
-    req.on('end', () => { log.push({ method: req.method, url: req.url }); res.end('ok') })
+    req.on('end', () => { log.push({ method: req.method, url: req.url, n: req.headers['x-n'] }); res.end('ok') })
   })
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
     t.teardown(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve) }))
@@ -48,6 +48,23 @@ t.test('init(args, thread) gets the script arguments and is awaited before the f
   const result = await load({ url: s.url, connections: 1, amount: 3, script: file, scriptArgs: ['a', 'b'] })
   t.equal(result.requests.total, 3)
   t.same(s.log.map((r) => r.url), ['/a/b/0', '/a/b/0', '/a/b/0'], 'every request, the first too, has init\'s path')
+})
+
+t.test('request/response get the connection\'s context: one pass of the sequence; module scope outlives it', async (t) => {
+  const s = await recorder(t)
+  const file = script(t, 'context', `
+    let total = 0 // module scope: the thread's, across passes
+    module.exports = {
+      requests: [{ path: '/a' }, { path: '/b' }],
+      request (req, context) {
+        context.n = (context.n ?? 0) + 1
+        req.headers['x-n'] = context.n + '.' + ++total
+        return req
+      },
+      response (status, headers, body, context) { context.last = status }
+    }`)
+  await load({ url: s.url, connections: 1, amount: 4, script: file })
+  t.same(s.log.map((r) => `${r.url} ${r.n}`), ['/a 1.1', '/b 2.2', '/a 1.3', '/b 2.4'], 'context starts again with each pass, the module count goes on')
 })
 
 t.test('delay(): the pause comes before the write and is no part of latency', async (t) => {

@@ -44,19 +44,20 @@ function wrkHook (mod, name) {
   return undefined
 }
 
-// request(req): req is a copy of the request the run would send; the hook
-// changes it or returns another. Returning nothing sends req as changed
-// (wrk's request() always returns one: no sequence restart here).
+// request(req, context): req is a copy of the request the run would send;
+// the hook changes it or returns another. Returning nothing sends req as
+// changed (wrk's request() always returns one: no sequence restart here).
+// context: the connection's own state (wrk has none; ours, as setupRequest's)
 function requestHook (fn) {
-  return (req) => {
-    const out = fn(req)
+  return (req, context) => {
+    const out = fn(req, context)
     return out === undefined || out === null ? req : out
   }
 }
 
 // wrk's order of arguments (status, headers, body); headers by lowercase name
 function responseHook (fn) {
-  return (status, body, context, headers) => fn(status, headers, body)
+  return (status, body, context, headers) => fn(status, headers, body, context)
 }
 
 /**
