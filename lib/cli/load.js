@@ -248,6 +248,8 @@ function loadOptions (args, argv, warmup, urls) {
     h2Window: last(args.h2Window),
     /** @type {number|undefined} */
     startAt: undefined,
+    /** @type {string[]|undefined} */
+    scriptArgs: undefined, // the arguments after -- when they are not an --on-port command
     sampleInt: last(args.sampleInt),
     ...shapeOptions(args, warmup),
     ...requestOptions(args, argv)
