@@ -11,7 +11,7 @@ const SCRIPTS = 'Requests and scripts'
 
 /** @type {import('./help.js').OptionSpec[]} */
 const REQUEST_OPTIONS = [
-  { name: 'script', type: 'string', value: 'FILE', group: SCRIPTS, describe: 'a JS module exporting setupRequest, onResponse, setupClient, verifyBody, requests, initialContext' },
+  { name: 'script', type: 'string', value: 'FILE', group: SCRIPTS, describe: 'a JS module exporting setupRequest, onResponse, setupClient, verifyBody, requests, initialContext, or wrk\'s init, setup, request, response, delay, done; arguments after -- go to init(args)' },
   { name: 'har', type: 'string', value: 'FILE', group: SCRIPTS, describe: 'replay the requests of a HAR file that go to the URL\'s origin' },
   { name: 'form', alias: 'F', type: 'string', value: 'JSON', group: SCRIPTS, describe: 'multipart/form-data body from JSON or a JSON file: {"f": {"type": "text"|"file", "value"|"path": ...}}' },
   { name: 'id-replacement', alias: 'I', type: 'boolean', group: SCRIPTS, describe: 'replace every [<id>] in the path and body with a fresh id per request' },
@@ -20,7 +20,7 @@ const REQUEST_OPTIONS = [
   { name: 'key', type: 'string', value: 'FILE', group: 'TLS', describe: 'private key of --cert, PEM file (https)' },
   { name: 'ca', type: 'string', value: 'FILE', group: 'TLS', describe: 'trusted CA certificates, PEM file (repeatable; https)' },
   { name: 'servername', alias: 's', type: 'string', value: 'NAME', group: 'TLS', describe: 'TLS SNI server name (default: the URL\'s host unless it is an IP)' },
-  { name: 'on-port', type: 'boolean', group: 'Running', describe: 'start the command after --, wait until the URL\'s port accepts connections, run, then stop it' },
+  { name: 'on-port', type: 'boolean', group: 'Running', describe: 'start the command after --, wait until the URL\'s port accepts connections (no port in the URL: the port it listens on), run, then stop it' },
   { name: 'forever', alias: 'f', type: 'boolean', group: 'Running', describe: 'run again and again (a result after each round) until Ctrl-C' },
   { name: 'debug', type: 'boolean', group: 'Running', describe: 'print connection and request errors to stderr' },
   { name: 'title', alias: 'T', type: 'string', value: 'TEXT', group: 'Output', describe: 'a title for the result' }
@@ -50,13 +50,45 @@ function requestOptions (args, argv) {
   }
 }
 
+/** The URL names its port (new URL() drops a default one, so read the text). */
+function hasPort (u) {
+  return /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*):\d+/i.test(u)
+}
+
 /**
- * Starts the --on-port command (when given) and waits for the port.
- * @returns {Promise<null | {stop: () => Promise<void>}>}
+ * autocannon's path-only URL: with PORT set, /path is http://localhost:PORT/path;
+ * with --on-port and no PORT, http://localhost/path whose port startCommand finds.
+ * @param {string[]} urls @param {{onPort?: boolean}} args @param {NodeJS.ProcessEnv} env
+ */
+function resolveUrls (urls, args, env) {
+  return urls.map((u) => {
+    if (!u.startsWith('/')) return u
+    if (env.PORT !== undefined && env.PORT !== '') {
+      if (!/^\d+$/.test(env.PORT)) throw new UsageError(`the URL "${u}" is a path, and PORT "${env.PORT}" is not a port number: set PORT=3000, or give the whole URL`)
+      return `http://localhost:${env.PORT}${u}`
+    }
+    if (args.onPort) return `http://localhost${u}`
+    throw new UsageError(`the URL "${u}" is a path: set PORT (it becomes http://localhost:$PORT${u}), use --on-port to find the port of the command after --, or give the whole URL`)
+  })
+}
+
+/** The URL with the port --on-port found. */
+function withPort (u, port) {
+  if (hasPort(u)) return u
+  const url = new URL(u)
+  url.port = String(port)
+  return url.href
+}
+
+/**
+ * Starts the --on-port command (when given) and waits for the port: the
+ * URL's, or, when the URL has none, the one the command listens on.
+ * @returns {Promise<null | {stop: () => Promise<void>, port: number|undefined}>}
  */
 async function startCommand (args, command, urls) {
   if (!args.onPort) {
-    if (command !== undefined && command.length > 0) throw new UsageError(`a command after -- needs --on-port: benchrig load --on-port ${urls[0] ?? 'URL'} -- ${command.join(' ')}`)
+    // with --script, what follows -- is init(args)'s (scriptArgs)
+    if (command !== undefined && command.length > 0 && args.script === undefined) throw new UsageError(`a command after -- needs --on-port: benchrig load --on-port ${urls[0] ?? 'URL'} -- ${command.join(' ')}; arguments for a --script go after -- too`)
     return null
   }
   let url
@@ -65,7 +97,7 @@ async function startCommand (args, command, urls) {
   } catch {
     throw new UsageError('--on-port: give the URL the command will listen on, e.g. --on-port http://127.0.0.1:3000/ -- node server.js')
   }
-  const port = url.port ? Number(url.port) : (url.protocol === 'https:' ? 443 : 80)
+  const port = hasPort(urls[0]) ? Number(url.port || (url.protocol === 'https:' ? 443 : 80)) : undefined
   return startOnPort(command, { hostname: url.hostname.replace(/^\[|\]$/g, ''), port, socketPath: last(args.socketPath) })
 }
 
@@ -82,4 +114,4 @@ function watchRun (run, args, { stdout, stderr }) {
   }
 }
 
-module.exports = { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand }
+module.exports = { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand, resolveUrls, withPort, hasPort }

@@ -6,7 +6,7 @@
 // builtin adapter passes (parseFast): every HTTP configuration of a suite
 // starts a `benchrig load`, and yargs is about a third of its start-up CPU
 const { load } = require('../engine/autocannon/api.js') // -f: a run that starts again
-const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
+const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand, resolveUrls, withPort } = require('./load-request-flags.js')
 const { formatResult, progressLine } = require('../engine/result/format.js')
 const { UsageError, RunError } = require('../errors.js')
 const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
@@ -39,6 +39,7 @@ const LOAD_OPTIONS = [
   { name: 'latency', alias: 'l', type: 'boolean', group: OUTPUT, describe: 'print all latency percentiles' },
   { name: 'render-status-codes', type: 'boolean', group: OUTPUT, describe: 'print a table of status codes' },
   { name: 'per-url', type: 'boolean', group: OUTPUT, describe: 'print a table with a row per URL or named request: requests, latency, non-2xx, errors, bytes (the JSON always has them in endpoints)' },
+  { name: 'sample-int', alias: 'L', type: 'string', value: 'MS', group: OUTPUT, default: '1000', describe: 'milliseconds per sample of the Req/Sec and Bytes/Sec rows and of the progress ticks (autocannon\'s -L)' },
   { name: 'hist-out', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
   { name: 'prometheus', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the run\'s metrics to FILE in the Prometheus text format (latency histogram, counters by status code and error kind), atomically, for node_exporter\'s textfile collector' },
   { name: 'html', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write a self-contained HTML report to FILE: percentile plot, latency and req/s over time, status codes, errors, parameters (records 1 s --interval rows unless --interval is given)' },
@@ -70,7 +71,9 @@ const HELP = {
     ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
     ['benchrig load -d 30 --html report.html http://127.0.0.1:3000/', 'a self-contained HTML report to open in a browser (benchrig report builds one from a.json)'],
     ['benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL', 'the run\'s metrics where node_exporter\'s textfile collector reads them'],
-    ['benchrig load --per-url -c 4 -d 5 http://127.0.0.1:3000/a http://127.0.0.1:3001/b', 'two origins, 2 connections each; a row of results per URL']
+    ['benchrig load --per-url -c 4 -d 5 http://127.0.0.1:3000/a http://127.0.0.1:3001/b', 'two origins, 2 connections each; a row of results per URL'],
+    ['benchrig load -d 10 --script examples/wrk-scripts/setup.js http://127.0.0.1:3000/ -- a b', 'wrk\'s script hooks in JS (init, setup, request, response, delay, done); init gets [a, b]'],
+    ['benchrig load -a 1000 --on-port /hello -- node server.js', 'start the server, find the port it listens on, load /hello on it, stop it']
   ]
 }
 const { shardLoadOptions, parseStartAt } = require('./load-shard.js')
@@ -148,17 +151,19 @@ async function main (argv) {
     console.log(require('../../package.json').version)
     return 0
   }
-  const urls = args._.map(String)
+  const urls = resolveUrls(args._.map(String), args, process.env) // a path-only URL: PORT or --on-port
   if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
   const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
   const startAt = parseStartAt(last(args['start-at']), Date.now())
   const reports = reportFiles(args)
   let opts = loadOptions(args, argv, warmup, urls)
+  if (!args.onPort && args.script !== undefined && command !== undefined) opts.scriptArgs = command
   if (shard) opts = shardLoadOptions(opts, shard)
   // the report's timeline needs interval rows: 1 s ones, not printed, unless
   // --interval asks for others (watchShape prints only those)
   if (reports.html !== undefined && opts.interval === undefined) opts.interval = '1000'
   const onPort = await startCommand(args, command, urls)
+  if (onPort?.port !== undefined) opts.url = opts.url.map((u) => withPort(u, onPort.port))
   if (startAt !== undefined) {
     // the engine waits for the instant after its set-up (lib/engine/start-at.js)
     const passed = Date.now() - startAt
@@ -188,7 +193,8 @@ async function main (argv) {
   }
   if (showProgress) {
     run.on('tick', (t) => {
-      process.stderr.write(`\r${progressLine(t.second, Math.round(run.opts.duration), t.requests)}\x1b[K`)
+      // t.second counts samples (-L): the line shows seconds
+      process.stderr.write(`\r${progressLine(Math.floor(t.second * run.opts.sampleIntMs / 1000), Math.round(run.opts.duration), t.requests)}\x1b[K`)
     })
   }
   // Ctrl-C ends the run early but keeps what it measured: the result is
@@ -212,6 +218,8 @@ async function main (argv) {
   } else {
     process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
     if (args.perUrl) process.stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
+    // a script's done() report, after the tables (with -j it is the JSON's `done`)
+    if (result.done !== undefined) process.stdout.write((typeof result.done === 'string' ? result.done : JSON.stringify(result.done, null, 2)).replace(/\n?$/, '\n'))
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
   if (interrupted) {
@@ -274,6 +282,9 @@ function loadOptions (args, argv, warmup, urls) {
     h2Window: last(args.h2Window),
     /** @type {number|undefined} */
     startAt: undefined,
+    /** @type {string[]|undefined} */
+    scriptArgs: undefined, // the arguments after -- when they are not an --on-port command
+    sampleInt: last(args.sampleInt),
     ...shapeOptions(args, warmup),
     ...requestOptions(args, argv)
   }

@@ -63,6 +63,7 @@ function planRunners (opts) {
       h2: opts.h2,
       hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
       intervalMs: opts.intervalMs,
+      sampleIntMs: opts.sampleIntMs,
       reqlog: opts.reqlog !== undefined,
       t0: 0, // set when the run starts
       idOffset
@@ -112,20 +113,27 @@ class LoadRun extends EventEmitter {
 
   async #run () {
     const opts = this.opts
+    let warmupResult
     if (opts.warmup !== null) {
-      // a run of its own before the measured one, its results dropped
+      // a run of its own before the measured one, its counts kept apart (result.warmup)
       const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0, intervalMs: 0, reqlog: undefined }
       this.emit('warmup', { connections: w.connections, duration: w.durationMs / 1000 })
-      await this.#runShares(planRunners(w))
+      const warm = await this.#runShares(planRunners(w))
       if (this.#stopped) throw new RunError('the run was stopped during its warmup')
+      // autocannon's `warmup` sub-result: the warmup's own result, outside the measured one
+      const wm = mergeStats(warm)
+      warmupResult = buildResult(wm, w, { cpuUs: 0, wallMs: wm.elapsedMs })
+      delete warmupResult.saturation
       this.#runners = []
       this.#workers = []
       this.#ticks.clear()
     }
+    const runnerOpts = planRunners(opts)
+    // wrk's setup(thread), once per share, before any starts (and before files are opened)
+    const threads = opts.hooks?.wrk !== undefined ? await require('./scripting/wrk-script.js').setupThreads(opts, runnerOpts) : null
     if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog)
     const cpu0 = process.cpuUsage()
     this.emit('start')
-    const runnerOpts = planRunners(opts)
     let stats
     let reqlogRows = 0
     try {
@@ -136,6 +144,8 @@ class LoadRun extends EventEmitter {
     }
     const usage = process.cpuUsage(cpu0)
     const merged = mergeStats(stats)
+    // a hook that failed before any connection (init) is the reason, not the target
+    if (merged.errorDetails.hook !== undefined && !merged.everConnected) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')
     // with several origins, one that could not be reached fails the run as one origin would
     const lost = (opts.origins?.length ?? 1) > 1 ? stats.findIndex((s) => s.reason === 'unreachable' && !s.everConnected) : -1
     if ((!merged.everConnected && merged.counters[C.COMPLETED] === 0) || lost >= 0) {
@@ -149,9 +159,15 @@ class LoadRun extends EventEmitter {
     if (merged.errorDetails.hook !== undefined) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')
     const result = buildResult(merged, opts, { cpuUs: usage.user + usage.system, wallMs: merged.elapsedMs })
     if (this.#stopped) result.stoppedBy = 'stopped'
+    if (warmupResult !== undefined) result.warmup = warmupResult
     if (opts.title !== undefined) result.title = opts.title
     if (opts.intervalMs > 0) result.intervals = this.#timeline
     if (opts.reqlog !== undefined) result.reqlog = { file: opts.reqlog, rows: reqlogRows }
+    if (threads !== null) {
+      // what each worker's thread.set() left, for done() (this thread's share shares the object)
+      stats.forEach((st, i) => { if (st.scriptVars !== undefined) threads[i].vars = st.scriptVars })
+      if (opts.hooks.wrk.done) Object.assign(result, await require('./scripting/wrk-script.js').runDone(opts.hooks.script, merged, result))
+    }
     this.emit('done', result)
     return result
   }
@@ -191,8 +207,19 @@ class LoadRun extends EventEmitter {
     this.on('removeListener', (name) => {
       if (name === 'response' && this.listenerCount('response') === 0) runner.onResponse = null
     })
-    if (this.#stopped) runner.stop('stopped')
-    return runner.start()
+    // a script's stop() in this share ends the run like stop(), keeping its reason
+    runner.onScriptStop = () => this.#stopShares()
+    // a script's init() is awaited before the share starts
+    return Promise.resolve(runner.prepared).then(() => {
+      if (this.#stopped) runner.stop('stopped')
+      return runner.start()
+    })
+  }
+
+  /** A script's thread.stop(): every share ends (the result is kept). */
+  #stopShares () {
+    for (const r of this.#runners) setImmediate(() => r.stop('script'))
+    for (const w of this.#workers) w.postMessage({ type: 'stop', reason: 'script' })
   }
 
   /**
@@ -222,6 +249,8 @@ class LoadRun extends EventEmitter {
           this.#interval(msg.row, this.#sources)
         } else if (msg.type === 'reqlog') {
           this.#reqlog.write(msg.chunk, msg.rows, msg.offsetMs)
+        } else if (msg.type === 'scriptStop') {
+          this.#stopShares()
         } else if (msg.type === 'reqError') {
           this.emit('reqError', requestError(msg.kind, msg.detail))
         } else if (msg.type === 'ready' && ++readyCount === list.length) {

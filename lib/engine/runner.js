@@ -99,6 +99,8 @@ class Runner {
     this.connectFailures = 0
     this.errorDetails = {}
     this.samplesReq = []
+    // one sample (and 'tick') per sampleIntMs, on absolute time from t0 (-L; 1000 by default)
+    this.sampleMs = opts.sampleIntMs ?? 1000
     this.samplesBytes = []
     this.lastCompleted = 0
     this.lastBytes = 0
@@ -121,7 +123,10 @@ class Runner {
     this.connections = []
     this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
     // --h2: the same interface, its own framing
-    const Closed = opts.h2 ? require('./http2/connection.js').H2Connection : Connection
+    // a script's delay(): the one closed-loop connection that pauses before a write
+    const Closed = opts.h2
+      ? require('./http2/connection.js').H2Connection
+      : (opts.hooks?.delay !== undefined ? require('./scripting/delayed-connection.js').DelayedConnection : Connection)
     const Paced = rate === null
       ? null
       : (opts.h2 ? require('./http2/paced-connection.js').PacedH2Connection : require('./http1/paced-connection.js').PacedConnection)
@@ -130,6 +135,11 @@ class Runner {
         ? new Closed(this, opts.idOffset + i)
         : new Paced(this, opts.idOffset + i, this.pacers[i]))
     }
+    // wrk's script surface (scripting/wrk-script.js): the share's thread, and
+    // init() to await before start(); a stop() from the script also stops the other shares
+    this.scriptThread = null
+    this.prepared = undefined
+    this.onScriptStop = null
     // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
     if (opts.hooks !== undefined) require('./scripting/hooks.js').installHooks(this)
     /** @type {Promise<object>} */
@@ -167,7 +177,7 @@ class Runner {
 
   scheduleTick (n) {
     // absolute seconds from t0: drift from late timers does not accumulate
-    const due = this.opts.t0 + n * 1000 - Date.now()
+    const due = this.opts.t0 + n * this.sampleMs - Date.now()
     const timer = setTimeout(tick, Math.max(0, due), this, n)
     this.tickTimer = timer
   }
@@ -313,7 +323,7 @@ class Runner {
     const cpuEnd = threadCpuUs()
     const cpuUs = cpuEnd === undefined || this.cpuStart === undefined ? undefined : cpuEnd - this.cpuStart
     // the last, partial second, kept apart with its length
-    const partialMs = elapsedMs - this.samplesReq.length * 1000
+    const partialMs = elapsedMs - this.samplesReq.length * this.sampleMs
     const stats = {
       counters: this.counters,
       statusCodes: this.statusCodes,
@@ -327,6 +337,7 @@ class Runner {
       },
       start: this.startWall,
       t0: this.opts.t0, // samplesReq[i] covers [t0 + i s, t0 + i s + 1 s): merge aligns runs on it
+      sampleMs: this.sampleMs, // s above, when -L changes it
       elapsedMs,
       connections: this.connections.length,
       reason: this.reason,

@@ -21,6 +21,11 @@ parentPort.on('message', (msg) => {
   if (msg.type === 'start') {
     for (const runner of runners) runner.opts.t0 = msg.t0
     Promise.all(runners.map((runner) => runner.start())).then((stats) => {
+      // what a script's thread.set() left, for done() in the main thread
+      // (a script runs alone: it refuses several origins, so one runner)
+      for (const [i, runner] of runners.entries()) {
+        if (runner.scriptThread !== null) stats[i].scriptVars = runner.scriptThread.vars
+      }
       const transfer = stats.flatMap((s) => [s.counters.buffer, s.statusCodes.buffer, s.histogram.counts.buffer])
       parentPort.postMessage({ type: 'done', stats }, transfer)
       parentPort.close()
@@ -28,8 +33,10 @@ parentPort.on('message', (msg) => {
   } else if (msg.type === 'stop') {
     for (const runner of runners) {
       if (runner.startWall === undefined) runner.opts.durationMs = 1 // not started yet: end at once
-      else runner.stop('stopped')
+      else runner.stop(msg.reason ?? 'stopped')
     }
   }
 })
-parentPort.postMessage({ type: 'ready' })
+for (const runner of runners) runner.onScriptStop = () => parentPort.postMessage({ type: 'scriptStop' })
+// a script's init() is awaited before this share says it is ready
+Promise.all(runners.map((runner) => runner.prepared)).then(() => parentPort.postMessage({ type: 'ready' }))

@@ -8,7 +8,7 @@ const { progressLine } = require('../result/format.js')
 
 /**
  * @param {import('node:events').EventEmitter & {opts?: object}} instance a run from load()
- * @param {{outputStream?: NodeJS.WritableStream, renderProgressBar?: boolean,
+ * @param {{outputStream?: NodeJS.WritableStream, renderProgressBar?: boolean, progressBarString?: string,
  *   renderResultsTable?: boolean, renderLatencyTable?: boolean, renderStatusCodes?: boolean}} [opts]
  */
 function track (instance, opts = {}) {
@@ -24,9 +24,17 @@ function track (instance, opts = {}) {
     out.write(`Running ${what} @ ${url}\n${o.connections} connections` +
       (o.pipelining > 1 ? ` with ${o.pipelining} pipelining factor` : '') + '\n\n')
   })
+  if (opts.progressBarString !== undefined && typeof opts.progressBarString !== 'string') {
+    throw new TypeError('track(instance, opts): progressBarString must be a string such as \'running [:bar] :percent\'')
+  }
   if (progress) {
+    let done = 0 // requests so far (the bar of an -a run)
     instance.on('tick', (t) => {
-      out.write(`\r${progressLine(t.second, Math.round(o.duration ?? 0), t.requests ?? t.counter)}\x1b[K`)
+      done += t.requests ?? t.counter ?? 0
+      const line = opts.progressBarString === undefined
+        ? progressLine(t.second, Math.round(o.duration ?? 0), t.requests ?? t.counter)
+        : progressBar(opts.progressBarString, o.amount > 0 ? { current: done, total: o.amount } : { current: t.second * (o.sampleIntMs ?? 1000) / 1000, total: o.duration ?? 0 }, t.second * (o.sampleIntMs ?? 1000) / 1000)
+      out.write(`\r${line}\x1b[K`)
     })
   }
   instance.on('done', (result) => {
@@ -36,4 +44,25 @@ function track (instance, opts = {}) {
   return instance
 }
 
-module.exports = { track }
+const BAR_WIDTH = 20
+
+/**
+ * autocannon's progressBarString: the tokens of the `progress` package it
+ * uses (:bar :current :total :percent :elapsed :eta), filled in from the
+ * run's seconds (or, with an amount, its requests).
+ * @param {string} template @param {{current: number, total: number}} at @param {number} elapsedS
+ */
+function progressBar (template, { current, total }, elapsedS) {
+  const ratio = total > 0 ? Math.min(1, current / total) : 0
+  const filled = Math.round(ratio * BAR_WIDTH)
+  const eta = ratio > 0 ? elapsedS * (1 - ratio) / ratio : 0
+  return template
+    .replace(/:bar/g, '='.repeat(filled) + '-'.repeat(BAR_WIDTH - filled))
+    .replace(/:current/g, String(Math.round(current)))
+    .replace(/:total/g, String(total))
+    .replace(/:percent/g, `${Math.floor(ratio * 100)}%`)
+    .replace(/:elapsed/g, elapsedS.toFixed(1))
+    .replace(/:eta/g, eta.toFixed(1))
+}
+
+module.exports = { track, progressBar }

@@ -196,6 +196,9 @@ function normalizeOptions (o) {
     maxHeaderSize,
     // epoch ms at which the run starts (index.js waits for it), for generators on several machines
     startAt: o.startAt === undefined ? undefined : integer(o.startAt, '--start-at', 0),
+    // -L/--sample-int: ms per sample of the req/s and bytes/s rows (autocannon's sampleInt)
+    // units: plain ms as autocannon takes it; a compound duration (250ms, 1s) could go through units.js
+    sampleIntMs: o.sampleInt === undefined ? 1000 : integer(o.sampleInt, '-L/--sample-int', 10, 3600000),
     ...shape,
     h2
   }, { parseHeaders })

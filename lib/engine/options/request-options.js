@@ -49,9 +49,12 @@ function loadScript (file) {
   if (mod === null || typeof mod !== 'object') {
     throw new UsageError(`--script "${file}" must export an object, e.g. module.exports = { setupRequest, onResponse, requests }`)
   }
-  for (const k of ['setupRequest', 'onResponse', 'setupClient', 'verifyBody']) {
+  // ours (autocannon's) and wrk's hooks (scripting/wrk-script.js)
+  for (const k of ['setupRequest', 'onResponse', 'setupClient', 'verifyBody', 'init', 'setup', 'request', 'response', 'delay', 'done']) {
     if (mod[k] !== undefined && typeof mod[k] !== 'function') throw new UsageError(`--script "${file}": ${k} must be a function`)
   }
+  if (mod.request !== undefined && mod.setupRequest !== undefined) throw new UsageError(`--script "${file}": export either request (wrk's) or setupRequest, not both`)
+  if (mod.response !== undefined && mod.onResponse !== undefined) throw new UsageError(`--script "${file}": export either response (wrk's) or onResponse, not both`)
   if (mod.requests !== undefined && !Array.isArray(mod.requests)) throw new UsageError(`--script "${file}": requests must be an array`)
   return mod
 }
@@ -154,8 +157,8 @@ function applyRequestOptions (o, out, { parseHeaders }) {
   // hooks: from the options first, else from the script
   const seqSource = o.requests ?? mod.requests ?? []
   const sequence = out.requests.map((_, i) => ({
-    setupRequest: hookRef(seqSource[i]?.setupRequest, `requests[${i}].setupRequest`, workers) ?? (mod.requests?.[i]?.setupRequest ?? mod.setupRequest ? 'script' : undefined),
-    onResponse: hookRef(seqSource[i]?.onResponse, `requests[${i}].onResponse`, workers) ?? (mod.requests?.[i]?.onResponse ?? mod.onResponse ? 'script' : undefined)
+    setupRequest: hookRef(seqSource[i]?.setupRequest, `requests[${i}].setupRequest`, workers) ?? (mod.requests?.[i]?.setupRequest ?? mod.setupRequest ?? mod.request ? 'script' : undefined),
+    onResponse: hookRef(seqSource[i]?.onResponse, `requests[${i}].onResponse`, workers) ?? (mod.requests?.[i]?.onResponse ?? mod.onResponse ?? mod.response ? 'script' : undefined)
   }))
   const setupClient = hookRef(o.setupClient, 'setupClient', workers) ?? (mod.setupClient ? 'script' : undefined)
   const verifyBody = hookRef(o.verifyBody, 'verifyBody', workers) ?? (mod.verifyBody ? 'script' : undefined)
@@ -169,11 +172,14 @@ function applyRequestOptions (o, out, { parseHeaders }) {
   if (idReplacement && !out.requests.some((r) => r.path.includes('[<id>]') || r.body?.includes('[<id>]'))) {
     throw new UsageError('-I/--idReplacement: no request has [<id>] in its path or body')
   }
+  const wrk = wrkOptions(o, out, mod, script)
   const anyRequestHook = sequence.some((s) => s.setupRequest !== undefined || s.onResponse !== undefined)
   const dynamic = anyRequestHook || setupClient !== undefined || idReplacement
   const captureBody = verifyBody !== undefined || sequence.some((s) => s.onResponse !== undefined)
-  if (dynamic || captureBody || out.excludeErrorStats) {
+  if (dynamic || captureBody || out.excludeErrorStats || wrk !== undefined) {
     out.hooks = {
+      wrk,
+      delay: mod.delay === undefined ? undefined : 'script',
       dynamic,
       capture: true,
       captureBody,
@@ -187,6 +193,27 @@ function applyRequestOptions (o, out, { parseHeaders }) {
     }
   }
   return out
+}
+
+/**
+ * What wrk's script surface needs beyond the request hooks: init's
+ * arguments, which of init/setup/done exist; undefined for a script with
+ * none of wrk's hooks. delay() paces a closed loop: not with a rate, nor
+ * (yet) over HTTP/2 streams.
+ */
+function wrkOptions (o, out, mod, script) {
+  const args = o.scriptArgs
+  if (args !== undefined && (!Array.isArray(args) || args.some((a) => typeof a !== 'string'))) {
+    throw new UsageError('invalid scriptArgs: give an array of strings (on the command line: the arguments after --)')
+  }
+  if (args !== undefined && script === undefined) throw new UsageError('arguments after -- go to the --script module\'s init(args): give --script FILE (or --on-port to start a command)')
+  if (mod.delay !== undefined) {
+    if (out.rate) throw new UsageError(`--script "${script}": delay() paces a closed loop; drop the rate (-R, -r, --burst: it plans the sends) or delay()`)
+    if (out.h2) throw new UsageError(`--script "${script}": delay() works over HTTP/1.1 connections; drop --h2 or delay()`)
+  }
+  const has = (k) => typeof mod[k] === 'function'
+  if (!['init', 'setup', 'done', 'request', 'response', 'delay'].some(has)) return undefined
+  return { args: args ?? [], init: has('init'), setup: has('setup'), done: has('done') }
 }
 
 module.exports = { applyRequestOptions, loadHook }

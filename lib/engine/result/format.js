@@ -78,7 +78,7 @@ function formatResult (r, opts = {}) {
     ['Bytes/Sec', bytes(t.p1), bytes(t.p2_5), bytes(t.p50), bytes(t.p97_5), bytes(t.average), bytes(t.stddev), bytes(t.min)]
   ]))
   out.push('')
-  out.push('Req/Bytes counts sampled once per second.')
+  out.push(r.sampleInt === undefined || r.sampleInt === 1000 ? 'Req/Bytes counts sampled once per second.' : `Req/Bytes counts sampled every ${r.sampleInt / 1000} seconds.`)
   out.push(`# of samples: ${r.samples}`)
   if (opts.latency) {
     out.push('')

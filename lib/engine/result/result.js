@@ -58,11 +58,12 @@ function mergeStats (list) {
   }
   // the raw whole seconds on absolute time, before any scaled sample: what
   // `benchrig merge` needs to add runs of other processes second by second
-  const perSecond = { start: Number.isFinite(t0) ? t0 : undefined, ms: 1000, requests: samplesReq.slice(), bytes: samplesBytes.slice() }
-  // a run shorter than a second still gets one (scaled) sample
+  const sampleMs = list[0]?.sampleMs ?? 1000
+  const perSecond = { start: Number.isFinite(t0) ? t0 : undefined, ms: sampleMs, requests: samplesReq.slice(), bytes: samplesBytes.slice() }
+  // a run shorter than a sample still gets one (scaled) sample
   if (samplesReq.length === 0 && elapsedMs > 0) {
-    samplesReq.push(counters[C.COMPLETED] * 1000 / elapsedMs)
-    samplesBytes.push(counters[C.BYTES] * 1000 / elapsedMs)
+    samplesReq.push(counters[C.COMPLETED] * sampleMs / elapsedMs)
+    samplesBytes.push(counters[C.BYTES] * sampleMs / elapsedMs)
   }
   return {
     counters,
@@ -170,7 +171,7 @@ function buildResult (m, opts, usage) {
     url: opts.urls.length === 1 ? opts.urls[0] : opts.urls,
     socketPath: opts.target.socketPath,
     connections: opts.connections,
-    sampleInt: 1000,
+    sampleInt: m.perSecond.ms,
     pipelining: opts.pipelining,
     workers: opts.workers,
     duration: round3(duration),

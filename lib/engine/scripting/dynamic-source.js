@@ -171,7 +171,7 @@ function isThenable (x) {
 function refuseAsync (promise, name, hookFailed) {
   promise.then(undefined, () => {})
   hookFailed(name, new Error('hooks run synchronously: return the request (or a falsy value to restart the sequence) ' +
-    'instead of a Promise; for a pause between requests use a rate (-R) or a burst instead of an await'), 'returned a Promise')
+    'instead of a Promise; for a pause between requests export delay() (it may return a Promise), or use a rate (-R) or a burst'), 'returned a Promise')
 }
 
 module.exports = { DynamicSource, replaceIds, isThenable, refuseAsync }

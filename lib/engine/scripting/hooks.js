@@ -25,7 +25,8 @@ function resolver (hooks) {
     if (typeof ref === 'function') return ref
     if (ref === 'script') {
       const m = script()
-      return (i === undefined ? undefined : m.requests?.[i]?.[name]) ?? m[name]
+      // wrk's names (request, response, delay) stand for ours (wrk-script.js)
+      return (i === undefined ? undefined : m.requests?.[i]?.[name]) ?? m[name] ?? require('./wrk-script.js').wrkHook(m, name)
     }
     return loadHook(path.resolve(ref), name)
   }
@@ -72,6 +73,7 @@ function installHooks (runner) {
     setImmediate(() => runner.stop('hook'))
   }
 
+  if (hooks.wrk !== undefined) scriptThread(runner, hooks)
   const base = runner.opts.requests
   const toSpec = specMaker(base[0])
   if (runner.opts.h2) {
@@ -145,8 +147,40 @@ function installHooks (runner) {
     }
     for (const conn of runner.connections) conn.scanner = new CaptureScanner(conn, how)
   }
+  if (hooks.delay !== undefined) {
+    // the connections are DelayedConnections (runner.js chose the class)
+    const delay = resolve(hooks.delay, 'delay')
+    for (const conn of runner.connections) {
+      conn.delayHook = delay
+      conn.hookFailed = hookFailed
+    }
+  }
 
   recordingFeatures(runner, hooks)
+}
+
+/**
+ * wrk's thread object for this share, and init(args, thread) before it starts:
+ * runner.prepared is awaited before start() (index.js, worker-entry.js). A
+ * failed init ends the share at once with the hook's message.
+ */
+function scriptThread (runner, hooks) {
+  const { threadOf, initThread } = require('./wrk-script.js')
+  const thread = threadOf(runner.opts)
+  runner.scriptThread = thread
+  thread.onStop = () => {
+    // no request after this one: wrk's thread:stop() ends the loop before the next write
+    runner.budget = 0
+    setImmediate(() => runner.stop('script'))
+    runner.onScriptStop?.()
+  }
+  const failed = (name, err) => {
+    runner.errorDetails.hook ??= `${name} threw: ${err?.message ?? err}`
+    // not started yet: the share starts empty and ends at once
+    runner.opts.durationMs = 0
+    runner.opts.amount = 0
+  }
+  runner.prepared = hooks.wrk.init ? initThread(require(hooks.script), hooks.wrk.args, thread, failed) : undefined
 }
 
 /**
