@@ -172,8 +172,11 @@ t.test('the ports of wrk\'s example scripts make wrk\'s traffic', async (t) => {
       const rows = made(out)
       t.same(rows.map((r) => r[0]).sort(), [1, 2], `${who}: a line for each thread`)
       // a thread's last request may be unanswered when the run ends (one connection each:
-      // never more than one); how many there are depends on the machine, not asserted
-      t.ok(rows.every(([, req, res]) => req - res >= 0 && req - res <= 1), `${who}: requests = responses (+1 in flight) per thread: ${JSON.stringify(rows)}`)
+      // never more than one); how many there are depends on the machine, not asserted.
+      // wrk may also have built one more that it never wrote (seen: thread 1 at 1093
+      // requests and 1091 responses while the server saw 1598 of 1599)
+      const extra = who === 'wrk' ? 2 : 1
+      t.ok(rows.every(([, req, res]) => req - res >= 0 && req - res <= extra), `${who}: requests = responses (+${extra} at most) per thread: ${JSON.stringify(rows)}`)
       const responses = rows.reduce((a, r) => a + r[2], 0)
       const requests = rows.reduce((a, r) => a + r[1], 0)
       t.ok(s.log.length >= responses && s.log.length <= requests, `${who}: the server saw ${s.log.length} (responses ${responses}, requests ${requests})`)

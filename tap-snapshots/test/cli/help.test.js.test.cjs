@@ -166,7 +166,8 @@ exports[`test/cli/help.test.js > TAP > benchrig load --help > help text 1`] = `
 Usage: benchrig load [options] <url...>
 
 Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent
-round-robin. autocannon's flags work as they are (camelCase long names too).
+round-robin; URLs on several origins split -c over the origins. autocannon's flags work as they are
+(camelCase long names too).
 
 Common:
   -c, --connections N             concurrent connections (default 10)
@@ -231,10 +232,19 @@ Output:
   -j, --json                      print the result as JSON on stdout only
   -l, --latency                   print all latency percentiles
       --render-status-codes       print a table of status codes
+      --per-url                   print a table with a row per URL or named request: requests,
+                                  latency, non-2xx, errors, bytes (the JSON always has them in
+                                  endpoints)
   -L, --sample-int MS             milliseconds per sample of the Req/Sec and Bytes/Sec rows and of
                                   the progress ticks (autocannon's -L) (default 1000)
       --hist-out FILE             write the latency histogram to FILE as HdrHistogram
                                   percentile-distribution text (ms)
+      --prometheus FILE           write the run's metrics to FILE in the Prometheus text format
+                                  (latency histogram, counters by status code and error kind),
+                                  atomically, for node_exporter's textfile collector
+      --html FILE                 write a self-contained HTML report to FILE: percentile plot,
+                                  latency and req/s over time, status codes, errors, parameters
+                                  (records 1 s --interval rows unless --interval is given)
       --progress                  show progress on a TTY (--no-progress hides it) (default on)
       -n                          hide the progress bar (same as --no-progress)
   -T, --title TEXT                a title for the result
@@ -288,6 +298,12 @@ Examples:
       HTTP/2 over TLS (ALPN), 20 streams per connection
   benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
       the result as JSON; several such files add up with benchrig merge
+  benchrig load -d 30 --html report.html http://127.0.0.1:3000/
+      a self-contained HTML report to open in a browser (benchrig report builds one from a.json)
+  benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL
+      the run's metrics where node_exporter's textfile collector reads them
+  benchrig load --per-url -c 4 -d 5 http://127.0.0.1:3000/a http://127.0.0.1:3001/b
+      two origins, 2 connections each; a row of results per URL
   benchrig load -d 10 --script examples/wrk-scripts/setup.js http://127.0.0.1:3000/ -- a b
       wrk's script hooks in JS (init, setup, request, response, delay, done); init gets [a, b]
   benchrig load -a 1000 --on-port /hello -- node server.js
@@ -305,6 +321,8 @@ Output:
   -j, --json                 print the merged result as JSON on stdout only
   -l, --latency              print all latency percentiles
       --render-status-codes  print a table of status codes
+      --per-url              print a table with a row per URL or named request (the merged
+                             endpoints)
       --hist-out FILE        write the merged latency histogram to FILE as HdrHistogram
                              percentile-distribution text (ms)
 
@@ -340,6 +358,32 @@ Options:
 Examples:
   benchrig plan --next results/*.csv > round2.json
       how many more pairs each file needs, as the next round of a sharded comparison
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig report --help > help text 1`] = `
+Usage: benchrig report [options] <result.json>
+
+Build reports from the JSON result of \`benchrig load -j\` or \`benchrig merge -j\` ("-" reads stdin).
+The HTML page is self-contained: it opens from disk and fetches nothing. Latency over time needs
+interval rows (a run with --interval MS or --html); without them the page shows requests per second
+from the per-second samples.
+
+Output:
+      --html FILE        write the HTML report to FILE: percentile plot, latency and req/s over
+                         time, status codes, errors, parameters
+      --prometheus FILE  write the metrics to FILE in the Prometheus text format, atomically (for
+                         node_exporter's textfile collector)
+
+Other:
+  -V, --version          print the version and exit
+  -h, --help             this text
+
+Examples:
+  benchrig report result.json --html report.html
+      the HTML report of a saved run
+  benchrig merge -j gen-*.json | benchrig report - --html all.html
+      one report for several generators, merged exactly
 
 `
 
