@@ -18,6 +18,7 @@ const { forwardErrors, requestError, clientOf, withResponses } = require('./scri
 const C = require('./counters.js')
 const { split } = require('./split.js')
 const { waitUntil } = require('./start-at.js')
+const { scaleStages, describeStages } = require('./stages.js')
 
 /**
  * The options of each runner: connections, the request budget (-a or -O)
@@ -33,6 +34,7 @@ function planRunners (opts) {
   return conns.map((c, i) => {
     let rate = opts.rate
     if (rate?.mode === 'overall') rate = { ...rate, rate: rate.rate * c / opts.connections }
+    if (rate?.mode === 'stages') rate = { ...rate, rate: rate.rate * c / opts.connections, stages: scaleStages(rate.stages, c / opts.connections) }
     if (bursts !== null) rate = { ...rate, burst: bursts[i] }
     const ro = {
       requests: opts.requests,
@@ -139,6 +141,7 @@ class LoadRun extends EventEmitter {
     if (this.#stopped) result.stoppedBy = 'stopped'
     if (opts.title !== undefined) result.title = opts.title
     if (opts.intervalMs > 0) result.intervals = this.#timeline
+    if (opts.rate?.mode === 'stages') result.stages = describeStages(opts.rate.stages)
     if (opts.reqlog !== undefined) result.reqlog = { file: opts.reqlog, rows: reqlogRows }
     this.emit('done', result)
     return result

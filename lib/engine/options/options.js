@@ -5,7 +5,7 @@
 const fs = require('node:fs')
 const { UsageError } = require('../../errors.js')
 const { applyRequestOptions } = require('./request-options.js')
-const { normalizeShape } = require('./shape-options.js')
+const { normalizeShape, stagedDuration } = require('./shape-options.js')
 const { normalizeH2 } = require('./h2-options.js')
 const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
 
@@ -151,7 +151,8 @@ function normalizeOptions (o) {
   }
   const workers = integer(o.workers ?? DEFAULTS.workers, '-w/--workers', 0, 256)
   const amount = o.amount === undefined ? 0 : integer(o.amount, '-a/--amount', 1)
-  const duration = amount > 0 ? 0 : parseDuration(o.duration ?? DEFAULTS.duration, '-d/--duration')
+  // --stages and --stages-connections last the sum of their stages
+  const duration = stagedDuration(o, amount, parseDuration) ?? (amount > 0 ? 0 : parseDuration(o.duration ?? DEFAULTS.duration, '-d/--duration'))
   const timeout = parseDuration(o.timeout ?? DEFAULTS.timeout, '-t/--timeout')
   const bailout = o.bailout === undefined ? 0 : integer(o.bailout, '-B/--bailout', 1)
   const method = String(o.method ?? DEFAULTS.method).toUpperCase()

@@ -7,6 +7,7 @@ const fs = require('node:fs')
 const net = require('node:net')
 const path = require('node:path')
 const { UsageError } = require('../../errors.js')
+const { parseStages, stagesDurationMs, Ramp } = require('../stages.js')
 
 function positive (value, flag) {
   const n = typeof value === 'number' ? value : Number(String(value).trim() || NaN)
@@ -20,11 +21,23 @@ function count (value, flag) {
   return n
 }
 
+const FLAG_OF = { overallRate: '-R/--overall-rate', connectionRate: '-r/--connection-rate', burst: '--burst', burstInterval: '--burst-interval' }
+
 /**
- * @returns {{mode: 'overall'|'connection'|'burst', rate: number, burst: number, intervalMs: number}|null}
+ * @returns {{mode: 'overall'|'connection'|'burst'|'stages', rate: number, burst: number, intervalMs: number}|null}
  */
-function parseRate (o) {
+function parseRate (o, parseDuration) {
   const given = (k) => o[k] !== undefined && o[k] !== null && o[k] !== false
+  if (given('stages')) {
+    const other = ['overallRate', 'connectionRate', 'burst', 'burstInterval'].find(given)
+    if (other !== undefined) {
+      throw new UsageError(`--stages sets the rate over time; it cannot be combined with ${FLAG_OF[other]}`)
+    }
+    const stages = parseStages(o.stages, '--stages', parseDuration)
+    // rate: the mean over the plan, what `rate.target` reports
+    const ramp = new Ramp(stages)
+    return { mode: 'stages', rate: ramp.total * 1000 / ramp.endMs, burst: 1, intervalMs: 0, stages }
+  }
   if (given('burst') || given('burstInterval')) {
     if (given('overallRate') || given('connectionRate')) {
       throw new UsageError('--burst sends requests in bursts; it cannot be combined with -R/--overall-rate or -r/--connection-rate')
@@ -44,6 +57,27 @@ function parseRate (o) {
     return { mode: 'overall', rate, burst: 1, intervalMs: 1000 / rate }
   }
   return null
+}
+
+/**
+ * The duration of a run with --stages or --stages-connections: the sum of the
+ * stages. -d may be given only if it agrees (a typo in either is caught), and
+ * -a cannot end such a run (-O caps its requests instead).
+ * @param {object} o user options
+ * @param {number} amount -a (0: none)
+ * @param {(value: unknown, flag: string) => number} parseDuration
+ * @returns {number|null} seconds, null without stages
+ */
+function stagedDuration (o, amount, parseDuration) {
+  const flag = o.stages !== undefined && o.stages !== null ? '--stages' : (o.stagesConnections !== undefined && o.stagesConnections !== null ? '--stages-connections' : null)
+  if (flag === null) return null
+  const stages = parseStages(flag === '--stages' ? o.stages : o.stagesConnections, flag, parseDuration)
+  const ms = stagesDurationMs(stages)
+  if (amount > 0) throw new UsageError(`${flag} runs for the sum of its stages; -a/--amount cannot end it (use -O/--max-overall-requests to cap the requests)`)
+  if (o.duration !== undefined && o.duration !== null && Math.round(parseDuration(o.duration, '-d/--duration') * 1000) !== ms) {
+    throw new UsageError(`-d/--duration ${o.duration} disagrees with ${flag}, whose stages last ${ms / 1000}s: drop -d (the stages set the duration)`)
+  }
+  return ms / 1000
 }
 
 /**
@@ -115,9 +149,9 @@ function parseWarmup (value, parseDuration, connections) {
  * @returns {object} the normalized shape options
  */
 function normalizeShape (o, base) {
-  const rate = parseRate(o)
+  const rate = parseRate(o, base.parseDuration)
   if (o.ignoreCoordinatedOmission && rate === null) {
-    throw new UsageError('-C/--ignore-coordinated-omission only applies to a constant rate: add -R/--overall-rate or -r/--connection-rate')
+    throw new UsageError('-C/--ignore-coordinated-omission only applies to a constant rate: add -R/--overall-rate, -r/--connection-rate or --stages')
   }
   const connectionClose = o.connectionClose === true || o.connection === 'close'
   if (o.connection !== undefined && o.connection !== 'close' && o.connection !== 'keep-alive') {
@@ -150,4 +184,4 @@ function normalizeShape (o, base) {
   }
 }
 
-module.exports = { normalizeShape, parseLocalAddresses, parseRate }
+module.exports = { normalizeShape, parseLocalAddresses, parseRate, stagedDuration }
