@@ -57,7 +57,7 @@ const LOAD_OPTIONS = [
 const HELP = {
   usage: 'benchrig load [options] <url...>',
   summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin. autocannon\'s flags work as they are (camelCase long names too).',
-  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Several generators', 'Other'],
+  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Thresholds', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Several generators', 'Other'],
   options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS],
   examples: [
     ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
@@ -201,6 +201,7 @@ async function main (argv) {
     process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
+  const thresholdsFailed = reportThresholds(result, args.json === true, process)
   if (interrupted) {
     process.stderr.write(args.forever
       ? 'benchrig load: stopped by Ctrl-C; the last round above was cut short\n'
@@ -212,17 +213,38 @@ async function main (argv) {
     throw new RunError(`no request completed against ${target}` + (kinds.length ? ` (errors: ${kinds.join(', ')})` : '') +
       ': check the URL, the server, and -t/--timeout')
   }
-  return 0
+  return thresholdsFailed ? 1 : 0
+}
+
+/**
+ * --threshold: every threshold with its verdict under the text result (as
+ * k6's summary lists them), one stderr line per failed one, and a note when
+ * --threshold-abort stopped the run.
+ * @returns {boolean} whether one failed
+ */
+function reportThresholds (result, json, io) {
+  if (result.thresholds === undefined) return false
+  const { formatThresholds, failureLines } = require('../engine/thresholds.js')
+  if (!json) io.stdout.write(`Thresholds:\n${formatThresholds(result.thresholds).join('\n')}\n`)
+  if (result.thresholdAbort !== undefined) {
+    const a = result.thresholdAbort
+    io.stderr.write(`benchrig load: aborted by --threshold-abort after ${a.at.toFixed(1)} s: "${a.expr}" could no longer pass (${a.value} then); the result above covers that time only\n`)
+  }
+  const failed = failureLines(result.thresholds)
+  for (const line of failed) io.stderr.write(`benchrig load: ${line}\n`)
+  return failed.length > 0
 }
 
 /** The engine's options from the parsed flags. */
 function loadOptions (args, argv, warmup, urls) {
+  // with stages, -d counts only if typed (they set the duration; yargs fills in the default)
+  const staged = args.stages !== undefined || args.stagesConnections !== undefined
   return {
     url: urls,
     connections: last(args.connections),
     pipelining: last(args.pipelining),
     refill: last(args.refill),
-    duration: last(args.duration),
+    duration: staged && !argv.some((a) => /^(-d|--duration)(=|$)|^-d\d/.test(a)) ? undefined : last(args.duration),
     amount: last(args.amount),
     workers: last(args.workers),
     timeout: last(args.timeout),

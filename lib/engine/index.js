@@ -19,6 +19,7 @@ const C = require('./counters.js')
 const { split } = require('./split.js')
 const { waitUntil } = require('./start-at.js')
 const { scaleStages, describeStages } = require('./stages.js')
+const { evaluate, watchThresholds } = require('./thresholds.js')
 
 /**
  * The options of each runner: connections, the request budget (-a or -O)
@@ -75,6 +76,8 @@ class LoadRun extends EventEmitter {
   #intervals = new Map() // interval start -> rows of the runners so far
   #timeline = [] // combined interval rows, in order
   #reqlog = null // the --reqlog writer of the measured run
+  #watchThresholds = false // --threshold-abort, during the measured run only
+  #thresholdAbort = null // the threshold that stopped the run
 
   /** @param {ReturnType<typeof normalizeOptions>} opts */
   constructor (opts) {
@@ -117,6 +120,7 @@ class LoadRun extends EventEmitter {
     }
     if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog)
     const cpu0 = process.cpuUsage()
+    this.#watchThresholds = opts.thresholdAbort
     this.emit('start')
     const runnerOpts = planRunners(opts)
     let stats
@@ -142,6 +146,13 @@ class LoadRun extends EventEmitter {
     if (opts.title !== undefined) result.title = opts.title
     if (opts.intervalMs > 0) result.intervals = this.#timeline
     if (opts.rate?.mode === 'stages') result.stages = describeStages(opts.rate.stages)
+    if (opts.thresholds.length > 0) {
+      result.thresholds = evaluate(opts.thresholds, { counters: merged.counters, histogram: merged.histogram, elapsedMs: merged.elapsedMs })
+    }
+    if (this.#thresholdAbort !== null) {
+      result.stoppedBy = 'threshold'
+      result.thresholdAbort = this.#thresholdAbort
+    }
     if (opts.reqlog !== undefined) result.reqlog = { file: opts.reqlog, rows: reqlogRows }
     this.emit('done', result)
     return result
@@ -177,7 +188,15 @@ class LoadRun extends EventEmitter {
       if (name === 'response' && this.listenerCount('response') === 0) runner.onResponse = null
     })
     if (this.#stopped) runner.stop('stopped')
-    return runner.start()
+    const done = runner.start()
+    if (this.#watchThresholds) {
+      const unwatch = watchThresholds(runner, this.opts.thresholds, (failed) => {
+        this.#thresholdAbort = { expr: failed.expr, value: failed.value, at: failed.atMs / 1000 }
+        runner.stop('threshold')
+      })
+      done.finally(unwatch)
+    }
+    return done
   }
 
   /** Starts every worker, then all of them at once with one t0. */

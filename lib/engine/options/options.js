@@ -8,6 +8,7 @@ const { applyRequestOptions } = require('./request-options.js')
 const { normalizeShape, stagedDuration } = require('./shape-options.js')
 const { normalizeH2 } = require('./h2-options.js')
 const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
+const { parseThresholds } = require('../thresholds.js')
 
 const DEFAULTS = {
   connections: 10,
@@ -173,6 +174,12 @@ function normalizeOptions (o) {
   const expectBody = o.expectBody === undefined ? undefined : Buffer.from(String(o.expectBody))
   const maxHeaderSize = o.maxHeaderSize === undefined ? MAX_HEADER_SIZE : headerSize(o.maxHeaderSize)
   const headers = parseHeaders(o.headers)
+  const thresholds = parseThresholds(o.thresholds)
+  const thresholdAbort = o.thresholdAbort === true
+  if (thresholdAbort && thresholds.length === 0) throw new UsageError('--threshold-abort stops a run on a failing threshold: add at least one --threshold')
+  if (thresholdAbort && workers > 1) {
+    throw new UsageError('--threshold-abort watches the running figures of a run in one thread: use -w/--workers 0 or 1, or drop --threshold-abort (the thresholds are still checked at the end)')
+  }
   const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
   const h2 = normalizeH2(o, { pipelining, body, shape })
   if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'
@@ -197,6 +204,8 @@ function normalizeOptions (o) {
     maxHeaderSize,
     // epoch ms at which the run starts (index.js waits for it), for generators on several machines
     startAt: o.startAt === undefined ? undefined : integer(o.startAt, '--start-at', 0),
+    thresholds,
+    thresholdAbort,
     ...shape,
     h2
   }, { parseHeaders })
