@@ -101,6 +101,7 @@ class Runner {
     this.timers = []
     this.clock = opts.clock ?? REAL_CLOCK
     this.durationTimer = null
+    this.planEndedAt = undefined // set by stop(): where the send plan was cut
     this.onResponse = null // set by a `response` listener (main thread only)
     // the recording chain's features (measure/recorder.js), set before start()
     this.excludeErrors = false // -x (scripting/hooks.js)
@@ -287,10 +288,14 @@ class Runner {
     this.clock.clearTimeout(this.durationTimer)
     const now = this.clock.now()
     const elapsedMs = now - this.startMono
-    // what the plan held by now and what was sent of it (pacers may be shared)
+    // what the plan held by now and what was sent of it (pacers may be shared);
+    // node's timers may fire up to a millisecond early: a run ended by its
+    // duration held the plan up to its end
+    const planAt = reason === 'duration' ? Math.max(now, this.startMono + this.opts.durationMs) : now
+    this.planEndedAt = planAt // the timeline's last row counts the plan to here
     const plan = { planned: 0, issued: 0 }
     for (const p of new Set(this.pacers)) {
-      plan.planned += p.due(now)
+      plan.planned += p.due(planAt)
       plan.issued += p.issued
     }
     for (const conn of this.connections) conn.close()

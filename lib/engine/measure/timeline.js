@@ -36,7 +36,7 @@ class Timeline {
    */
   planned (at) {
     const runner = this.runner
-    const now = at === undefined ? runner.clock.now() : runner.startMono + (at - runner.startWall)
+    const now = at === undefined ? (runner.planEndedAt ?? runner.clock.now()) : runner.startMono + (at - runner.startWall)
     let n = 0
     for (const p of this.plans) n += p.due(now)
     return n
