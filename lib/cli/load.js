@@ -267,4 +267,4 @@ function loadOptions (args, argv, warmup, urls) {
   }
 }
 
-module.exports = { main, parse, parseFast, parseYargs, loadOptions, HELP }
+module.exports = { main, parse, parseFast, parseYargs, loadOptions, reportThresholds, HELP }
