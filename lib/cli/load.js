@@ -241,7 +241,7 @@ function loadOptions (args, argv, warmup, urls) {
   const staged = args.stages !== undefined || args.stagesConnections !== undefined
   return {
     url: urls,
-    connections: last(args.connections),
+    connections: args.stagesConnections !== undefined && !argv.some((a) => /^(-c|--connections)(=|$)|^-c\d/.test(a)) ? undefined : last(args.connections),
     pipelining: last(args.pipelining),
     refill: last(args.refill),
     duration: staged && !argv.some((a) => /^(-d|--duration)(=|$)|^-d\d/.test(a)) ? undefined : last(args.duration),

@@ -59,6 +59,7 @@ function planRunners (opts) {
       hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
       intervalMs: opts.intervalMs,
       reqlog: opts.reqlog !== undefined,
+      connectionStages: opts.connectionStages,
       t0: 0, // set when the run starts
       idOffset
     }
@@ -110,7 +111,7 @@ class LoadRun extends EventEmitter {
     const opts = this.opts
     if (opts.warmup !== null) {
       // a run of its own before the measured one, its results dropped
-      const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0, intervalMs: 0, reqlog: undefined }
+      const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0, intervalMs: 0, reqlog: undefined, connectionStages: null }
       this.emit('warmup', { connections: w.connections, duration: w.durationMs / 1000 })
       await this.#runShares(planRunners(w))
       if (this.#stopped) throw new RunError('the run was stopped during its warmup')
@@ -146,6 +147,8 @@ class LoadRun extends EventEmitter {
     if (opts.title !== undefined) result.title = opts.title
     if (opts.intervalMs > 0) result.intervals = this.#timeline
     if (opts.rate?.mode === 'stages') result.stages = describeStages(opts.rate.stages)
+    if (opts.connectionStages !== null) result.stages = describeStages(opts.connectionStages)
+    if (result.stages !== undefined) result.stagesOf = opts.connectionStages !== null ? 'connections' : 'rate'
     if (opts.thresholds.length > 0) {
       result.thresholds = evaluate(opts.thresholds, { counters: merged.counters, histogram: merged.histogram, elapsedMs: merged.elapsedMs })
     }

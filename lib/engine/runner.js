@@ -124,6 +124,8 @@ class Runner {
         ? new Closed(this, opts.idOffset + i)
         : new Paced(this, opts.idOffset + i, this.pacers[i]))
     }
+    // --stages-connections: how many of the connections are open follows a ramp
+    this.connectionRamp = opts.connectionStages ? new (require('./connection-stages.js').ConnectionRamp)(this, opts.connectionStages) : null
     // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
     if (opts.hooks !== undefined) require('./scripting/hooks.js').installHooks(this)
     /** @type {Promise<object>} */
@@ -155,6 +157,13 @@ class Runner {
       setImmediate(stopRunner, this, 'empty')
       return this.done
     }
+    if (this.connectionRamp !== null) {
+      // the ramp starts at 0 connections: its clock and the duration start now
+      this.everConnected = false
+      if (opts.durationMs > 0) this.durationTimer = this.clock.setTimeout(stopRunner, opts.durationMs, this, 'duration')
+      this.connectionRamp.start()
+      return this.done
+    }
     for (const conn of this.connections) conn.open()
     return this.done
   }
@@ -176,7 +185,7 @@ class Runner {
 
   /** @param {number} connectMs how long this connection took to establish */
   connected (connectMs) {
-    if (!this.everConnected) {
+    if (!this.everConnected && this.connectionRamp === null) {
       // the duration (and the send plan) count from the first connection, so
       // a short run on a busy machine measures load, not how long connecting took
       this.startWall = Date.now()
@@ -286,6 +295,7 @@ class Runner {
     clearTimeout(this.tickTimer)
     this.clock.clearTimeout(this.paceTimer)
     this.clock.clearTimeout(this.durationTimer)
+    if (this.connectionRamp !== null) this.connectionRamp.stop()
     const now = this.clock.now()
     const elapsedMs = now - this.startMono
     // what the plan held by now and what was sent of it (pacers may be shared);

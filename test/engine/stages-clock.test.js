@@ -105,3 +105,64 @@ test('parseStages: the plan, and one message naming --stages and the bad part', 
   t.throws(() => parseStages('10s:2.5', '--stages-connections', parseDuration, { integer: true }), /whole number of connections/)
   t.end()
 })
+
+test('--stages-connections: the open connections follow floor(ramp) at every step, then close', async (t) => {
+  const { Runner } = require('../../lib/engine/runner.js')
+  const { STEP_MS } = require('../../lib/engine/connection-stages.js')
+  const clock = new ManualClock()
+  clock.t = 500 // the ramp's clock starts with the runner
+  const stages = parseStages('100ms:10,100ms:10,100ms:4', '--stages-connections', parseDuration, { integer: true })
+  const runner = new Runner({
+    requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
+    target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
+    connections: 10,
+    pipelining: 1,
+    refill: 'window',
+    durationMs: 300,
+    amount: 0,
+    timeoutMs: 60000,
+    bailout: 0,
+    t0: Date.now(),
+    idOffset: 0,
+    rate: null,
+    connectionStages: stages,
+    clock
+  })
+  // stand-in sockets: connected and closed on the clock, a step after asked
+  const opened = []
+  runner.transport = {
+    readyEvent: 'connect',
+    connect: () => {
+      const handlers = {}
+      const socket = {
+        setNoDelay () {},
+        once (ev, fn) { if (ev === 'connect') clock.setTimeout(() => fn.call(socket), 0) },
+        on (ev, fn) { handlers[ev] = fn },
+        destroy () { clock.setTimeout(() => handlers.close.call(socket), 0) },
+        write () { return true }
+      }
+      opened.push(clock.now())
+      return socket
+    }
+  }
+  runner.start()
+  const seen = []
+  for (let at = 500; at <= 800; at += STEP_MS) {
+    clock.advanceTo(at)
+    seen.push(runner.openNow)
+  }
+  // 0 -> 10 over 100 ms (one more every 10 ms), 10 for 100 ms, 10 -> 4 over 100 ms
+  const want = Array.from({ length: 31 }, (_, k) => {
+    const ms = k * STEP_MS
+    const v = ms <= 100 ? ms / 10 : ms <= 200 ? 10 : 10 - 6 * (ms - 200) / 100
+    return Math.floor(v + 1e-9)
+  })
+  want[30] = 0 // the run ends at 300 ms: every connection closes
+  t.same(seen, want, 'open connections at each step')
+  t.equal(runner.reason, 'duration')
+  t.equal(opened.length, 10, 'each connection opened once (the ramp down closes, never reopens)')
+  t.same(opened.slice(0, 3), [510, 520, 530], 'one more every 10 ms on the way up')
+  const stats = await runner.done
+  t.equal(stats.elapsedMs, 300, 'the duration counts from the runner\'s start (the ramp starts at 0 connections)')
+  t.equal(stats.openMax, 10)
+})

@@ -93,3 +93,22 @@ test('--stages: bad stage strings and clashing flags stop before any request', a
   t.throws(() => load({ url, stages: '1s:100', duration: 2 }), /-d\/--duration 2 disagrees/, 'the API checks the same')
   t.equal(load({ url, stages: '100ms:10', duration: '100ms' }).opts.durationMs, 100, 'a -d that agrees is taken')
 })
+
+test('--stages-connections: connections opened, all closed, and reopened along the ramp against a real server', async (t) => {
+  const { url } = await server(t)
+  // up to 3, held, down to 0, held, up to 3 again, held: the holds give a
+  // loaded machine time to connect before the ramp moves on
+  const r = await load({ url, stagesConnections: '50ms:3,200ms:3,50ms:0,100ms:0,50ms:3,200ms:3', interval: 150 })
+  t.equal(r.stagesOf, 'connections')
+  t.same(r.stages.map((s) => s.target), [3, 3, 0, 0, 3, 3])
+  t.equal(r.connections, 3, 'the peak of the ramp')
+  t.equal(r.stoppedBy, 'duration')
+  t.equal(r.openConnectionsMax, 3)
+  t.ok(r.connectLatency.totalCount >= 6, `each connection opened on the way up and again after the trough (${r.connectLatency.totalCount} connects)`)
+  t.equal(r.errors, 0, 'closing a connection on the way down is no error')
+  t.ok(r.requests.total > 0)
+  t.ok(r.intervals.every((row) => row.open >= 0 && row.open <= 3), 'each row says how many connections were open')
+  t.throws(() => load({ url, stagesConnections: '1s:5', connections: 3 }), /-c\/--connections 3 disagrees with --stages-connections, whose peak is 5/)
+  t.throws(() => load({ url, stagesConnections: '1s:5', workers: 2 }), /--stages-connections ramps the connections of one thread/)
+  t.throws(() => load({ url, stagesConnections: '1s:5', stages: '1s:5' }), /cannot be combined with --stages/)
+})

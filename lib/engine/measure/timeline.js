@@ -28,6 +28,8 @@ class Timeline {
     // so the rows show the ramp beside what was answered
     this.plans = runner.opts.rate?.mode === 'stages' ? [...new Set(runner.pacers)] : null
     this.lastPlanned = 0
+    // --stages-connections: each row says how many connections were open at its end
+    this.rampsConnections = runner.connectionRamp !== null && runner.connectionRamp !== undefined
   }
 
   /**
@@ -69,6 +71,7 @@ class Timeline {
       histogram: h.toTransfer()
     }
     if (partialMs !== undefined) row.elapsedMs = partialMs
+    if (this.rampsConnections) row.open = runner.openNow
     if (this.plans !== null) {
       const planned = this.planned(partialMs === undefined ? this.t0 + this.k * this.intervalMs : undefined)
       row.planned = planned - this.lastPlanned
@@ -112,6 +115,7 @@ function combineRows (rows) {
     out.sent += r.sent
     if (r.elapsedMs !== undefined) out.elapsedMs = Math.max(out.elapsedMs ?? 0, r.elapsedMs)
     if (r.planned !== undefined) out.planned = (out.planned ?? 0) + r.planned
+    if (r.open !== undefined) out.open = (out.open ?? 0) + r.open
   }
   const ms = (us) => Math.round(us) / 1000
   out.mean = h.totalCount ? ms(h.mean()) : 0
@@ -125,7 +129,7 @@ function combineRows (rows) {
 function formatRow (row, t0) {
   const at = ((row.start - t0) / 1000).toFixed(row.ms % 1000 === 0 ? 0 : 1)
   const f = (x) => x.toFixed(2)
-  const planned = row.planned === undefined ? '' : ` (${row.planned} planned)`
+  const planned = (row.planned === undefined ? '' : ` (${row.planned} planned)`) + (row.open === undefined ? '' : ` on ${row.open} connections`)
   return `interval ${at}s +${row.elapsedMs ?? row.ms}ms: ${row.count} req${planned}, mean ${f(row.mean)} ms, ` +
     `p50 ${f(row.p50)}, p75 ${f(row.p75)}, p90 ${f(row.p90)}, p99 ${f(row.p99)} ms, ${row.errors} errors`
 }

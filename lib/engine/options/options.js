@@ -5,7 +5,7 @@
 const fs = require('node:fs')
 const { UsageError } = require('../../errors.js')
 const { applyRequestOptions } = require('./request-options.js')
-const { normalizeShape, stagedDuration } = require('./shape-options.js')
+const { normalizeShape, stagedDuration, connectionStagesOf } = require('./shape-options.js')
 const { normalizeH2 } = require('./h2-options.js')
 const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
 const { parseThresholds } = require('../thresholds.js')
@@ -139,7 +139,9 @@ function normalizeOptions (o) {
       throw new UsageError(`URLs must share one origin (scheme, host, port): "${first.host}" and "${t.host}" differ`)
     }
   }
-  const connections = integer(o.connections ?? DEFAULTS.connections, '-c/--connections', 1, 100000)
+  // --stages-connections: as many connections as its peak, opened and closed over time
+  const connectionRamp = connectionStagesOf(o, parseDuration)
+  const connections = connectionRamp !== null ? connectionRamp.peak : integer(o.connections ?? DEFAULTS.connections, '-c/--connections', 1, 100000)
   const pipelining = integer(o.pipelining ?? DEFAULTS.pipelining, '-p/--pipelining', 1, 1024)
   // half by default: refill once half the window is free, in one write. The
   // sliding window writes after every read, and against a fast server those
@@ -158,6 +160,7 @@ function normalizeOptions (o) {
   const bailout = o.bailout === undefined ? 0 : integer(o.bailout, '-B/--bailout', 1)
   const method = String(o.method ?? DEFAULTS.method).toUpperCase()
   if (!/^[A-Z][A-Z0-9_-]*$/.test(method)) throw new UsageError(`invalid -m/--method "${o.method}": give an HTTP method like GET or POST`)
+  if (connectionRamp !== null && workers > 1) throw new UsageError('--stages-connections ramps the connections of one thread: use -w/--workers 0 or 1')
   if (workers > connections) {
     throw new UsageError(`-w/--workers ${workers} is more than -c/--connections ${connections}: every worker needs a connection`)
   }
@@ -206,6 +209,7 @@ function normalizeOptions (o) {
     startAt: o.startAt === undefined ? undefined : integer(o.startAt, '--start-at', 0),
     thresholds,
     thresholdAbort,
+    connectionStages: connectionRamp === null ? null : connectionRamp.stages,
     ...shape,
     h2
   }, { parseHeaders })

@@ -81,6 +81,28 @@ function stagedDuration (o, amount, parseDuration) {
 }
 
 /**
+ * --stages-connections: the ramp of open connections of a closed-loop run,
+ * and the connection count it needs (its peak). -c may be given only if it
+ * agrees; a rate, HTTP/2 and workers are refused (the ramp runs in one
+ * thread, on HTTP/1.1 connections).
+ * @returns {{stages: import('../stages.js').Stage[], peak: number}|null}
+ */
+function connectionStagesOf (o, parseDuration) {
+  if (o.stagesConnections === undefined || o.stagesConnections === null) return null
+  const stages = parseStages(o.stagesConnections, '--stages-connections', parseDuration, { integer: true })
+  const other = ['stages', 'overallRate', 'connectionRate', 'burst'].find((k) => o[k] !== undefined && o[k] !== null && o[k] !== false)
+  if (other !== undefined) {
+    throw new UsageError(`--stages-connections ramps the connections of a run without a rate; it cannot be combined with ${other === 'stages' ? '--stages' : FLAG_OF[other]}`)
+  }
+  if (o.h2 === true) throw new UsageError('--stages-connections works on HTTP/1.1 connections: drop --h2')
+  const peak = Math.max(...stages.map((s) => s.target))
+  if (o.connections !== undefined && o.connections !== null && Number(o.connections) !== peak) {
+    throw new UsageError(`-c/--connections ${o.connections} disagrees with --stages-connections, whose peak is ${peak}: drop -c (the stages set the connections)`)
+  }
+  return { stages, peak }
+}
+
+/**
  * Local addresses from "IP", "IP1,IP2", "A.B.C.D-E" (last octet range) or
  * a CIDR such as "127.0.0.0/29" (network and broadcast addresses left out).
  * @param {string|string[]|undefined} value
@@ -184,4 +206,4 @@ function normalizeShape (o, base) {
   }
 }
 
-module.exports = { normalizeShape, parseLocalAddresses, parseRate, stagedDuration }
+module.exports = { normalizeShape, parseLocalAddresses, parseRate, stagedDuration, connectionStagesOf }
