@@ -11,6 +11,7 @@ const { formatResult, progressLine } = require('../engine/result/format.js')
 const { UsageError, RunError } = require('../errors.js')
 const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 const { renderHelp, terminalWidth } = require('./help.js')
+const { EXAMPLES } = require('./examples.js')
 
 const COMMON = 'Common'
 const OUTPUT = 'Output'
@@ -64,7 +65,8 @@ const HELP = {
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
-    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge']
+    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
+    ...EXAMPLES.load.map(([cmd, what]) => [cmd.replace('$0', 'benchrig load'), what])
   ]
 }
 const { shardLoadOptions, parseStartAt } = require('./load-shard.js')

@@ -195,6 +195,12 @@ Rate and traffic shape:
                                   stalls; not recommended)
       --burst N                   send N requests at once every --burst-interval
       --burst-interval MS         milliseconds between bursts (default 1000)
+      --stages STAGES             a rate that ramps: DURATION:TARGET,... e.g. 30s:1000,1m:1000,10s:0
+                                  moves linearly from the previous target (0 at first) to each
+                                  target over its duration; the run lasts their sum
+      --stages-connections STAGES
+                                  open connections that ramp the same way (no rate):
+                                  DURATION:CONNECTIONS,... e.g. 10s:50,30s:50,5s:0
       --connection close          a new connection for every request (Connection: close)
   -D, --reconnect-rate N          reconnect each connection after it sent N requests
   -M, --max-connection-requests N
@@ -213,6 +219,12 @@ What is recorded:
                                   since the start)
       --interval MS               print a timeline row every MS milliseconds (count, mean, p50..p99,
                                   errors); in the JSON as intervals
+
+Thresholds:
+      --threshold EXPR            a pass/fail criterion, e.g. p99<50ms, errors<0.1%, non2xx==0,
+                                  rps>1000 (repeatable); a failed one makes the exit code 1
+      --threshold-abort           stop the run as soon as a threshold can no longer pass (the result
+                                  is still printed)
 
 Requests and scripts:
   -E, --expect-body TEXT          count responses whose body differs from this
@@ -283,6 +295,14 @@ Examples:
       HTTP/2 over TLS (ALPN), 20 streams per connection
   benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
       the result as JSON; several such files add up with benchrig merge
+  benchrig load --stages 30s:1000,1m:1000,10s:0 --interval 1000 http://127.0.0.1:3000/
+      ramp to 1000 req/s over 30 s, hold a minute, ramp down; a row per second with the planned
+      count
+  benchrig load --stages-connections 10s:50,30s:50 http://127.0.0.1:3000/
+      open 5 more connections a second up to 50, then hold them for 30 s (no rate)
+  benchrig load -R 500 -d 30 --threshold 'p99<50ms' --threshold 'errors<0.1%' http://127.0.0.1:3000/
+      exit 1, naming each one, when p99 is 50 ms or more or 0.1% of requests fail; --threshold-abort
+      stops at once
 
 `
 
