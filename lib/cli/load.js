@@ -66,7 +66,7 @@ const HELP = {
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
     ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
-    ...EXAMPLES.load.map(([cmd, what]) => [cmd.replace('$0', 'benchrig load'), what])
+    ...EXAMPLES.load.map(([cmd, what]) => /** @type {[string, string]} */ ([cmd.replace('$0', 'benchrig load'), what]))
   ]
 }
 const { shardLoadOptions, parseStartAt } = require('./load-shard.js')

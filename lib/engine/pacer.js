@@ -71,7 +71,7 @@ class Pacer {
 
 /**
  * Builds the pacers of one runner from the run's rate options.
- * @param {{mode: 'overall'|'connection'|'burst'|'stages', rate: number, burst: number, intervalMs: number, stages?: import('./stages.js').Stage[]}} rate
+ * @param {{mode: string, rate: number, burst: number, intervalMs: number, stages?: import('./stages.js').Stage[]}} rate
  *   rate: req/s for this runner (overall) or per connection; burst mode: `burst`
  *   requests every `intervalMs`
  * @param {number} connections this runner's connections
@@ -80,7 +80,8 @@ class Pacer {
  */
 function createPacers (rate, connections, limit) {
   if (rate.mode === 'stages') {
-    const shared = new (require('./stages.js').RampPacer)(rate.stages, limit)
+    // a RampPacer has the Pacer's interface (start, planned, due, take, nextDue)
+    const shared = /** @type {Pacer} */ (/** @type {unknown} */ (new (require('./stages.js').RampPacer)(rate.stages, limit)))
     return Array.from({ length: connections }, () => shared)
   }
   if (rate.mode === 'connection') {

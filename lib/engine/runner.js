@@ -40,6 +40,7 @@ const { needsChain, chainFor } = require('./measure/recorder.js')
  * @property {number} [maxConnectionRequests] -M (0: no limit)
  * @property {number} [reconnectRate] -D (0: never)
  * @property {boolean} [breakout] record time to first byte
+ * @property {import('./stages.js').Stage[]|null} [connectionStages] --stages-connections (null: all connections open)
  * @property {Clock} [clock] the clock of the send plan (tests; default performance.now and node's timers)
  */
 

@@ -54,6 +54,7 @@ function parseThreshold (value) {
   const metric = m[1].toLowerCase()
   const unit = m[4]
   const number = Number(m[3])
+  /** @type {Threshold} */
   const out = { expr, metric, kind: 'count', op: m[2], bound: number }
   const pm = /^p(\d+(?:\.\d+)?)$/.exec(metric)
   if (pm || LATENCY.has(metric)) {

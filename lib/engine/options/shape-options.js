@@ -24,7 +24,7 @@ function count (value, flag) {
 const FLAG_OF = { overallRate: '-R/--overall-rate', connectionRate: '-r/--connection-rate', burst: '--burst', burstInterval: '--burst-interval' }
 
 /**
- * @returns {{mode: 'overall'|'connection'|'burst'|'stages', rate: number, burst: number, intervalMs: number}|null}
+ * @returns {{mode: 'overall'|'connection'|'burst'|'stages', rate: number, burst: number, intervalMs: number, stages?: import('../stages.js').Stage[]}|null}
  */
 function parseRate (o, parseDuration) {
   const given = (k) => o[k] !== undefined && o[k] !== null && o[k] !== false
