@@ -84,7 +84,8 @@ test('--stages: bad stage strings and clashing flags stop before any request', a
     [['--stages', '1s:-1'], /invalid --stages "1s:-1": the target after ":" must be a number >= 0/],
     [['--stages', '1s:100', '-R', '50'], /--stages sets the rate over time; it cannot be combined with -R\/--overall-rate/],
     [['--stages', '1s:100', '-d', '5'], /-d\/--duration 5 disagrees with --stages, whose stages last 1s/],
-    [['--stages', '1s:100', '-a', '10'], /--stages runs for the sum of its stages; -a\/--amount cannot end it/]
+    [['--stages', '1s:100', '-a', '10'], /--stages runs for the sum of its stages; -a\/--amount cannot end it/],
+    [['--stages', '1s:100', '-W', '1'], /-W\/--warmup cannot precede --stages/]
   ]
   for (const [args, re] of cases) {
     await t.rejects(main([...args, url]), { exitCode: 2, message: re }, args.join(' '))

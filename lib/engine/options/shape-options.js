@@ -191,6 +191,11 @@ function normalizeShape (o, base) {
   const intervalMs = o.interval === undefined ? 0 : positive(o.interval, '--interval')
   if (intervalMs > 0 && intervalMs < 10) throw new UsageError(`invalid --interval "${o.interval}": at least 10 ms`)
   const localAddresses = parseLocalAddresses(o.localAddress)
+  const warmup = parseWarmup(o.warmup, base.parseDuration, base.connections)
+  if (warmup !== null && (rate?.mode === 'stages' || (o.stagesConnections !== undefined && o.stagesConnections !== null))) {
+    // a warmup would replay the start of the ramp, unmeasured: say so rather than guess
+    throw new UsageError(`-W/--warmup cannot precede ${rate?.mode === 'stages' ? '--stages' : '--stages-connections'}: make a first stage the warmup (its rows show it apart with --interval)`)
+  }
   return {
     rate,
     ignoreCoordinatedOmission: o.ignoreCoordinatedOmission === true,
@@ -198,7 +203,7 @@ function normalizeShape (o, base) {
     reconnectRate,
     maxConnectionRequests,
     maxOverallRequests,
-    warmup: parseWarmup(o.warmup, base.parseDuration, base.connections),
+    warmup,
     breakout: o.breakout === true,
     reqlog: o.reqlog === undefined ? undefined : checkWritable(String(o.reqlog), '--reqlog'),
     intervalMs,
