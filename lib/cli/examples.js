@@ -35,6 +35,12 @@ const EXAMPLES = {
   ],
   plan: [
     ['$0 --next results/*.csv > round2.json', 'how many more pairs each file needs, as the next round of a sharded comparison']
+  ],
+  // load renders its own examples (lib/cli/load.js) and appends these
+  load: [
+    ['$0 --stages 30s:1000,1m:1000,10s:0 --interval 1000 http://127.0.0.1:3000/', 'ramp to 1000 req/s over 30 s, hold a minute, ramp down; a row per second with the planned count'],
+    ['$0 --stages-connections 10s:50,30s:50 http://127.0.0.1:3000/', 'open 5 more connections a second up to 50, then hold them for 30 s (no rate)'],
+    ["$0 -R 500 -d 30 --threshold 'p99<50ms' --threshold 'errors<0.1%' http://127.0.0.1:3000/", 'exit 1, naming each one, when p99 is 50 ms or more or 0.1% of requests fail; --threshold-abort stops at once']
   ]
 }
 

@@ -9,6 +9,7 @@ const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
 
 const RATE = 'Rate and traffic shape'
 const RECORD = 'What is recorded'
+const THRESHOLDS = 'Thresholds'
 
 /** @type {import('./help.js').OptionSpec[]} */
 const SHAPE_OPTIONS = [
@@ -17,6 +18,8 @@ const SHAPE_OPTIONS = [
   { name: 'ignore-coordinated-omission', alias: 'C', type: 'boolean', group: RATE, describe: 'rate mode: report latency from the actual sends only (hides server stalls; not recommended)' },
   { name: 'burst', type: 'string', value: 'N', group: RATE, describe: 'send N requests at once every --burst-interval' },
   { name: 'burst-interval', type: 'string', value: 'MS', group: RATE, describe: 'milliseconds between bursts (default 1000)' },
+  { name: 'stages', type: 'string', value: 'STAGES', group: RATE, describe: 'a rate that ramps: DURATION:TARGET,... e.g. 30s:1000,1m:1000,10s:0 moves linearly from the previous target (0 at first) to each target over its duration; the run lasts their sum' },
+  { name: 'stages-connections', type: 'string', value: 'STAGES', group: RATE, describe: 'open connections that ramp the same way (no rate): DURATION:CONNECTIONS,... e.g. 10s:50,30s:50,5s:0' },
   { name: 'connection', type: 'string', value: 'close', group: RATE, describe: 'a new connection for every request (Connection: close)' },
   { name: 'reconnect-rate', alias: 'D', type: 'string', value: 'N', group: RATE, describe: 'reconnect each connection after it sent N requests' },
   { name: 'max-connection-requests', alias: 'M', type: 'string', value: 'N', group: RATE, describe: 'each connection sends at most N requests, then closes; the run ends when all have' },
@@ -25,7 +28,9 @@ const SHAPE_OPTIONS = [
   { name: 'local-address', type: 'string', value: 'ADDR', group: RATE, describe: 'source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or a CIDR (taken in turn)' },
   { name: 'breakout', type: 'boolean', group: RECORD, describe: 'also report connect time, time to first byte and time to last byte' },
   { name: 'reqlog', type: 'string', value: 'FILE', group: RECORD, describe: 'write one line per request to FILE: code;start;end;connection (ns since the start)' },
-  { name: 'interval', type: 'string', value: 'MS', group: RECORD, describe: 'print a timeline row every MS milliseconds (count, mean, p50..p99, errors); in the JSON as intervals' }
+  { name: 'interval', type: 'string', value: 'MS', group: RECORD, describe: 'print a timeline row every MS milliseconds (count, mean, p50..p99, errors); in the JSON as intervals' },
+  { name: 'threshold', type: 'string', value: 'EXPR', group: THRESHOLDS, describe: 'a pass/fail criterion, e.g. p99<50ms, errors<0.1%, non2xx==0, rps>1000 (repeatable); a failed one makes the exit code 1' },
+  { name: 'threshold-abort', type: 'boolean', group: THRESHOLDS, describe: 'stop the run as soon as a threshold can no longer pass (the result is still printed)' }
 ]
 
 /**
@@ -68,6 +73,11 @@ function shapeOptions (args, warmup) {
     breakout: args.breakout === true,
     reqlog: last(args.reqlog),
     interval: last(args.interval),
+    // repeated --stages add stages; repeated --threshold add thresholds
+    stages: args.stages === undefined ? undefined : [].concat(args.stages),
+    stagesConnections: args.stagesConnections === undefined ? undefined : [].concat(args.stagesConnections),
+    thresholds: args.threshold === undefined ? undefined : [].concat(args.threshold),
+    thresholdAbort: args.thresholdAbort === true,
     localAddress: args.localAddress === undefined ? undefined : [].concat(args.localAddress)
   }
 }

@@ -11,6 +11,7 @@ const { formatResult, progressLine } = require('../engine/result/format.js')
 const { UsageError, RunError } = require('../errors.js')
 const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 const { renderHelp, terminalWidth } = require('./help.js')
+const { EXAMPLES } = require('./examples.js')
 
 const COMMON = 'Common'
 const OUTPUT = 'Output'
@@ -61,7 +62,7 @@ const LOAD_OPTIONS = [
 const HELP = {
   usage: 'benchrig load [options] <url...>',
   summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin; URLs on several origins split -c over the origins. autocannon\'s flags work as they are (camelCase long names too).',
-  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Several generators', 'Other'],
+  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Thresholds', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Several generators', 'Other'],
   options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS],
   examples: [
     ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
@@ -73,7 +74,8 @@ const HELP = {
     ['benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL', 'the run\'s metrics where node_exporter\'s textfile collector reads them'],
     ['benchrig load --per-url -c 4 -d 5 http://127.0.0.1:3000/a http://127.0.0.1:3001/b', 'two origins, 2 connections each; a row of results per URL'],
     ['benchrig load -d 10 --script examples/wrk-scripts/setup.js http://127.0.0.1:3000/ -- a b', 'wrk\'s script hooks in JS (init, setup, request, response, delay, done); init gets [a, b]'],
-    ['benchrig load -a 1000 --on-port /hello -- node server.js', 'start the server, find the port it listens on, load /hello on it, stop it']
+    ['benchrig load -a 1000 --on-port /hello -- node server.js', 'start the server, find the port it listens on, load /hello on it, stop it'],
+    ...EXAMPLES.load.map(([cmd, what]) => /** @type {[string, string]} */ ([cmd.replace('$0', 'benchrig load'), what]))
   ]
 }
 const { shardLoadOptions, parseStartAt } = require('./load-shard.js')
@@ -222,6 +224,7 @@ async function main (argv) {
     if (result.done !== undefined) process.stdout.write((typeof result.done === 'string' ? result.done : JSON.stringify(result.done, null, 2)).replace(/\n?$/, '\n'))
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
+  const thresholdsFailed = reportThresholds(result, args.json === true, process)
   if (interrupted) {
     process.stderr.write(args.forever
       ? 'benchrig load: stopped by Ctrl-C; the last round above was cut short\n'
@@ -233,7 +236,26 @@ async function main (argv) {
     throw new RunError(`no request completed against ${target}` + (kinds.length ? ` (errors: ${kinds.join(', ')})` : '') +
       ': check the URL, the server, and -t/--timeout')
   }
-  return 0
+  return thresholdsFailed ? 1 : 0
+}
+
+/**
+ * --threshold: every threshold with its verdict under the text result (as
+ * k6's summary lists them), one stderr line per failed one, and a note when
+ * --threshold-abort stopped the run.
+ * @returns {boolean} whether one failed
+ */
+function reportThresholds (result, json, io) {
+  if (result.thresholds === undefined) return false
+  const { formatThresholds, failureLines } = require('../engine/thresholds.js')
+  if (!json) io.stdout.write(`Thresholds:\n${formatThresholds(result.thresholds).join('\n')}\n`)
+  if (result.thresholdAbort !== undefined) {
+    const a = result.thresholdAbort
+    io.stderr.write(`benchrig load: aborted by --threshold-abort after ${a.at.toFixed(1)} s: "${a.expr}" could no longer pass (${a.value} then); the result above covers that time only\n`)
+  }
+  const failed = failureLines(result.thresholds)
+  for (const line of failed) io.stderr.write(`benchrig load: ${line}\n`)
+  return failed.length > 0
 }
 
 /**
@@ -259,12 +281,14 @@ function writeReports (reports, result) {
 
 /** The engine's options from the parsed flags. */
 function loadOptions (args, argv, warmup, urls) {
+  // with stages, -d counts only if typed (they set the duration; yargs fills in the default)
+  const staged = args.stages !== undefined || args.stagesConnections !== undefined
   return {
     url: urls,
-    connections: last(args.connections),
+    connections: args.stagesConnections !== undefined && !argv.some((a) => /^(-c|--connections)(=|$)|^-c\d/.test(a)) ? undefined : last(args.connections),
     pipelining: last(args.pipelining),
     refill: last(args.refill),
-    duration: last(args.duration),
+    duration: staged && !argv.some((a) => /^(-d|--duration)(=|$)|^-d\d/.test(a)) ? undefined : last(args.duration),
     amount: last(args.amount),
     workers: last(args.workers),
     timeout: last(args.timeout),
@@ -290,4 +314,4 @@ function loadOptions (args, argv, warmup, urls) {
   }
 }
 
-module.exports = { main, parse, parseFast, parseYargs, loadOptions, HELP }
+module.exports = { main, parse, parseFast, parseYargs, loadOptions, reportThresholds, HELP }

@@ -18,6 +18,8 @@ const { forwardErrors, requestError, clientOf, withResponses } = require('./scri
 const C = require('./counters.js')
 const { split } = require('./split.js')
 const { waitUntil } = require('./start-at.js')
+const { scaleStages, describeStages } = require('./stages.js')
+const { evaluate, watchThresholds } = require('./thresholds.js')
 
 /**
  * The options of each runner: connections, the request budget (-a or -O)
@@ -38,6 +40,7 @@ function planRunners (opts) {
     const origin = origins[i % origins.length]
     let rate = opts.rate
     if (rate?.mode === 'overall') rate = { ...rate, rate: rate.rate * c / opts.connections }
+    if (rate?.mode === 'stages') rate = { ...rate, rate: rate.rate * c / opts.connections, stages: scaleStages(rate.stages, c / opts.connections) }
     if (bursts !== null) rate = { ...rate, burst: bursts[i] }
     const ro = {
       share: Math.floor(i / origins.length),
@@ -65,6 +68,7 @@ function planRunners (opts) {
       intervalMs: opts.intervalMs,
       sampleIntMs: opts.sampleIntMs,
       reqlog: opts.reqlog !== undefined,
+      connectionStages: opts.connectionStages,
       t0: 0, // set when the run starts
       idOffset
     }
@@ -83,6 +87,8 @@ class LoadRun extends EventEmitter {
   #timeline = [] // combined interval rows, in order
   #reqlog = null // the --reqlog writer of the measured run
   #sources = 1 // runners whose ticks and interval rows make one combined row
+  #watchThresholds = false // --threshold-abort, during the measured run only
+  #thresholdAbort = null // the threshold that stopped the run
 
   /** @param {ReturnType<typeof normalizeOptions>} opts */
   constructor (opts) {
@@ -116,7 +122,7 @@ class LoadRun extends EventEmitter {
     let warmupResult
     if (opts.warmup !== null) {
       // a run of its own before the measured one, its counts kept apart (result.warmup)
-      const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0, intervalMs: 0, reqlog: undefined }
+      const w = { ...opts, connections: opts.warmup.connections, durationMs: opts.warmup.durationMs, amount: 0, maxOverallRequests: 0, intervalMs: 0, reqlog: undefined, connectionStages: null }
       this.emit('warmup', { connections: w.connections, duration: w.durationMs / 1000 })
       const warm = await this.#runShares(planRunners(w))
       if (this.#stopped) throw new RunError('the run was stopped during its warmup')
@@ -133,6 +139,7 @@ class LoadRun extends EventEmitter {
     const threads = opts.hooks?.wrk !== undefined ? await require('./scripting/wrk-script.js').setupThreads(opts, runnerOpts) : null
     if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog)
     const cpu0 = process.cpuUsage()
+    this.#watchThresholds = opts.thresholdAbort
     this.emit('start')
     let stats
     let reqlogRows = 0
@@ -162,6 +169,16 @@ class LoadRun extends EventEmitter {
     if (warmupResult !== undefined) result.warmup = warmupResult
     if (opts.title !== undefined) result.title = opts.title
     if (opts.intervalMs > 0) result.intervals = this.#timeline
+    if (opts.rate?.mode === 'stages') result.stages = describeStages(opts.rate.stages)
+    if (opts.connectionStages !== null) result.stages = describeStages(opts.connectionStages)
+    if (result.stages !== undefined) result.stagesOf = opts.connectionStages !== null ? 'connections' : 'rate'
+    if (opts.thresholds.length > 0) {
+      result.thresholds = evaluate(opts.thresholds, { counters: merged.counters, histogram: merged.histogram, elapsedMs: merged.elapsedMs })
+    }
+    if (this.#thresholdAbort !== null) {
+      result.stoppedBy = 'threshold'
+      result.thresholdAbort = this.#thresholdAbort
+    }
     if (opts.reqlog !== undefined) result.reqlog = { file: opts.reqlog, rows: reqlogRows }
     if (threads !== null) {
       // what each worker's thread.set() left, for done() (this thread's share shares the object)
@@ -212,7 +229,15 @@ class LoadRun extends EventEmitter {
     // a script's init() is awaited before the share starts
     return Promise.resolve(runner.prepared).then(() => {
       if (this.#stopped) runner.stop('stopped')
-      return runner.start()
+      const done = runner.start()
+      if (this.#watchThresholds) {
+        const unwatch = watchThresholds(runner, this.opts.thresholds, (failed) => {
+          this.#thresholdAbort = { expr: failed.expr, value: failed.value, at: failed.atMs / 1000 }
+          runner.stop('threshold')
+        })
+        done.finally(unwatch)
+      }
+      return done
     })
   }
 

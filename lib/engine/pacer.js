@@ -71,7 +71,7 @@ class Pacer {
 
 /**
  * Builds the pacers of one runner from the run's rate options.
- * @param {{mode: 'overall'|'connection'|'burst', rate: number, burst: number, intervalMs: number}} rate
+ * @param {{mode: string, rate: number, burst: number, intervalMs: number, stages?: import('./stages.js').Stage[]}} rate
  *   rate: req/s for this runner (overall) or per connection; burst mode: `burst`
  *   requests every `intervalMs`
  * @param {number} connections this runner's connections
@@ -79,6 +79,11 @@ class Pacer {
  * @returns {Pacer[]} one per connection (the same object for shared plans)
  */
 function createPacers (rate, connections, limit) {
+  if (rate.mode === 'stages') {
+    // a RampPacer has the Pacer's interface (start, planned, due, take, nextDue)
+    const shared = /** @type {Pacer} */ (/** @type {unknown} */ (new (require('./stages.js').RampPacer)(rate.stages, limit)))
+    return Array.from({ length: connections }, () => shared)
+  }
   if (rate.mode === 'connection') {
     const intervalMs = 1000 / rate.rate
     const share = Number.isFinite(limit) ? split(limit, connections) : null

@@ -41,6 +41,7 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {number} [maxConnectionRequests] -M (0: no limit)
  * @property {number} [reconnectRate] -D (0: never)
  * @property {boolean} [breakout] record time to first byte
+ * @property {import('./stages.js').Stage[]|null} [connectionStages] --stages-connections (null: all connections open)
  * @property {Clock} [clock] the clock of the send plan (tests; default performance.now and node's timers)
  * @property {number} [endpointCount] endpoints of this runner (its requests; per-endpoint results when > 1)
  * @property {number} [endpointBase] index of its first endpoint in the run's list
@@ -107,6 +108,7 @@ class Runner {
     this.timers = []
     this.clock = opts.clock ?? REAL_CLOCK
     this.durationTimer = null
+    this.planEndedAt = undefined // set by stop(): where the send plan was cut
     this.onResponse = null // set by a `response` listener (main thread only)
     // the recording chain's features (measure/recorder.js), set before start()
     this.excludeErrors = false // -x (scripting/hooks.js)
@@ -140,6 +142,8 @@ class Runner {
     this.scriptThread = null
     this.prepared = undefined
     this.onScriptStop = null
+    // --stages-connections: how many of the connections are open follows a ramp
+    this.connectionRamp = opts.connectionStages ? new (require('./connection-stages.js').ConnectionRamp)(this, opts.connectionStages) : null
     // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
     if (opts.hooks !== undefined) require('./scripting/hooks.js').installHooks(this)
     /** @type {Promise<object>} */
@@ -171,6 +175,13 @@ class Runner {
       setImmediate(stopRunner, this, 'empty')
       return this.done
     }
+    if (this.connectionRamp !== null) {
+      // the ramp starts at 0 connections: its clock and the duration start now
+      this.everConnected = false
+      if (opts.durationMs > 0) this.durationTimer = this.clock.setTimeout(stopRunner, opts.durationMs, this, 'duration')
+      this.connectionRamp.start()
+      return this.done
+    }
     for (const conn of this.connections) conn.open()
     return this.done
   }
@@ -192,7 +203,7 @@ class Runner {
 
   /** @param {number} connectMs how long this connection took to establish */
   connected (connectMs) {
-    if (!this.everConnected) {
+    if (!this.everConnected && this.connectionRamp === null) {
       // the duration (and the send plan) count from the first connection, so
       // a short run on a busy machine measures load, not how long connecting took
       this.startWall = Date.now()
@@ -304,12 +315,17 @@ class Runner {
     clearTimeout(this.tickTimer)
     this.clock.clearTimeout(this.paceTimer)
     this.clock.clearTimeout(this.durationTimer)
+    if (this.connectionRamp !== null) this.connectionRamp.stop()
     const now = this.clock.now()
     const elapsedMs = now - this.startMono
-    // what the plan held by now and what was sent of it (pacers may be shared)
+    // what the plan held by now and what was sent of it (pacers may be shared);
+    // node's timers may fire up to a millisecond early: a run ended by its
+    // duration held the plan up to its end
+    const planAt = reason === 'duration' ? Math.max(now, this.startMono + this.opts.durationMs) : now
+    this.planEndedAt = planAt // the timeline's last row counts the plan to here
     const plan = { planned: 0, issued: 0 }
     for (const p of new Set(this.pacers)) {
-      plan.planned += p.due(now)
+      plan.planned += p.due(planAt)
       plan.issued += p.issued
     }
     for (const conn of this.connections) conn.close()

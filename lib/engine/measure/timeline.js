@@ -24,6 +24,24 @@ class Timeline {
     this.timer = null
     this.lastErrors = 0
     this.lastSent = 0
+    // --stages: each row also says how many requests the ramp planned in it,
+    // so the rows show the ramp beside what was answered
+    this.plans = runner.opts.rate?.mode === 'stages' ? [...new Set(runner.pacers)] : null
+    this.lastPlanned = 0
+    // --stages-connections: each row says how many connections were open at its end
+    this.rampsConnections = runner.connectionRamp !== null && runner.connectionRamp !== undefined
+  }
+
+  /**
+   * Requests the runner's plans held by epoch ms `at` (a row's end on the
+   * plan's clock, not when its timer ran: a late timer does not move the row).
+   */
+  planned (at) {
+    const runner = this.runner
+    const now = at === undefined ? (runner.planEndedAt ?? runner.clock.now()) : runner.startMono + (at - runner.startWall)
+    let n = 0
+    for (const p of this.plans) n += p.due(now)
+    return n
   }
 
   /** @param {number} t0 epoch ms of the run's start */
@@ -53,6 +71,12 @@ class Timeline {
       histogram: h.toTransfer()
     }
     if (partialMs !== undefined) row.elapsedMs = partialMs
+    if (this.rampsConnections) row.open = runner.openNow
+    if (this.plans !== null) {
+      const planned = this.planned(partialMs === undefined ? this.t0 + this.k * this.intervalMs : undefined)
+      row.planned = planned - this.lastPlanned
+      this.lastPlanned = planned
+    }
     this.lastErrors = errors
     this.lastSent = sent
     this.histogram = new Histogram()
@@ -90,6 +114,8 @@ function combineRows (rows) {
     out.errors += r.errors
     out.sent += r.sent
     if (r.elapsedMs !== undefined) out.elapsedMs = Math.max(out.elapsedMs ?? 0, r.elapsedMs)
+    if (r.planned !== undefined) out.planned = (out.planned ?? 0) + r.planned
+    if (r.open !== undefined) out.open = (out.open ?? 0) + r.open
   }
   const ms = (us) => Math.round(us) / 1000
   out.mean = h.totalCount ? ms(h.mean()) : 0
@@ -103,7 +129,8 @@ function combineRows (rows) {
 function formatRow (row, t0) {
   const at = ((row.start - t0) / 1000).toFixed(row.ms % 1000 === 0 ? 0 : 1)
   const f = (x) => x.toFixed(2)
-  return `interval ${at}s +${row.elapsedMs ?? row.ms}ms: ${row.count} req, mean ${f(row.mean)} ms, ` +
+  const planned = (row.planned === undefined ? '' : ` (${row.planned} planned)`) + (row.open === undefined ? '' : ` on ${row.open} connections`)
+  return `interval ${at}s +${row.elapsedMs ?? row.ms}ms: ${row.count} req${planned}, mean ${f(row.mean)} ms, ` +
     `p50 ${f(row.p50)}, p75 ${f(row.p75)}, p90 ${f(row.p90)}, p99 ${f(row.p99)} ms, ${row.errors} errors`
 }
 

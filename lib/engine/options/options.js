@@ -5,10 +5,11 @@
 const fs = require('node:fs')
 const { UsageError } = require('../../errors.js')
 const { applyRequestOptions } = require('./request-options.js')
-const { normalizeShape } = require('./shape-options.js')
+const { normalizeShape, stagedDuration, connectionStagesOf } = require('./shape-options.js')
 const { normalizeH2 } = require('./h2-options.js')
 const { groupOrigins, checkOrigins, applyEndpoints } = require('./endpoint-options.js')
 const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
+const { parseThresholds } = require('../thresholds.js')
 
 const DEFAULTS = {
   connections: 10,
@@ -136,7 +137,9 @@ function normalizeOptions (o) {
   const first = targets[0]
   // URLs on several origins: each origin gets connections of its own (endpoint-options.js)
   const origins = groupOrigins(targets)
-  const connections = integer(o.connections ?? DEFAULTS.connections, '-c/--connections', 1, 100000)
+  // --stages-connections: as many connections as its peak, opened and closed over time
+  const connectionRamp = connectionStagesOf(o, parseDuration)
+  const connections = connectionRamp !== null ? connectionRamp.peak : integer(o.connections ?? DEFAULTS.connections, '-c/--connections', 1, 100000)
   const pipelining = integer(o.pipelining ?? DEFAULTS.pipelining, '-p/--pipelining', 1, 1024)
   // half by default: refill once half the window is free, in one write. The
   // sliding window writes after every read, and against a fast server those
@@ -149,11 +152,14 @@ function normalizeOptions (o) {
   }
   const workers = integer(o.workers ?? DEFAULTS.workers, '-w/--workers', 0, 256)
   const amount = o.amount === undefined ? 0 : integer(o.amount, '-a/--amount', 1)
-  const duration = amount > 0 ? 0 : parseDuration(o.duration ?? DEFAULTS.duration, '-d/--duration')
+  // --stages and --stages-connections last the sum of their stages
+  const duration = stagedDuration(o, amount, parseDuration) ?? (amount > 0 ? 0 : parseDuration(o.duration ?? DEFAULTS.duration, '-d/--duration'))
   const timeout = parseDuration(o.timeout ?? DEFAULTS.timeout, '-t/--timeout')
   const bailout = o.bailout === undefined ? 0 : integer(o.bailout, '-B/--bailout', 1)
   const method = String(o.method ?? DEFAULTS.method).toUpperCase()
   if (!/^[A-Z][A-Z0-9_-]*$/.test(method)) throw new UsageError(`invalid -m/--method "${o.method}": give an HTTP method like GET or POST`)
+  if (connectionRamp !== null && workers > 1) throw new UsageError('--stages-connections ramps the connections of one thread: use -w/--workers 0 or 1')
+  if (connectionRamp !== null && origins.length > 1) throw new UsageError('--stages-connections ramps the connections of one origin: give URLs of one origin (scheme, host, port)')
   if (workers > connections) {
     throw new UsageError(`-w/--workers ${workers} is more than -c/--connections ${connections}: every worker needs a connection`)
   }
@@ -171,6 +177,15 @@ function normalizeOptions (o) {
   const expectBody = o.expectBody === undefined ? undefined : Buffer.from(String(o.expectBody))
   const maxHeaderSize = o.maxHeaderSize === undefined ? MAX_HEADER_SIZE : headerSize(o.maxHeaderSize)
   const headers = parseHeaders(o.headers)
+  const thresholds = parseThresholds(o.thresholds)
+  const thresholdAbort = o.thresholdAbort === true
+  if (thresholdAbort && thresholds.length === 0) throw new UsageError('--threshold-abort stops a run on a failing threshold: add at least one --threshold')
+  if (thresholdAbort && workers > 1) {
+    throw new UsageError('--threshold-abort watches the running figures of a run in one thread: use -w/--workers 0 or 1, or drop --threshold-abort (the thresholds are still checked at the end)')
+  }
+  if (thresholdAbort && origins.length > 1) {
+    throw new UsageError('--threshold-abort watches the running figures of one origin: give URLs of one origin, or drop --threshold-abort (the thresholds are still checked at the end)')
+  }
   const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
   const h2 = normalizeH2(o, { pipelining, body, shape })
   if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'
@@ -199,6 +214,9 @@ function normalizeOptions (o) {
     // -L/--sample-int: ms per sample of the req/s and bytes/s rows (autocannon's sampleInt)
     // units: plain ms as autocannon takes it; a compound duration (250ms, 1s) could go through units.js
     sampleIntMs: o.sampleInt === undefined ? 1000 : integer(o.sampleInt, '-L/--sample-int', 10, 3600000),
+    thresholds,
+    thresholdAbort,
+    connectionStages: connectionRamp === null ? null : connectionRamp.stages,
     ...shape,
     h2
   }, { parseHeaders })

@@ -7,6 +7,7 @@ const fs = require('node:fs')
 const net = require('node:net')
 const path = require('node:path')
 const { UsageError } = require('../../errors.js')
+const { parseStages, stagesDurationMs, Ramp } = require('../stages.js')
 
 function positive (value, flag) {
   const n = typeof value === 'number' ? value : Number(String(value).trim() || NaN)
@@ -20,11 +21,23 @@ function count (value, flag) {
   return n
 }
 
+const FLAG_OF = { overallRate: '-R/--overall-rate', connectionRate: '-r/--connection-rate', burst: '--burst', burstInterval: '--burst-interval' }
+
 /**
- * @returns {{mode: 'overall'|'connection'|'burst', rate: number, burst: number, intervalMs: number}|null}
+ * @returns {{mode: 'overall'|'connection'|'burst'|'stages', rate: number, burst: number, intervalMs: number, stages?: import('../stages.js').Stage[]}|null}
  */
-function parseRate (o) {
+function parseRate (o, parseDuration) {
   const given = (k) => o[k] !== undefined && o[k] !== null && o[k] !== false
+  if (given('stages')) {
+    const other = ['overallRate', 'connectionRate', 'burst', 'burstInterval'].find(given)
+    if (other !== undefined) {
+      throw new UsageError(`--stages sets the rate over time; it cannot be combined with ${FLAG_OF[other]}`)
+    }
+    const stages = parseStages(o.stages, '--stages', parseDuration)
+    // rate: the mean over the plan, what `rate.target` reports
+    const ramp = new Ramp(stages)
+    return { mode: 'stages', rate: ramp.total * 1000 / ramp.endMs, burst: 1, intervalMs: 0, stages }
+  }
   if (given('burst') || given('burstInterval')) {
     if (given('overallRate') || given('connectionRate')) {
       throw new UsageError('--burst sends requests in bursts; it cannot be combined with -R/--overall-rate or -r/--connection-rate')
@@ -44,6 +57,49 @@ function parseRate (o) {
     return { mode: 'overall', rate, burst: 1, intervalMs: 1000 / rate }
   }
   return null
+}
+
+/**
+ * The duration of a run with --stages or --stages-connections: the sum of the
+ * stages. -d may be given only if it agrees (a typo in either is caught), and
+ * -a cannot end such a run (-O caps its requests instead).
+ * @param {object} o user options
+ * @param {number} amount -a (0: none)
+ * @param {(value: unknown, flag: string) => number} parseDuration
+ * @returns {number|null} seconds, null without stages
+ */
+function stagedDuration (o, amount, parseDuration) {
+  const flag = o.stages !== undefined && o.stages !== null ? '--stages' : (o.stagesConnections !== undefined && o.stagesConnections !== null ? '--stages-connections' : null)
+  if (flag === null) return null
+  const stages = parseStages(flag === '--stages' ? o.stages : o.stagesConnections, flag, parseDuration)
+  const ms = stagesDurationMs(stages)
+  if (amount > 0) throw new UsageError(`${flag} runs for the sum of its stages; -a/--amount cannot end it (use -O/--max-overall-requests to cap the requests)`)
+  if (o.duration !== undefined && o.duration !== null && Math.round(parseDuration(o.duration, '-d/--duration') * 1000) !== ms) {
+    throw new UsageError(`-d/--duration ${o.duration} disagrees with ${flag}, whose stages last ${ms / 1000}s: drop -d (the stages set the duration)`)
+  }
+  return ms / 1000
+}
+
+/**
+ * --stages-connections: the ramp of open connections of a closed-loop run,
+ * and the connection count it needs (its peak). -c may be given only if it
+ * agrees; a rate, HTTP/2 and workers are refused (the ramp runs in one
+ * thread, on HTTP/1.1 connections).
+ * @returns {{stages: import('../stages.js').Stage[], peak: number}|null}
+ */
+function connectionStagesOf (o, parseDuration) {
+  if (o.stagesConnections === undefined || o.stagesConnections === null) return null
+  const stages = parseStages(o.stagesConnections, '--stages-connections', parseDuration, { integer: true })
+  const other = ['stages', 'overallRate', 'connectionRate', 'burst'].find((k) => o[k] !== undefined && o[k] !== null && o[k] !== false)
+  if (other !== undefined) {
+    throw new UsageError(`--stages-connections ramps the connections of a run without a rate; it cannot be combined with ${other === 'stages' ? '--stages' : FLAG_OF[other]}`)
+  }
+  if (o.h2 === true) throw new UsageError('--stages-connections works on HTTP/1.1 connections: drop --h2')
+  const peak = Math.max(...stages.map((s) => s.target))
+  if (o.connections !== undefined && o.connections !== null && Number(o.connections) !== peak) {
+    throw new UsageError(`-c/--connections ${o.connections} disagrees with --stages-connections, whose peak is ${peak}: drop -c (the stages set the connections)`)
+  }
+  return { stages, peak }
 }
 
 /**
@@ -115,9 +171,9 @@ function parseWarmup (value, parseDuration, connections) {
  * @returns {object} the normalized shape options
  */
 function normalizeShape (o, base) {
-  const rate = parseRate(o)
+  const rate = parseRate(o, base.parseDuration)
   if (o.ignoreCoordinatedOmission && rate === null) {
-    throw new UsageError('-C/--ignore-coordinated-omission only applies to a constant rate: add -R/--overall-rate or -r/--connection-rate')
+    throw new UsageError('-C/--ignore-coordinated-omission only applies to a constant rate: add -R/--overall-rate, -r/--connection-rate or --stages')
   }
   const connectionClose = o.connectionClose === true || o.connection === 'close'
   if (o.connection !== undefined && o.connection !== 'close' && o.connection !== 'keep-alive') {
@@ -135,6 +191,11 @@ function normalizeShape (o, base) {
   const intervalMs = o.interval === undefined ? 0 : positive(o.interval, '--interval')
   if (intervalMs > 0 && intervalMs < 10) throw new UsageError(`invalid --interval "${o.interval}": at least 10 ms`)
   const localAddresses = parseLocalAddresses(o.localAddress)
+  const warmup = parseWarmup(o.warmup, base.parseDuration, base.connections)
+  if (warmup !== null && (rate?.mode === 'stages' || (o.stagesConnections !== undefined && o.stagesConnections !== null))) {
+    // a warmup would replay the start of the ramp, unmeasured: say so rather than guess
+    throw new UsageError(`-W/--warmup cannot precede ${rate?.mode === 'stages' ? '--stages' : '--stages-connections'}: make a first stage the warmup (its rows show it apart with --interval)`)
+  }
   return {
     rate,
     ignoreCoordinatedOmission: o.ignoreCoordinatedOmission === true,
@@ -142,7 +203,7 @@ function normalizeShape (o, base) {
     reconnectRate,
     maxConnectionRequests,
     maxOverallRequests,
-    warmup: parseWarmup(o.warmup, base.parseDuration, base.connections),
+    warmup,
     breakout: o.breakout === true,
     reqlog: o.reqlog === undefined ? undefined : checkWritable(String(o.reqlog), '--reqlog'),
     intervalMs,
@@ -150,4 +211,4 @@ function normalizeShape (o, base) {
   }
 }
 
-module.exports = { normalizeShape, parseLocalAddresses, parseRate }
+module.exports = { normalizeShape, parseLocalAddresses, parseRate, stagedDuration, connectionStagesOf }

@@ -32,7 +32,7 @@ const REBUILT = [
 /** Counters of the constant-rate plan (`rate`), summed; its other fields are rebuilt or reported. */
 const RATE_SUMMED = ['target', 'planned', 'sent', 'unsent']
 /** Counters of a timeline row (`intervals[]`), summed when rows are added. */
-const INTERVAL_SUMMED = ['count', 'errors', 'timeouts', 'non2xx', 'sent', 'bytes']
+const INTERVAL_SUMMED = ['count', 'errors', 'timeouts', 'non2xx', 'sent', 'bytes', 'planned', 'open']
 
 /** True for a key holding an HdrHistogram: `histogram` or `<name>Histogram`. */
 function isHistogramKey (obj, key) {

@@ -1,0 +1,220 @@
+'use strict'
+// --stages: a send plan whose rate moves linearly from one target to the
+// next (k6's ramping-arrival-rate), and the parser of the stage strings
+// shared with --stages-connections (k6's ramping-vus).
+//
+// The rate of stage s goes from the previous stage's target (0 before the
+// first) to its own over its duration, so the number of requests planned by
+// time t is the integral I(t) of a piecewise-linear rate: a quadratic in each
+// stage. Request i (0-based) is due when I reaches i + 1, so I(t) requests
+// are due by t, whatever the ramp, and the run holds floor(I(end)) in all.
+// The send time of request i is the closed-form inverse of I in its stage:
+// a few multiplications and a square root, no table and no object per
+// request, the same arithmetic-on-a-counter shape as pacer.js.
+const { UsageError } = require('../errors.js')
+
+/**
+ * @typedef {{durationMs: number, target: number}} Stage
+ */
+
+/**
+ * A target: a plain non-negative number.
+ * units: a count with SI suffixes (1k) is parseCount's job once
+ * lib/engine/options/units.js has it; until then plain numbers only.
+ */
+function parseTarget (text, flag, part) {
+  const n = Number(text)
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0) {
+    throw new UsageError(`invalid ${flag} "${part}": the target after ":" must be a number >= 0, e.g. 30s:1000`)
+  }
+  return n
+}
+
+/**
+ * Parses "30s:1000,1m:1000,10s:0" (or an array of such strings, or of
+ * {duration, target} objects from the API) into stages.
+ * @param {unknown} value
+ * @param {string} flag for the messages, e.g. '--stages'
+ * @param {(value: unknown, flag: string) => number} parseDuration seconds
+ * @param {{integer?: boolean}} [opts] integer targets only (connections)
+ * @returns {Stage[]}
+ */
+function parseStages (value, flag, parseDuration, { integer = false } = {}) {
+  const parts = []
+  for (const v of [].concat(value)) {
+    if (v !== null && typeof v === 'object') parts.push(v)
+    else parts.push(...String(v).split(','))
+  }
+  const stages = []
+  for (const part of parts) {
+    let durationText
+    let target
+    if (typeof part === 'object') {
+      durationText = part.duration
+      if (typeof part.target !== 'number') throw new UsageError(`invalid ${flag} ${JSON.stringify(part)}: give {duration, target} with a number target`)
+      target = parseTarget(String(part.target), flag, JSON.stringify(part))
+    } else {
+      const s = part.trim()
+      const colon = s.lastIndexOf(':')
+      if (colon <= 0) throw new UsageError(`invalid ${flag} "${s}": each stage is DURATION:TARGET, e.g. --stages 30s:1000,1m:1000,10s:0`)
+      durationText = s.slice(0, colon)
+      target = parseTarget(s.slice(colon + 1), flag, s)
+    }
+    const shown = typeof part === 'object' ? JSON.stringify(part) : part.trim()
+    let seconds
+    try {
+      seconds = parseDuration(durationText, flag)
+    } catch {
+      throw new UsageError(`invalid ${flag} "${shown}": the duration before ":" must be positive, like 500ms, 30s or 2m`)
+    }
+    if (integer && !Number.isInteger(target)) throw new UsageError(`invalid ${flag} "${shown}": the target must be a whole number of connections`)
+    stages.push({ durationMs: Math.round(seconds * 1000), target })
+  }
+  if (stages.length === 0) throw new UsageError(`invalid ${flag}: give at least one stage DURATION:TARGET, e.g. 30s:1000`)
+  if (stages.every((s) => s.target === 0)) throw new UsageError(`invalid ${flag} "${[].concat(value).join(',')}": every target is 0, so nothing would be sent`)
+  return stages
+}
+
+/** The sum of the stages' durations (ms). */
+function stagesDurationMs (stages) {
+  let ms = 0
+  for (const s of stages) ms += s.durationMs
+  return ms
+}
+
+/** The stages with every target multiplied by `factor` (a worker's share). */
+function scaleStages (stages, factor) {
+  return stages.map((s) => ({ durationMs: s.durationMs, target: s.target * factor }))
+}
+
+/**
+ * The piecewise-linear target of `stages` (starting from 0): value at a time,
+ * its integral and the inverse of the integral. Arrays are built once.
+ */
+class Ramp {
+  /** @param {Stage[]} stages targets per second */
+  constructor (stages) {
+    const n = stages.length
+    this.n = n
+    this.t0 = new Float64Array(n + 1) // start of stage s (ms from the plan's start)
+    this.i0 = new Float64Array(n + 1) // integral up to the start of stage s (requests)
+    this.a = new Float64Array(n) // rate at the start of stage s (per ms)
+    this.b = new Float64Array(n) // its slope (per ms²)
+    let from = 0
+    for (let s = 0; s < n; s++) {
+      const d = stages[s].durationMs
+      const to = stages[s].target / 1000
+      this.a[s] = from
+      this.b[s] = (to - from) / d
+      this.t0[s + 1] = this.t0[s] + d
+      this.i0[s + 1] = this.i0[s] + (from + to) / 2 * d
+      from = to
+    }
+    this.endMs = this.t0[n]
+    this.total = this.i0[n]
+  }
+
+  /** The target (per second) at `t` ms from the start. */
+  valueAt (t) {
+    if (t <= 0) return 0
+    if (t >= this.endMs) return this.a[this.n - 1] * 1000 + this.b[this.n - 1] * (this.endMs - this.t0[this.n - 1]) * 1000
+    const s = this.stageAt(t)
+    return (this.a[s] + this.b[s] * (t - this.t0[s])) * 1000
+  }
+
+  /** The stage `t` (ms, inside the plan) falls in. */
+  stageAt (t) {
+    let s = 0
+    while (s < this.n - 1 && t >= this.t0[s + 1]) s++
+    return s
+  }
+
+  /** The integral of the target from the start to `t` ms. */
+  integral (t) {
+    if (t <= 0) return 0
+    if (t >= this.endMs) return this.total
+    const s = this.stageAt(t)
+    const u = t - this.t0[s]
+    return this.i0[s] + this.a[s] * u + this.b[s] * u * u / 2
+  }
+
+  /**
+   * When the integral reaches `m` (ms from the start; Infinity past the end).
+   * In stage s it solves a·u + b·u²/2 = m - i0[s] for u, written as
+   * 2r / (a + sqrt(a² + 2br)): the same root as the textbook form, but with
+   * no cancellation when b is tiny or negative (a ramp down).
+   */
+  timeOf (m) {
+    if (m > this.total + 1e-9) return Infinity
+    let s = 0
+    while (s < this.n - 1 && m > this.i0[s + 1]) s++
+    const r = m - this.i0[s]
+    if (r <= 0) return this.t0[s]
+    const a = this.a[s]
+    const disc = a * a + 2 * this.b[s] * r
+    const u = 2 * r / (a + Math.sqrt(disc > 0 ? disc : 0))
+    const d = this.t0[s + 1] - this.t0[s]
+    return this.t0[s] + (u < d ? u : d)
+  }
+}
+
+// I(planned(i)) is i + 1 up to rounding: due() adds this much so that a
+// request is due at the very time the plan gives it
+const EPSILON = 1e-7
+
+/**
+ * The send plan of a --stages run, with the interface of pacer.js's Pacer
+ * (start, planned, due, take, nextDue, issued, first, limit), so the paced
+ * connections and the runner use it unchanged.
+ */
+class RampPacer {
+  /**
+   * @param {Stage[]} stages this runner's share of the targets (req/s)
+   * @param {number} [limit] at most this many requests (default no limit)
+   */
+  constructor (stages, limit = Infinity) {
+    this.ramp = new Ramp(stages)
+    const planTotal = Math.floor(this.ramp.total + EPSILON)
+    this.limit = planTotal < limit ? planTotal : limit
+    this.startMs = Infinity
+    this.issued = 0
+    this.first = 0
+  }
+
+  /** @param {number} now the clock time at which the plan starts */
+  start (now) {
+    if (this.startMs === Infinity) this.startMs = now
+  }
+
+  /** The planned send time of request i: when the integral reaches i + 1. */
+  planned (i) {
+    return this.startMs + this.ramp.timeOf(i + 1)
+  }
+
+  /** How many requests the plan holds up to `now`. */
+  due (now) {
+    if (now < this.startMs) return 0
+    const n = Math.floor(this.ramp.integral(now - this.startMs) + EPSILON)
+    return n < this.limit ? n : this.limit
+  }
+
+  take (k, now) {
+    const ready = this.due(now) - this.issued
+    if (ready <= 0) return 0
+    if (k > ready) k = ready
+    this.first = this.issued
+    this.issued += k
+    return k
+  }
+
+  nextDue () {
+    return this.issued >= this.limit ? Infinity : this.planned(this.issued)
+  }
+}
+
+/** The plan as the JSON shows it: seconds and targets. */
+function describeStages (stages) {
+  return stages.map((s) => ({ duration: s.durationMs / 1000, target: s.target }))
+}
+
+module.exports = { parseStages, stagesDurationMs, scaleStages, describeStages, Ramp, RampPacer }

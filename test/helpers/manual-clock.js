@@ -1,0 +1,96 @@
+'use strict'
+// An injected clock for the send plan (lib/engine/runner.js's Clock): timers
+// run only when the test advances it, each at exactly its due time, so a
+// schedule is asserted exactly whatever the machine's load. Beside it, a
+// paced Runner on stand-in sockets that log every write with the clock's time.
+const { Runner } = require('../../lib/engine/runner.js')
+
+class ManualClock {
+  constructor () {
+    this.t = 0
+    this.timers = []
+    this.seq = 0
+  }
+
+  now () { return this.t }
+
+  setTimeout (fn, ms, ...args) {
+    const timer = { at: this.t + Math.max(0, ms), seq: this.seq++, fn, args }
+    this.timers.push(timer)
+    return timer
+  }
+
+  clearTimeout (timer) {
+    const i = this.timers.indexOf(timer)
+    if (i >= 0) this.timers.splice(i, 1)
+  }
+
+  /** Runs every timer due up to `to`, in order, each at its own time; `between` after each. */
+  advanceTo (to, between) {
+    between?.()
+    for (;;) {
+      let next = null
+      for (const tm of this.timers) if (tm.at <= to && (next === null || tm.at < next.at || (tm.at === next.at && tm.seq < next.seq))) next = tm
+      if (next === null) break
+      this.timers.splice(this.timers.indexOf(next), 1)
+      this.t = next.at
+      next.fn(...next.args)
+      between?.()
+    }
+    this.t = to
+    between?.()
+  }
+}
+
+const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 'latin1')
+
+/**
+ * A rate run of `connections` connections on `clock`: every write is logged
+ * as {at, id, n} and answered when `answer()` runs.
+ */
+function pacedRun (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1 }) {
+  const writes = []
+  const runner = new Runner({
+    requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
+    target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
+    connections,
+    pipelining,
+    refill: 'window',
+    durationMs,
+    amount,
+    timeoutMs: 60000,
+    bailout: 0,
+    t0: Date.now(),
+    idOffset: 0,
+    rate,
+    clock
+  })
+  runner.transport = {
+    readyEvent: 'connect',
+    connect: () => {
+      const socket = {
+        setNoDelay () {},
+        once () {},
+        on () {},
+        destroy () {},
+        write (buf) {
+          writes.push({ at: clock.now(), id: socket.conn.id, n: buf.toString('latin1').split('GET ').length - 1 })
+          return true
+        }
+      }
+      return socket
+    }
+  }
+  runner.start()
+  for (const conn of runner.connections) conn.socket.conn = conn
+  for (const conn of runner.connections) conn.ready()
+  const answer = () => {
+    for (const conn of runner.connections) {
+      const k = conn.inflight
+      if (k > 0 && !runner.stopping) conn.read(RESPONSE.length * k, Buffer.concat(Array(k).fill(RESPONSE)))
+    }
+  }
+  return { runner, writes, answer, end: () => { runner.stop('test'); return runner.done } }
+}
+
+module.exports = { ManualClock, pacedRun }
