@@ -16,16 +16,16 @@ const SHAPE_OPTIONS = [
   { name: 'connection-rate', alias: 'r', type: 'string', value: 'RPS', group: RATE, describe: 'constant rate per connection; wins over -R' },
   { name: 'ignore-coordinated-omission', alias: 'C', type: 'boolean', group: RATE, describe: 'rate mode: report latency from the actual sends only (hides server stalls; not recommended)' },
   { name: 'burst', type: 'string', value: 'N', group: RATE, describe: 'send N requests at once every --burst-interval' },
-  { name: 'burst-interval', type: 'string', value: 'MS', group: RATE, describe: 'milliseconds between bursts (default 1000)' },
+  { name: 'burst-interval', type: 'string', value: 'MS', group: RATE, describe: 'milliseconds between bursts, or a duration like 2s (default 1000)' },
   { name: 'connection', type: 'string', value: 'close', group: RATE, describe: 'a new connection for every request (Connection: close)' },
   { name: 'reconnect-rate', alias: 'D', type: 'string', value: 'N', group: RATE, describe: 'reconnect each connection after it sent N requests' },
   { name: 'max-connection-requests', alias: 'M', type: 'string', value: 'N', group: RATE, describe: 'each connection sends at most N requests, then closes; the run ends when all have' },
   { name: 'max-overall-requests', alias: 'O', type: 'string', value: 'N', group: RATE, describe: 'stop after N requests in all (split over workers); the duration still applies' },
-  { name: 'warmup', alias: 'W', type: 'string', value: 'S', group: RATE, describe: 'an unmeasured run first: seconds, or [ -c N -d S ] with its own connections and duration' },
+  { name: 'warmup', alias: 'W', type: 'string', value: 'S', group: RATE, describe: 'an unmeasured run first: seconds (or 30s, 1m), or [ -c N -d S ] with its own connections and duration' },
   { name: 'local-address', type: 'string', value: 'ADDR', group: RATE, describe: 'source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or a CIDR (taken in turn)' },
   { name: 'breakout', type: 'boolean', group: RECORD, describe: 'also report connect time, time to first byte and time to last byte' },
   { name: 'reqlog', type: 'string', value: 'FILE', group: RECORD, describe: 'write one line per request to FILE: code;start;end;connection (ns since the start)' },
-  { name: 'interval', type: 'string', value: 'MS', group: RECORD, describe: 'print a timeline row every MS milliseconds (count, mean, p50..p99, errors); in the JSON as intervals' }
+  { name: 'interval', type: 'string', value: 'MS', group: RECORD, describe: 'print a timeline row every MS milliseconds (or 1s, 5s): count, mean, p50..p99, errors; in the JSON as intervals' }
 ]
 
 /**

@@ -18,12 +18,12 @@ const H2 = 'HTTP/2'
 
 /** @type {import('./help.js').OptionSpec[]} */
 const LOAD_OPTIONS = [
-  { name: 'connections', alias: 'c', type: 'string', value: 'N', group: COMMON, default: '10', describe: 'concurrent connections' },
-  { name: 'duration', alias: 'd', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'seconds to run (or 500ms, 10s, 2m)' },
+  { name: 'connections', alias: 'c', type: 'string', value: 'N', group: COMMON, default: '10', describe: 'concurrent connections (counts take SI suffixes: 1k is 1000, 1M)' },
+  { name: 'duration', alias: 'd', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'how long to run: seconds, or 500ms, 10s, 2m, 1m30s, 1h' },
   { name: 'pipelining', alias: 'p', type: 'string', value: 'N', group: COMMON, default: '1', describe: 'requests in flight per connection' },
   { name: 'amount', alias: 'a', type: 'string', value: 'N', group: COMMON, describe: 'run until this many requests finished (overrides -d)' },
   { name: 'workers', alias: 'w', type: 'string', value: 'N', group: COMMON, default: '0', describe: 'worker threads (0 or 1: this thread)' },
-  { name: 'timeout', alias: 't', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'seconds before a request times out (its connection is reset)' },
+  { name: 'timeout', alias: 't', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'seconds (or 500ms, 2s) before a request times out (its connection is reset)' },
   { name: 'method', alias: 'm', type: 'string', value: 'METHOD', group: COMMON, default: 'GET', describe: 'HTTP method' },
   // not `array: true`, which would swallow the URL after -H; repeated
   // flags still collect into an array
@@ -62,6 +62,7 @@ const HELP = {
   examples: [
     ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
+    ['benchrig load -c 1k -R 10k -d 1m30s http://127.0.0.1:3000/', 'counts take SI suffixes (k is 1000, M a million), durations Go\'s form'],
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
     ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge']

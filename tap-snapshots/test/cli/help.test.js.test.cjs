@@ -169,13 +169,15 @@ Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several
 round-robin. autocannon's flags work as they are (camelCase long names too).
 
 Common:
-  -c, --connections N             concurrent connections (default 10)
-  -d, --duration S                seconds to run (or 500ms, 10s, 2m) (default 10)
+  -c, --connections N             concurrent connections (counts take SI suffixes: 1k is 1000, 1M)
+                                  (default 10)
+  -d, --duration S                how long to run: seconds, or 500ms, 10s, 2m, 1m30s, 1h (default
+                                  10)
   -p, --pipelining N              requests in flight per connection (default 1)
   -a, --amount N                  run until this many requests finished (overrides -d)
   -w, --workers N                 worker threads (0 or 1: this thread) (default 0)
-  -t, --timeout S                 seconds before a request times out (its connection is reset)
-                                  (default 10)
+  -t, --timeout S                 seconds (or 500ms, 2s) before a request times out (its connection
+                                  is reset) (default 10)
   -m, --method METHOD             HTTP method (default GET)
   -H, --headers HEADER            request header "name: value" or name=value (repeatable)
   -b, --body TEXT                 request body
@@ -194,7 +196,7 @@ Rate and traffic shape:
                                   rate mode: report latency from the actual sends only (hides server
                                   stalls; not recommended)
       --burst N                   send N requests at once every --burst-interval
-      --burst-interval MS         milliseconds between bursts (default 1000)
+      --burst-interval MS         milliseconds between bursts, or a duration like 2s (default 1000)
       --connection close          a new connection for every request (Connection: close)
   -D, --reconnect-rate N          reconnect each connection after it sent N requests
   -M, --max-connection-requests N
@@ -202,8 +204,8 @@ Rate and traffic shape:
                                   ends when all have
   -O, --max-overall-requests N    stop after N requests in all (split over workers); the duration
                                   still applies
-  -W, --warmup S                  an unmeasured run first: seconds, or [ -c N -d S ] with its own
-                                  connections and duration
+  -W, --warmup S                  an unmeasured run first: seconds (or 30s, 1m), or [ -c N -d S ]
+                                  with its own connections and duration
       --local-address ADDR        source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or
                                   a CIDR (taken in turn)
 
@@ -211,8 +213,8 @@ What is recorded:
       --breakout                  also report connect time, time to first byte and time to last byte
       --reqlog FILE               write one line per request to FILE: code;start;end;connection (ns
                                   since the start)
-      --interval MS               print a timeline row every MS milliseconds (count, mean, p50..p99,
-                                  errors); in the JSON as intervals
+      --interval MS               print a timeline row every MS milliseconds (or 1s, 5s): count,
+                                  mean, p50..p99, errors; in the JSON as intervals
 
 Requests and scripts:
   -E, --expect-body TEXT          count responses whose body differs from this
@@ -277,6 +279,8 @@ Examples:
       50 connections for 10 s, as fast as the server answers
   benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/
       2000 requests per second; latency corrected for coordinated omission
+  benchrig load -c 1k -R 10k -d 1m30s http://127.0.0.1:3000/
+      counts take SI suffixes (k is 1000, M a million), durations Go's form
   benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/
       10 pipelined requests per connection, refilled like wrk
   benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/
