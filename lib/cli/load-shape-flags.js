@@ -25,6 +25,7 @@ const SHAPE_OPTIONS = [
   { name: 'local-address', type: 'string', value: 'ADDR', group: RATE, describe: 'source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or a CIDR (taken in turn)' },
   { name: 'breakout', type: 'boolean', group: RECORD, describe: 'also report connect time, time to first byte and time to last byte' },
   { name: 'reqlog', type: 'string', value: 'FILE', group: RECORD, describe: 'write one line per request to FILE: code;start;end;connection (ns since the start)' },
+  { name: 'reqlog-format', type: 'string', value: 'FMT', group: RECORD, describe: 'the --reqlog layout: default, or gocannon (its CSV: a code;start;end; header, rows sorted by end)' },
   { name: 'interval', type: 'string', value: 'MS', group: RECORD, describe: 'print a timeline row every MS milliseconds (or 1s, 5s): count, mean, p50..p99, errors; in the JSON as intervals' }
 ]
 
@@ -67,6 +68,7 @@ function shapeOptions (args, warmup) {
     warmup: warmup ?? last(args.warmup),
     breakout: args.breakout === true,
     reqlog: last(args.reqlog),
+    reqlogFormat: last(args.reqlogFormat),
     interval: last(args.interval),
     localAddress: args.localAddress === undefined ? undefined : [].concat(args.localAddress)
   }

@@ -7,7 +7,8 @@
 // starts a `benchrig load`, and yargs is about a third of its start-up CPU
 const { load } = require('../engine/autocannon/api.js') // -f: a run that starts again
 const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand } = require('./load-request-flags.js')
-const { formatResult, progressLine } = require('../engine/result/format.js')
+const { outputFormat, renderResult, writeHistograms, checkOutputFiles } = require('./load-output.js')
+const { attachLiveView } = require('./load-live.js')
 const { UsageError, RunError } = require('../errors.js')
 const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 const { renderHelp, terminalWidth } = require('./help.js')
@@ -35,11 +36,13 @@ const LOAD_OPTIONS = [
   { name: 'bailout', alias: 'B', type: 'string', value: 'N', group: 'Running', describe: 'stop after this many errors (per worker)' },
   { name: 'max-header-size', type: 'string', value: 'BYTES', group: 'Running', default: '80k', describe: 'bytes a response\'s header section may take (or 16k, 1m); a longer one is a parse error and resets the connection' },
   { name: 'expect-body', alias: 'E', type: 'string', value: 'TEXT', group: 'Requests and scripts', describe: 'count responses whose body differs from this' },
-  { name: 'json', alias: 'j', type: 'boolean', group: OUTPUT, describe: 'print the result as JSON on stdout only' },
+  { name: 'json', alias: 'j', type: 'boolean', group: OUTPUT, describe: 'print the result as JSON on stdout only (--format json)' },
+  { name: 'format', type: 'string', value: 'FMT', group: OUTPUT, describe: 'text (the tables; default), json (as -j) or yaml (gocannon\'s -f yaml): json and yaml leave stdout to the result' },
   { name: 'latency', alias: 'l', type: 'boolean', group: OUTPUT, describe: 'print all latency percentiles' },
   { name: 'render-status-codes', type: 'boolean', group: OUTPUT, describe: 'print a table of status codes' },
   { name: 'hist-out', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
-  { name: 'progress', type: 'boolean', group: OUTPUT, default: true, describe: 'show progress on a TTY (--no-progress hides it)' },
+  { name: 'hist-raw', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as 1 µs bins, one count a line (gocannon\'s --mode hist -o)' },
+  { name: 'progress', type: 'boolean', group: OUTPUT, default: true, describe: 'on a TTY, a live line: requests, req/s, p50/p99 of the last second, errors, non-2xx (--no-progress hides it)' },
   { name: 'n', type: 'boolean', group: OUTPUT, describe: 'hide the progress bar (same as --no-progress)' },
   { name: 'reject-unauthorized', type: 'boolean', group: 'TLS', default: false, describe: 'check the server certificate of https URLs' },
   { name: 'h2', type: 'boolean', group: H2, describe: 'HTTP/2: h2c with prior knowledge for http://, ALPN h2 for https://' },
@@ -145,9 +148,18 @@ async function main (argv) {
   }
   const urls = args._.map(String)
   if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
+  const format = outputFormat(args)
+  // json and yaml leave stdout to the result, as -j always did
+  if (format !== 'text') args.json = true
+  args.format = format
+  checkOutputFiles(args)
   const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
   const startAt = parseStartAt(last(args['start-at']), Date.now())
+  const tty = process.stderr.isTTY === true
+  const showProgress = tty && args.progress !== false && !args.n
   let opts = loadOptions(args, argv, warmup, urls)
+  // the live line's p50/p99 of the last second (lib/engine/measure/live.js)
+  if (showProgress) opts.liveLatency = true
   if (shard) opts = shardLoadOptions(opts, shard)
   const onPort = await startCommand(args, command, urls)
   if (startAt !== undefined) {
@@ -165,8 +177,6 @@ async function main (argv) {
   }
   watchRun(run, args, process)
   watchShape(run, args, process)
-  const tty = process.stderr.isTTY === true
-  const showProgress = tty && args.progress !== false && !args.n
   const chatty = tty || !args.json
   const target = urls.length === 1 ? urls[0] : `${urls.length} URLs`
   if (chatty) {
@@ -176,11 +186,7 @@ async function main (argv) {
       (run.opts.h2 ? ` over HTTP/2, up to ${run.opts.h2.maxStreams} streams each` : '') +
       (run.opts.workers > 1 ? `\n${run.opts.workers} workers` : '') + '\n\n')
   }
-  if (showProgress) {
-    run.on('tick', (t) => {
-      process.stderr.write(`\r${progressLine(t.second, Math.round(run.opts.duration), t.requests)}\x1b[K`)
-    })
-  }
+  const live = showProgress ? attachLiveView(run, process.stderr) : null
   // Ctrl-C ends the run early but keeps what it measured: the result is
   // printed, marked as cut short, and the exit code is 130 (128 + SIGINT) as a
   // shell expects of an interrupted command. A second Ctrl-C stops at once.
@@ -192,15 +198,12 @@ async function main (argv) {
     result = await run
   } finally {
     process.removeListener('SIGINT', onSigint)
-    if (showProgress) process.stderr.write('\r\x1b[K')
+    live?.clear()
     await onPort?.stop()
   }
-  if (args.histOut !== undefined) require('../engine/measure/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
-  if (args.json) {
-    process.stdout.write(JSON.stringify(result) + '\n')
-  } else {
-    process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
-  }
+  // the result first: a histogram file that cannot be written must not lose it
+  process.stdout.write(renderResult(result, format, { latency: args.latency, statusCodes: args.renderStatusCodes }))
+  writeHistograms(result, args)
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
   if (interrupted) {
     process.stderr.write(args.forever

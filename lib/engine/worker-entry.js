@@ -5,12 +5,14 @@
 // arrays, transferred, not copied) at the end.
 const { parentPort, workerData } = require('node:worker_threads')
 const { Runner } = require('./runner.js')
+const { totals } = require('./measure/live.js')
 
 const runner = new Runner(workerData)
 if (workerData.reportErrors) {
   require('./scripting/hooks.js').forwardErrors(runner, (kind, detail) => parentPort.postMessage({ type: 'reqError', kind, detail }))
 }
-runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes })
+runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes, totals: totals(t.counters), latencyCounts: t.latencyCounts },
+  t.latencyCounts === undefined ? [] : [t.latencyCounts.buffer])
 runner.onInterval = (row) => parentPort.postMessage({ type: 'interval', row }, [row.histogram.counts.buffer])
 if (workerData.reqlog) runner.onReqlog = (chunk, rows, offsetMs) => parentPort.postMessage({ type: 'reqlog', chunk, rows, offsetMs }, [chunk.buffer])
 parentPort.on('message', (msg) => {

@@ -14,6 +14,8 @@ const PROBES = {
   taskset: ['taskset', ['--version']],
   chromium: ['chromium', ['--version']],
   python3: ['python3', ['--version']],
+  pyyaml: ['python3', ['-c', 'import yaml']],
+  script: ['script', ['--version']],
   valgrind: ['valgrind', ['--version']],
   // the one-node cluster of scripts/slurm-local.sh needs all three
   slurm: ['slurmctld', ['-V'], ['sbatch', ['--version']], ['munged', ['--version']]]
@@ -26,7 +28,7 @@ function hasCommand (cmd, args) {
 
 /**
  * @param {import('tap').Test} t
- * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium | python3 | slurm | valgrind
+ * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium | python3 | pyyaml | script | slurm | valgrind
  * @returns {boolean} true when present; when false the caller returns at once
  */
 function needTool (t, name) {

@@ -177,6 +177,8 @@ function normalizeOptions (o) {
     maxHeaderSize,
     // epoch ms at which the run starts (index.js waits for it), for generators on several machines
     startAt: o.startAt === undefined ? undefined : integer(o.startAt, '--start-at', 0),
+    // the tick's p50/p99 of the last second, for a live view (measure/live.js)
+    liveLatency: o.liveLatency === true,
     ...shape,
     h2
   }, { parseHeaders })

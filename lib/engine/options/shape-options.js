@@ -100,6 +100,14 @@ function checkWritable (file, flag) {
   return file
 }
 
+/** --reqlog-format: our `code;start;end;connection` lines or gocannon's CSV. */
+function parseReqlogFormat (o) {
+  const f = o.reqlogFormat ?? 'default'
+  if (f !== 'default' && f !== 'gocannon') throw new UsageError(`invalid --reqlog-format "${f}": give default (code;start;end;connection) or gocannon (gocannon's CSV: a code;start;end; header, rows sorted by end)`)
+  if (o.reqlogFormat !== undefined && o.reqlog === undefined) throw new UsageError('--reqlog-format applies to the request log: add --reqlog FILE')
+  return f
+}
+
 /**
  * Warmup: seconds, or {connections, duration} (autocannon's `[ -c N -d S ]`).
  * @returns {{connections: number|undefined, durationMs: number}|null}
@@ -150,6 +158,7 @@ function normalizeShape (o, base) {
     warmup: parseWarmup(o.warmup, base.parseDuration, base.connections),
     breakout: o.breakout === true,
     reqlog: o.reqlog === undefined ? undefined : checkWritable(String(o.reqlog), '--reqlog'),
+    reqlogFormat: parseReqlogFormat(o),
     intervalMs,
     localAddresses
   }

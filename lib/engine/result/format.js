@@ -127,4 +127,4 @@ function progressLine (elapsed, total, rps) {
   return `${elapsed}s  ${count(rps)} req/s`
 }
 
-module.exports = { formatResult, progressLine, table }
+module.exports = { formatResult, progressLine, table, formatCount: count }

@@ -213,6 +213,8 @@ What is recorded:
       --breakout                  also report connect time, time to first byte and time to last byte
       --reqlog FILE               write one line per request to FILE: code;start;end;connection (ns
                                   since the start)
+      --reqlog-format FMT         the --reqlog layout: default, or gocannon (its CSV: a
+                                  code;start;end; header, rows sorted by end)
       --interval MS               print a timeline row every MS milliseconds (or 1s, 5s): count,
                                   mean, p50..p99, errors; in the JSON as intervals
 
@@ -228,12 +230,17 @@ Requests and scripts:
   -x, --exclude-error-stats       leave non-2xx responses out of latency and bytes/s
 
 Output:
-  -j, --json                      print the result as JSON on stdout only
+  -j, --json                      print the result as JSON on stdout only (--format json)
+      --format FMT                text (the tables; default), json (as -j) or yaml (gocannon's -f
+                                  yaml): json and yaml leave stdout to the result
   -l, --latency                   print all latency percentiles
       --render-status-codes       print a table of status codes
       --hist-out FILE             write the latency histogram to FILE as HdrHistogram
                                   percentile-distribution text (ms)
-      --progress                  show progress on a TTY (--no-progress hides it) (default on)
+      --hist-raw FILE             write the latency histogram to FILE as 1 µs bins, one count a line
+                                  (gocannon's --mode hist -o)
+      --progress                  on a TTY, a live line: requests, req/s, p50/p99 of the last
+                                  second, errors, non-2xx (--no-progress hides it) (default on)
       -n                          hide the progress bar (same as --no-progress)
   -T, --title TEXT                a title for the result
 
