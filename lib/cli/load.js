@@ -208,7 +208,7 @@ async function main (argv) {
   if (interrupted) {
     process.stderr.write(args.forever
       ? 'benchrig load: stopped by Ctrl-C; the last round above was cut short\n'
-      : `benchrig load: cut short by Ctrl-C after ${(result.duration ?? 0).toFixed(1)} s; the result above covers that time only\n`)
+      : `benchrig load: cut short by Ctrl-C after ${(result.duration ?? 0).toFixed(1)} s; the result covers that span\n`)
     return 130
   }
   if (result.requests.total === 0 && !args.forever) { // -f: Ctrl-C may end a round before its first response
