@@ -68,7 +68,8 @@ const HELP = {
     ['benchrig load -c 1k -R 10k -d 1m30s http://127.0.0.1:3000/', 'counts take SI suffixes (k is 1000, M a million), durations Go\'s form'],
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
-    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge']
+    ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
+    ['benchrig load --format yaml --reqlog-format gocannon --reqlog log.csv http://127.0.0.1:3000/', 'gocannon\'s forms: the result as YAML and its request-log CSV (--hist-raw: its 1 µs histogram)']
   ]
 }
 const { shardLoadOptions, parseStartAt } = require('./load-shard.js')

@@ -294,6 +294,8 @@ Examples:
       HTTP/2 over TLS (ALPN), 20 streams per connection
   benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
       the result as JSON; several such files add up with benchrig merge
+  benchrig load --format yaml --reqlog-format gocannon --reqlog log.csv http://127.0.0.1:3000/
+      gocannon's forms: the result as YAML and its request-log CSV (--hist-raw: its 1 µs histogram)
 
 `
 
