@@ -92,3 +92,10 @@ t.test('benchrig load: a bad count exits 2 with one line naming the flag', async
   t.match(res.stderr, /-c\/--connections "1.5": a count must be a whole number/)
   t.notMatch(res.stderr, /\n\s+at /, 'no stack trace')
 })
+
+t.test('--timeout of run, compare and scatter takes the same durations', async (t) => {
+  const { parseTimeout } = require('../../lib/harness/cli-args.js')
+  t.same(['300', '0', '1.5', '5m', '1h30m'].map(parseTimeout), [300, 0, 1.5, 300, 5400])
+  t.equal(parseTimeout(undefined), undefined)
+  t.throws(() => parseTimeout('soon'), /^--timeout soon: give a number of seconds \(0: no limit\)$/)
+})
