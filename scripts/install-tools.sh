@@ -38,6 +38,10 @@ for pair in "${R_PACKAGES[@]}"; do
   fi
 done
 if ! command -v taskset >/dev/null 2>&1; then missing+=(util-linux); fi
+# PyYAML: a second reader of `benchrig load --format yaml` in the tests
+if ! python3 -c 'import yaml' >/dev/null 2>&1; then missing+=(python3-yaml); fi
+# script(1): the live view's tests run `benchrig load` on a pseudo-terminal
+if ! command -v script >/dev/null 2>&1; then missing+=(bsdutils); fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-tools: nothing to install"

@@ -108,7 +108,7 @@ function watchRun (run, args, { stdout, stderr }) {
     // each finished round is printed; the round Ctrl-C stops is printed by the caller
     run.on('done', (result) => {
       if (result.stoppedBy === 'stopped') return
-      stdout.write((args.json ? JSON.stringify(result) : require('../engine/autocannon/print-result.js').printResult(result, { renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes })) + '\n')
+      stdout.write((args.json ? (args.format === 'yaml' ? require('../engine/result/yaml.js').toYaml(result).trimEnd() : JSON.stringify(result)) : require('../engine/autocannon/print-result.js').printResult(result, { renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes })) + '\n')
       if (args.perUrl && !args.json) stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
     })
   }

@@ -9,6 +9,7 @@
 // lib/engine/start-at.js).
 const { split } = require('../engine/split.js')
 const { UsageError } = require('../errors.js')
+const { parseCount } = require('../engine/options/units.js')
 
 /**
  * A whole number >= 1 from a flag's raw value, or undefined (left to the engine's checks).
@@ -16,8 +17,11 @@ const { UsageError } = require('../errors.js')
  */
 function whole (raw) {
   if (raw === undefined || raw === null) return undefined
-  const n = Number(raw)
-  return Number.isInteger(n) && n >= 1 ? n : undefined
+  try {
+    return parseCount(raw, 'shard') // SI forms too: -c 1k over 4 shards is 250 each
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -45,7 +49,12 @@ function shardLoadOptions (opts, shard) {
   if (opts.amount !== undefined) out.amount = part(opts.amount, '-a/--amount')
   if (opts.maxOverallRequests !== undefined) out.maxOverallRequests = part(opts.maxOverallRequests, '-O/--max-overall-requests')
   if (opts.burst !== undefined) out.burst = part(opts.burst, '--burst')
-  const rate = Number(opts.overallRate)
+  let rate = NaN
+  try {
+    rate = parseCount(opts.overallRate, '-R/--overall-rate', { whole: false })
+  } catch {
+    // left to the engine's check and message
+  }
   if (opts.overallRate !== undefined && rate > 0 && total !== undefined) out.overallRate = String(rate * Number(out.connections) / total)
   return /** @type {T} */ (out)
 }

@@ -7,7 +7,8 @@
 // starts a `benchrig load`, and yargs is about a third of its start-up CPU
 const { load } = require('../engine/autocannon/api.js') // -f: a run that starts again
 const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand, resolveUrls, withPort } = require('./load-request-flags.js')
-const { formatResult, progressLine } = require('../engine/result/format.js')
+const { outputFormat, renderResult, writeHistograms, checkOutputFiles } = require('./load-output.js')
+const { attachLiveView } = require('./load-live.js')
 const { UsageError, RunError } = require('../errors.js')
 const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 const { renderHelp, terminalWidth } = require('./help.js')
@@ -19,12 +20,12 @@ const H2 = 'HTTP/2'
 
 /** @type {import('./help.js').OptionSpec[]} */
 const LOAD_OPTIONS = [
-  { name: 'connections', alias: 'c', type: 'string', value: 'N', group: COMMON, default: '10', describe: 'concurrent connections' },
-  { name: 'duration', alias: 'd', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'seconds to run (or 500ms, 10s, 2m)' },
+  { name: 'connections', alias: 'c', type: 'string', value: 'N', group: COMMON, default: '10', describe: 'concurrent connections (counts take SI suffixes: 1k is 1000, 1M)' },
+  { name: 'duration', alias: 'd', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'how long to run: seconds, or 500ms, 10s, 2m, 1m30s, 1h' },
   { name: 'pipelining', alias: 'p', type: 'string', value: 'N', group: COMMON, default: '1', describe: 'requests in flight per connection' },
   { name: 'amount', alias: 'a', type: 'string', value: 'N', group: COMMON, describe: 'run until this many requests finished (overrides -d)' },
   { name: 'workers', alias: 'w', type: 'string', value: 'N', group: COMMON, default: '0', describe: 'worker threads (0 or 1: this thread)' },
-  { name: 'timeout', alias: 't', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'seconds before a request times out (its connection is reset)' },
+  { name: 'timeout', alias: 't', type: 'string', value: 'S', group: COMMON, default: '10', describe: 'seconds (or 500ms, 2s) before a request times out (its connection is reset)' },
   { name: 'method', alias: 'm', type: 'string', value: 'METHOD', group: COMMON, default: 'GET', describe: 'HTTP method' },
   // not `array: true`, which would swallow the URL after -H; repeated
   // flags still collect into an array
@@ -36,15 +37,17 @@ const LOAD_OPTIONS = [
   { name: 'bailout', alias: 'B', type: 'string', value: 'N', group: 'Running', describe: 'stop after this many errors (per worker)' },
   { name: 'max-header-size', type: 'string', value: 'BYTES', group: 'Running', default: '80k', describe: 'bytes a response\'s header section may take (or 16k, 1m); a longer one is a parse error and resets the connection' },
   { name: 'expect-body', alias: 'E', type: 'string', value: 'TEXT', group: 'Requests and scripts', describe: 'count responses whose body differs from this' },
-  { name: 'json', alias: 'j', type: 'boolean', group: OUTPUT, describe: 'print the result as JSON on stdout only' },
+  { name: 'json', alias: 'j', type: 'boolean', group: OUTPUT, describe: 'print the result as JSON on stdout only (--format json)' },
+  { name: 'format', type: 'string', value: 'FMT', group: OUTPUT, describe: 'text (the tables; default), json (as -j) or yaml (gocannon\'s -f yaml): json and yaml leave stdout to the result' },
   { name: 'latency', alias: 'l', type: 'boolean', group: OUTPUT, describe: 'print all latency percentiles' },
   { name: 'render-status-codes', type: 'boolean', group: OUTPUT, describe: 'print a table of status codes' },
   { name: 'per-url', type: 'boolean', group: OUTPUT, describe: 'print a table with a row per URL or named request: requests, latency, non-2xx, errors, bytes (the JSON always has them in endpoints)' },
   { name: 'sample-int', alias: 'L', type: 'string', value: 'MS', group: OUTPUT, default: '1000', describe: 'milliseconds per sample of the Req/Sec and Bytes/Sec rows and of the progress ticks (autocannon\'s -L)' },
   { name: 'hist-out', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as HdrHistogram percentile-distribution text (ms)' },
+  { name: 'hist-raw', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as 1 µs bins, one count a line (gocannon\'s --mode hist -o)' },
   { name: 'prometheus', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the run\'s metrics to FILE in the Prometheus text format (latency histogram, counters by status code and error kind), atomically, for node_exporter\'s textfile collector' },
   { name: 'html', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write a self-contained HTML report to FILE: percentile plot, latency and req/s over time, status codes, errors, parameters (records 1 s --interval rows unless --interval is given)' },
-  { name: 'progress', type: 'boolean', group: OUTPUT, default: true, describe: 'show progress on a TTY (--no-progress hides it)' },
+  { name: 'progress', type: 'boolean', group: OUTPUT, default: true, describe: 'on a TTY, a live line: requests, req/s, p50/p99 of the last second, errors, non-2xx (--no-progress hides it)' },
   { name: 'n', type: 'boolean', group: OUTPUT, describe: 'hide the progress bar (same as --no-progress)' },
   { name: 'reject-unauthorized', type: 'boolean', group: 'TLS', default: false, describe: 'check the server certificate of https URLs' },
   { name: 'h2', type: 'boolean', group: H2, describe: 'HTTP/2: h2c with prior knowledge for http://, ALPN h2 for https://' },
@@ -67,6 +70,7 @@ const HELP = {
   examples: [
     ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
+    ['benchrig load -c 1k -R 10k -d 1m30s http://127.0.0.1:3000/', 'counts take SI suffixes (k is 1000, M a million), durations Go\'s form'],
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
     ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
@@ -75,6 +79,7 @@ const HELP = {
     ['benchrig load --per-url -c 4 -d 5 http://127.0.0.1:3000/a http://127.0.0.1:3001/b', 'two origins, 2 connections each; a row of results per URL'],
     ['benchrig load -d 10 --script examples/wrk-scripts/setup.js http://127.0.0.1:3000/ -- a b', 'wrk\'s script hooks in JS (init, setup, request, response, delay, done); init gets [a, b]'],
     ['benchrig load -a 1000 --on-port /hello -- node server.js', 'start the server, find the port it listens on, load /hello on it, stop it'],
+    ['benchrig load --format yaml --reqlog-format gocannon --reqlog log.csv http://127.0.0.1:3000/', 'gocannon\'s forms: the result as YAML and its request-log CSV (--hist-raw: its 1 µs histogram)'],
     ...EXAMPLES.load.map(([cmd, what]) => /** @type {[string, string]} */ ([cmd.replace('$0', 'benchrig load'), what]))
   ]
 }
@@ -155,11 +160,20 @@ async function main (argv) {
   }
   const urls = resolveUrls(args._.map(String), args, process.env) // a path-only URL: PORT or --on-port
   if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
+  const format = outputFormat(args)
+  // json and yaml leave stdout to the result, as -j always did
+  if (format !== 'text') args.json = true
+  args.format = format
+  checkOutputFiles(args)
   const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
   const startAt = parseStartAt(last(args['start-at']), Date.now())
   const reports = reportFiles(args)
+  const tty = process.stderr.isTTY === true
+  const showProgress = tty && args.progress !== false && !args.n
   let opts = loadOptions(args, argv, warmup, urls)
   if (!args.onPort && args.script !== undefined && command !== undefined) opts.scriptArgs = command
+  // the live line's p50/p99 of the last second (lib/engine/measure/live.js)
+  if (showProgress) opts.liveLatency = true
   if (shard) opts = shardLoadOptions(opts, shard)
   // the report's timeline needs interval rows: 1 s ones, not printed, unless
   // --interval asks for others (watchShape prints only those)
@@ -181,8 +195,6 @@ async function main (argv) {
   }
   watchRun(run, args, process)
   watchShape(run, args, process)
-  const tty = process.stderr.isTTY === true
-  const showProgress = tty && args.progress !== false && !args.n
   const chatty = tty || !args.json
   const target = urls.length === 1 ? urls[0] : `${urls.length} URLs`
   if (chatty) {
@@ -193,12 +205,7 @@ async function main (argv) {
       (run.opts.h2 ? ` over HTTP/2, up to ${run.opts.h2.maxStreams} streams each` : '') +
       (run.opts.workers > 1 ? `\n${run.opts.workers} workers` : '') + '\n\n')
   }
-  if (showProgress) {
-    run.on('tick', (t) => {
-      // t.second counts samples (-L): the line shows seconds
-      process.stderr.write(`\r${progressLine(Math.floor(t.second * run.opts.sampleIntMs / 1000), Math.round(run.opts.duration), t.requests)}\x1b[K`)
-    })
-  }
+  const live = showProgress ? attachLiveView(run, process.stderr) : null
   // Ctrl-C ends the run early but keeps what it measured: the result is
   // printed, marked as cut short, and the exit code is 130 (128 + SIGINT) as a
   // shell expects of an interrupted command. A second Ctrl-C stops at once.
@@ -210,25 +217,24 @@ async function main (argv) {
     result = await run
   } finally {
     process.removeListener('SIGINT', onSigint)
-    if (showProgress) process.stderr.write('\r\x1b[K')
+    live?.clear()
     await onPort?.stop()
   }
-  if (args.histOut !== undefined) require('../engine/measure/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
-  writeReports(reports, result)
-  if (args.json) {
-    process.stdout.write(JSON.stringify(result) + '\n')
-  } else {
-    process.stdout.write(formatResult(result, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+  // the result first: a histogram or report file that cannot be written must not lose it
+  process.stdout.write(renderResult(result, format, { latency: args.latency, statusCodes: args.renderStatusCodes }))
+  if (format === 'text') {
     if (args.perUrl) process.stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
-    // a script's done() report, after the tables (with -j it is the JSON's `done`)
+    // a script's done() report, after the tables (in JSON and YAML it is the result's `done`)
     if (result.done !== undefined) process.stdout.write((typeof result.done === 'string' ? result.done : JSON.stringify(result.done, null, 2)).replace(/\n?$/, '\n'))
   }
+  writeHistograms(result, args)
+  writeReports(reports, result)
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
   const thresholdsFailed = reportThresholds(result, args.json === true, process)
   if (interrupted) {
     process.stderr.write(args.forever
       ? 'benchrig load: stopped by Ctrl-C; the last round above was cut short\n'
-      : `benchrig load: cut short by Ctrl-C after ${(result.duration ?? 0).toFixed(1)} s; the result above covers that time only\n`)
+      : `benchrig load: cut short by Ctrl-C after ${(result.duration ?? 0).toFixed(1)} s; the result covers that span\n`)
     return 130
   }
   if (result.requests.total === 0 && !args.forever) { // -f: Ctrl-C may end a round before its first response

@@ -2,7 +2,8 @@
 // The public entry of the load engine: load(opts) returns a LoadRun, an
 // EventEmitter that is also awaitable (then/catch/finally), emitting
 //   'start'    ()                          once the connections are opening
-//   'tick'     ({second, requests, bytes}) each second (summed over workers)
+//   'tick'     ({second, requests, bytes, total, errors, non2xx, latency?})
+//              each second (summed over workers; measure/live.js)
 //   'response' (status, latencyMs, connectionId)  main-thread runs only
 //   'done'     (result)                    the autocannon-shaped result
 // With workers <= 1 the run stays in this thread; otherwise connections and
@@ -20,6 +21,7 @@ const { split } = require('./split.js')
 const { waitUntil } = require('./start-at.js')
 const { scaleStages, describeStages } = require('./stages.js')
 const { evaluate, watchThresholds } = require('./thresholds.js')
+const { totals, secondLatency } = require('./measure/live.js')
 
 /**
  * The options of each runner: connections, the request budget (-a or -O)
@@ -67,6 +69,7 @@ function planRunners (opts) {
       hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
       intervalMs: opts.intervalMs,
       sampleIntMs: opts.sampleIntMs,
+      liveLatency: opts.liveLatency,
       reqlog: opts.reqlog !== undefined,
       connectionStages: opts.connectionStages,
       t0: 0, // set when the run starts
@@ -137,7 +140,7 @@ class LoadRun extends EventEmitter {
     const runnerOpts = planRunners(opts)
     // wrk's setup(thread), once per share, before any starts (and before files are opened)
     const threads = opts.hooks?.wrk !== undefined ? await require('./scripting/wrk-script.js').setupThreads(opts, runnerOpts) : null
-    if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog)
+    if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog, opts.reqlogFormat)
     const cpu0 = process.cpuUsage()
     this.#watchThresholds = opts.thresholdAbort
     this.emit('start')
@@ -211,8 +214,9 @@ class LoadRun extends EventEmitter {
     if (ro.intervalMs > 0) runner.onInterval = (row) => this.#interval(row, this.#sources)
     if (ro.reqlog) runner.onReqlog = (chunk, rows, offsetMs) => this.#reqlog.write(chunk, rows, offsetMs)
     runner.onTick = this.#sources === 1
-      ? (t) => this.emit('tick', { second: t.second, requests: t.requests, bytes: t.bytes, counter: t.requests })
-      : (t) => this.#tick(this.#ticks, t)
+      ? (t) => this.emit('tick', liveTick({ second: t.second, requests: t.requests, bytes: t.bytes, counter: t.requests }, totals(t.counters), t.latencyCounts))
+      // a copy of the second's latency counts: #tick adds the other runners' into the first it gets
+      : (t) => this.#tick(this.#ticks, { second: t.second, requests: t.requests, bytes: t.bytes, totals: totals(t.counters), latencyCounts: t.latencyCounts?.slice() })
     forwardErrors(runner, (kind, detail) => { if (this.listenerCount('reqError') > 0) this.emit('reqError', requestError(kind, detail)) })
     // `response` costs nothing until someone listens
     const hook = (status, latencyMs, id) => {
@@ -319,16 +323,33 @@ class LoadRun extends EventEmitter {
 
   /** Emits one tick per second once every worker has reported that second. */
   #tick (pending, msg) {
-    const agg = pending.get(msg.second) ?? { n: 0, requests: 0, bytes: 0 }
+    const agg = pending.get(msg.second) ?? { n: 0, requests: 0, bytes: 0, totals: { total: 0, errors: 0, non2xx: 0 }, latencyCounts: undefined }
     agg.n++
     agg.requests += msg.requests
     agg.bytes += msg.bytes
+    for (const k of ['total', 'errors', 'non2xx']) agg.totals[k] += msg.totals[k]
+    if (msg.latencyCounts !== undefined) {
+      if (agg.latencyCounts === undefined) agg.latencyCounts = msg.latencyCounts
+      else for (let i = 0; i < msg.latencyCounts.length; i++) agg.latencyCounts[i] += msg.latencyCounts[i]
+    }
     pending.set(msg.second, agg)
     if (agg.n === this.#sources) {
       pending.delete(msg.second)
-      this.emit('tick', { second: msg.second, requests: agg.requests, bytes: agg.bytes, counter: agg.requests })
+      this.emit('tick', liveTick({ second: msg.second, requests: agg.requests, bytes: agg.bytes, counter: agg.requests }, agg.totals, agg.latencyCounts))
     }
   }
+}
+
+/**
+ * A tick with the live view's figures: running totals (completed requests,
+ * errors, non-2xx) and, with the liveLatency option, p50/p99 of the second.
+ */
+function liveTick (tick, sums, latencyCounts) {
+  tick.total = sums.total
+  tick.errors = sums.errors
+  tick.non2xx = sums.non2xx
+  if (latencyCounts !== undefined) tick.latency = secondLatency(latencyCounts)
+  return tick
 }
 
 /**

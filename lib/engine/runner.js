@@ -114,6 +114,8 @@ class Runner {
     this.excludeErrors = false // -x (scripting/hooks.js)
     this.clientResponses = false // the Client's 'response' event (scripting/hooks.js)
     this.onTick = null
+    // the live view's latency of the last second (measure/live.js), read on the tick
+    this.lastSecond = opts.liveLatency ? new (require('./measure/live.js').LastSecond)(this.histogram) : null
     // --interval and --reqlog: set up in start(), fed by response()
     this.timeline = null
     this.onInterval = null
@@ -393,7 +395,7 @@ function tick (runner, n) {
   runner.lastBytes = c[C.BYTES]
   runner.samplesReq.push(req)
   runner.samplesBytes.push(bytes)
-  if (runner.onTick !== null) runner.onTick({ second: n, requests: req, bytes, counters: c })
+  if (runner.onTick !== null) runner.onTick({ second: n, requests: req, bytes, counters: c, latencyCounts: runner.lastSecond?.take() })
   runner.scheduleTick(n + 1)
 }
 

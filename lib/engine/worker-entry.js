@@ -6,13 +6,15 @@
 // transferred, not copied) at the end, in the order of workerData.runners.
 const { parentPort, workerData } = require('node:worker_threads')
 const { Runner } = require('./runner.js')
+const { totals } = require('./measure/live.js')
 
 const runners = workerData.runners.map((ro) => {
   const runner = new Runner(ro)
   if (workerData.reportErrors) {
     require('./scripting/hooks.js').forwardErrors(runner, (kind, detail) => parentPort.postMessage({ type: 'reqError', kind, detail }))
   }
-  runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes })
+  runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes, totals: totals(t.counters), latencyCounts: t.latencyCounts },
+    t.latencyCounts === undefined ? [] : [t.latencyCounts.buffer])
   runner.onInterval = (row) => parentPort.postMessage({ type: 'interval', row }, [row.histogram.counts.buffer])
   if (ro.reqlog) runner.onReqlog = (chunk, rows, offsetMs) => parentPort.postMessage({ type: 'reqlog', chunk, rows, offsetMs }, [chunk.buffer])
   return runner

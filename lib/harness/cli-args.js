@@ -9,6 +9,7 @@
 // same `--x=y` form, repeatable options and strict unknown-option errors.
 const { parseArgs } = require('node:util')
 const { UsageError } = require('../errors.js')
+const { parseDuration } = require('../engine/options/units.js')
 const { didYouMean } = require('../cli/suggest.js')
 
 /**
@@ -47,15 +48,19 @@ function parseCommandLine (argv, options) {
 
 /**
  * --timeout SECONDS of run, compare and scatter: seconds one configuration
- * may run (0: no limit); undefined when not given (the default applies).
+ * may run (0: no limit), or a duration such as 5m or 1h30m (units.js);
+ * undefined when not given (the default applies).
  * @param {string|undefined} value
  * @returns {number|undefined}
  */
 function parseTimeout (value) {
   if (value === undefined) return undefined
-  const n = Number(value)
-  if (value.trim() === '' || !(n >= 0)) throw new UsageError(`--timeout ${value}: give a number of seconds (0: no limit)`)
-  return n
+  try {
+    // bare seconds, or a duration as benchrig load takes it (5m, 1h30m)
+    return parseDuration(value, '--timeout', { allowZero: true })
+  } catch {
+    throw new UsageError(`--timeout ${value}: give a number of seconds (0: no limit)`)
+  }
 }
 
 module.exports = { parseCommandLine, parseTimeout }

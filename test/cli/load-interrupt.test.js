@@ -37,7 +37,7 @@ for (const json of [true, false]) {
     child.kill('SIGINT')
     const r = await exited
     t.equal(r.code, 130, r.stderr)
-    t.match(r.stderr, /benchrig load: cut short by Ctrl-C after \d+\.\d s; the result above covers that time only/)
+    t.match(r.stderr, /benchrig load: cut short by Ctrl-C after \d+\.\d s; the result covers that span\n/)
     t.notMatch(r.stderr, /\n\s+at /, 'no stack trace')
     if (json) {
       const result = JSON.parse(r.stdout)

@@ -128,5 +128,5 @@ test('rate options are checked', async (t) => {
   t.throws(() => load({ url, ignoreCoordinatedOmission: true }), /-C\/--ignore-coordinated-omission only applies/)
   t.throws(() => load({ url, burst: 5, overallRate: 10 }), /--burst .* cannot be combined/)
   t.throws(() => load({ url, burstInterval: 100 }), /--burst-interval needs --burst/)
-  t.throws(() => load({ url, burst: 1.5 }), /--burst "1.5": expected a whole number/)
+  t.throws(() => load({ url, burst: 1.5 }), /--burst "1.5": a count must be a whole number/)
 })

@@ -14,6 +14,8 @@ const PROBES = {
   taskset: ['taskset', ['--version']],
   chromium: ['chromium', ['--version']],
   python3: ['python3', ['--version']],
+  pyyaml: ['python3', ['-c', 'import yaml']],
+  script: ['script', ['--version']],
   valgrind: ['valgrind', ['--version']],
   // Debian's name for node_exporter (the textfile collector reads --prometheus files)
   node_exporter: ['prometheus-node-exporter', ['--version']],
@@ -28,7 +30,7 @@ function hasCommand (cmd, args) {
 
 /**
  * @param {import('tap').Test} t
- * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium | python3 | slurm | valgrind | node_exporter
+ * @param {string} name wrk | h2load | nginx | Rscript | taskset | chromium | python3 | pyyaml | script | slurm | valgrind | node_exporter
  * @returns {boolean} true when present; when false the caller returns at once
  */
 function needTool (t, name) {

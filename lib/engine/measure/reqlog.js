@@ -1,7 +1,8 @@
 'use strict'
 // --reqlog FILE: one line per finished request, `code;start;end;connection`
 // with start and end in ns since the run's start (in rate mode, start is the
-// planned send time, the one latency counts from).
+// planned send time, the one latency counts from); --reqlog-format gocannon
+// writes gocannon's CSV layout instead (reqlog-writer.js).
 //
 // The hot path only stores four numbers into a typed array; full chunks are
 // handed (transferred, not copied) to a writer thread that converts the
@@ -54,16 +55,17 @@ class RequestLogBuffer {
  * Opens FILE (failing at once with a message naming --reqlog) and starts
  * the writer thread.
  * @param {string} file
+ * @param {'default'|'gocannon'} [format] the line layout (reqlog-writer.js)
  * @returns {{write: (chunk: Float64Array, rows: number, offsetMs: number) => void, end: () => Promise<number>}}
  */
-function openRequestLog (file) {
+function openRequestLog (file, format = 'default') {
   let fd
   try {
     fd = fs.openSync(file, 'w')
   } catch (err) {
     throw new UsageError(`cannot write --reqlog "${file}": ${err.code || err.message}`)
   }
-  const worker = new Worker(path.join(__dirname, 'reqlog-writer.js'), { workerData: { fd }, execArgv: [] })
+  const worker = new Worker(path.join(__dirname, 'reqlog-writer.js'), { workerData: { fd, format }, execArgv: [] })
   // the writer's failure (a full disk, an I/O error) is the user's to fix:
   // one coded message naming the file, no stack
   const failed = (why) => new RunError(`cannot write --reqlog "${file}" (${why}): the request log is incomplete; check the disk space and the path`, 'BENCHRIG_ERR_REQLOG')

@@ -2,18 +2,16 @@
 // Options of HTTP/2 runs (--h2, --max-streams, --h2-window). `-m` stays the
 // method (autocannon's flag), so max streams has a long flag only.
 const { UsageError } = require('../../errors.js')
+const { parseCount } = require('./units.js')
 
 const DEFAULT_MAX_STREAMS = 10
 const DEFAULT_WINDOW = 16 * 1024 * 1024
 const MIN_WINDOW = 65535
 const MAX_WINDOW = 2 ** 31 - 1
 
+/** A whole-number option: a number or SI text such as 1k (units.js). */
 function integer (value, flag, min, max) {
-  const n = typeof value === 'number' ? value : Number(String(value).trim() || NaN)
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new UsageError(`invalid ${flag} "${value}": expected an integer ${min}..${max}`)
-  }
-  return n
+  return parseCount(value, flag, { min, max })
 }
 
 /** A window size: bytes, or with a k/m suffix (KiB, MiB). */

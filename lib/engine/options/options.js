@@ -10,6 +10,8 @@ const { normalizeH2 } = require('./h2-options.js')
 const { groupOrigins, checkOrigins, applyEndpoints } = require('./endpoint-options.js')
 const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
 const { parseThresholds } = require('../thresholds.js')
+// parseDuration lives in units.js with parseCount; re-exported below for older imports
+const { parseDuration, parseCount } = require('./units.js')
 
 const DEFAULTS = {
   connections: 10,
@@ -20,24 +22,6 @@ const DEFAULTS = {
   timeout: 10,
   method: 'GET',
   bailout: 0
-}
-
-/**
- * Parses a duration: a number of seconds, or a string like "10", "0.5",
- * "500ms", "10s", "2m", "1h".
- * @param {unknown} value
- * @param {string} flag for the message
- * @returns {number} seconds
- */
-function parseDuration (value, flag) {
-  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value
-  const m = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h)?\s*$/.exec(String(value))
-  const scale = { ms: 0.001, s: 1, m: 60, h: 3600 }
-  const seconds = m ? Number(m[1]) * scale[m[2] ?? 's'] : NaN
-  if (!(seconds > 0)) {
-    throw new UsageError(`invalid ${flag} "${value}": give a positive number of seconds or a value like 500ms, 10s, 2m`)
-  }
-  return seconds
 }
 
 /**
@@ -54,13 +38,9 @@ function headerSize (value) {
   return bytes
 }
 
+/** A whole-number option: a number or SI text such as 1k (units.js). */
 function integer (value, flag, min, max = Number.MAX_SAFE_INTEGER) {
-  const n = typeof value === 'number' ? value : Number(String(value).trim() || NaN)
-  if (!Number.isInteger(n) || n < min || n > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`
-    throw new UsageError(`invalid ${flag} "${value}": expected an integer ${range}`)
-  }
-  return n
+  return parseCount(value, flag, { min, max })
 }
 
 /**
@@ -202,7 +182,8 @@ function normalizeOptions (o) {
     workers,
     amount,
     duration,
-    durationMs: Math.round(duration * 1000),
+    // at least 1 ms: 0 means "run for an amount" to the runner, and -d 250us is a (tiny) duration
+    durationMs: duration === 0 ? 0 : Math.max(1, Math.round(duration * 1000)),
     timeout,
     timeoutMs: Math.round(timeout * 1000),
     bailout,
@@ -217,10 +198,12 @@ function normalizeOptions (o) {
     thresholds,
     thresholdAbort,
     connectionStages: connectionRamp === null ? null : connectionRamp.stages,
+    // the tick's p50/p99 of the last second, for a live view (measure/live.js)
+    liveLatency: o.liveLatency === true,
     ...shape,
     h2
   }, { parseHeaders })
   return applyEndpoints(out, origins, urls.map(String))
 }
 
-module.exports = { normalizeOptions, parseDuration, parseHeaders, DEFAULTS }
+module.exports = { normalizeOptions, parseDuration, parseCount, parseHeaders, DEFAULTS }

@@ -8,17 +8,22 @@ const net = require('node:net')
 const path = require('node:path')
 const { UsageError } = require('../../errors.js')
 const { parseStages, stagesDurationMs, Ramp } = require('../stages.js')
+const { parseCount, parseDuration } = require('./units.js')
 
+/** A rate (requests per second): fractions allowed, SI suffixes as in 10k. */
 function positive (value, flag) {
-  const n = typeof value === 'number' ? value : Number(String(value).trim() || NaN)
-  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`invalid ${flag} "${value}": expected a positive number`)
-  return n
+  return parseCount(value, flag, { whole: false })
 }
 
+/** A whole count of requests or connections, SI suffixes as in 1k. */
 function count (value, flag) {
-  const n = positive(value, flag)
-  if (!Number.isInteger(n)) throw new UsageError(`invalid ${flag} "${value}": expected a whole number`)
-  return n
+  return parseCount(value, flag)
+}
+
+/** A period: bare milliseconds (the flags' historic unit) or a duration such as 1s, 250ms. */
+function milliseconds (value, flag) {
+  // to whole nanoseconds, so that "250ms" is 250 and not 249.99999999999997
+  return Math.round(parseDuration(value, flag, { bare: 'ms' }) * 1e9) / 1e6
 }
 
 const FLAG_OF = { overallRate: '-R/--overall-rate', connectionRate: '-r/--connection-rate', burst: '--burst', burstInterval: '--burst-interval' }
@@ -44,7 +49,7 @@ function parseRate (o, parseDuration) {
     }
     if (!given('burst')) throw new UsageError('--burst-interval needs --burst N (the requests sent at once)')
     const burst = count(o.burst, '--burst')
-    const intervalMs = given('burstInterval') ? positive(o.burstInterval, '--burst-interval') : 1000
+    const intervalMs = given('burstInterval') ? milliseconds(o.burstInterval, '--burst-interval') : 1000
     return { mode: 'burst', rate: burst * 1000 / intervalMs, burst, intervalMs }
   }
   // as with autocannon, a per-connection rate wins over an overall one
@@ -151,6 +156,14 @@ function checkWritable (file, flag) {
   return file
 }
 
+/** --reqlog-format: our `code;start;end;connection` lines or gocannon's CSV. */
+function parseReqlogFormat (o) {
+  const f = o.reqlogFormat ?? 'default'
+  if (f !== 'default' && f !== 'gocannon') throw new UsageError(`invalid --reqlog-format "${f}": give default (code;start;end;connection) or gocannon (gocannon's CSV: a code;start;end; header, rows sorted by end)`)
+  if (o.reqlogFormat !== undefined && o.reqlog === undefined) throw new UsageError('--reqlog-format applies to the request log: add --reqlog FILE')
+  return f
+}
+
 /**
  * Warmup: seconds, or {connections, duration} (autocannon's `[ -c N -d S ]`).
  * @returns {{connections: number|undefined, durationMs: number}|null}
@@ -188,7 +201,7 @@ function normalizeShape (o, base) {
   if (maxOverallRequests > 0 && base.amount > 0) {
     throw new UsageError('give either -a/--amount or -O/--max-overall-requests, not both')
   }
-  const intervalMs = o.interval === undefined ? 0 : positive(o.interval, '--interval')
+  const intervalMs = o.interval === undefined ? 0 : milliseconds(o.interval, '--interval')
   if (intervalMs > 0 && intervalMs < 10) throw new UsageError(`invalid --interval "${o.interval}": at least 10 ms`)
   const localAddresses = parseLocalAddresses(o.localAddress)
   const warmup = parseWarmup(o.warmup, base.parseDuration, base.connections)
@@ -206,6 +219,7 @@ function normalizeShape (o, base) {
     warmup,
     breakout: o.breakout === true,
     reqlog: o.reqlog === undefined ? undefined : checkWritable(String(o.reqlog), '--reqlog'),
+    reqlogFormat: parseReqlogFormat(o),
     intervalMs,
     localAddresses
   }

@@ -25,18 +25,37 @@ function ms (x) {
 }
 
 /** A count with three significant digits from 1000 on (7.52k, 42.0k, 1.25M), so a table's cells read one way. */
-/** Milliseconds without the unit, for tables whose header names it. */
+/**
+ * Milliseconds without the unit, for tables whose header names it: at most
+ * 6 characters (a count with a unit from 10^6 ms on), so the rate-mode
+ * table's seven columns fit 80 even at an hour-long latency.
+ */
 function msNumber (x) {
-  return ms(x).slice(0, -3)
+  return x >= 999999.5 ? count(x) : ms(x).slice(0, -3)
 }
 
 function count (x) {
   const abs = Math.abs(x)
   if (abs < 1000) return String(Math.round(x))
-  for (const [unit, size] of [['G', 1e9], ['M', 1e6], ['k', 1e3]]) {
+  for (const [unit, size] of [['T', 1e12], ['G', 1e9], ['M', 1e6], ['k', 1e3]]) {
     if (abs >= size * 0.9995) return `${(x / size).toPrecision(3)}${unit}`
   }
   return String(Math.round(x))
+}
+
+/**
+ * Bytes in a table cell: three significant digits and no space (126kB,
+ * 12.3MB, 1.23GB), at most 6 characters, so the Req/Bytes table fits 80
+ * columns at any throughput ("999.0 MB" made it 89).
+ */
+function bytesCell (x) {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB']
+  let i = 0
+  while (x >= 999.5 && i < units.length - 1) {
+    x /= 1000
+    i++
+  }
+  return `${i === 0 ? Math.round(x) : x.toPrecision(3)}${units[i]}`
 }
 
 function bytes (x) {
@@ -75,7 +94,7 @@ function formatResult (r, opts = {}) {
   out.push(table([
     ['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'],
     ['Req/Sec', count(q.p1), count(q.p2_5), count(q.p50), count(q.p97_5), count(q.average), count(q.stddev), count(q.min)],
-    ['Bytes/Sec', bytes(t.p1), bytes(t.p2_5), bytes(t.p50), bytes(t.p97_5), bytes(t.average), bytes(t.stddev), bytes(t.min)]
+    ['Bytes/Sec', bytesCell(t.p1), bytesCell(t.p2_5), bytesCell(t.p50), bytesCell(t.p97_5), bytesCell(t.average), bytesCell(t.stddev), bytesCell(t.min)]
   ]))
   out.push('')
   out.push(r.sampleInt === undefined || r.sampleInt === 1000 ? 'Req/Bytes counts sampled once per second.' : `Req/Bytes counts sampled every ${r.sampleInt / 1000} seconds.`)
@@ -96,7 +115,8 @@ function formatResult (r, opts = {}) {
   if (r.non2xx) out.push(`${r['2xx']} 2xx responses, ${r.non2xx} non 2xx responses`)
   out.push(`${count(r.requests.total)} requests in ${r.duration.toFixed(2)}s, ${bytes(r.throughput.total)} read`)
   const kinds = Object.entries(r.errorsByKind).filter(([k, v]) => k !== 'status' && v > 0)
-  if (kinds.length) out.push(`${r.errors} errors (${kinds.map(([k, v]) => `${v} ${k}`).join(', ')})`)
+  // several kinds with large counts: wrapped to 80 columns, the counts exact
+  if (kinds.length) out.push(...wrap80(`${r.errors} errors (${kinds.map(([k, v]) => `${v} ${k}`).join(', ')})`))
   if (r.mismatches) out.push(`${r.mismatches} responses did not match the expected body`)
   if (r.reconnects) out.push(`${r.reconnects} reconnects, ${r.resent} requests re-sent`)
   if (r.goaways) out.push(`${r.goaways} GOAWAY frames received (HTTP/2)`)
@@ -110,6 +130,22 @@ function formatResult (r, opts = {}) {
   if (r.plannedReconnects) out.push(`${r.plannedReconnects} planned reconnects (--connection close, -D)`)
   if (r.openConnectionsMax !== r.connections) out.push(`at most ${r.openConnectionsMax} connections open at once`)
   return out.join('\n')
+}
+
+/** Words of a line wrapped to 80 columns, continuation lines indented. */
+function wrap80 (text) {
+  const lines = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > 80) {
+      lines.push(line)
+      line = '  ' + word
+    } else {
+      line = line === '' ? word : `${line} ${word}`
+    }
+  }
+  lines.push(line)
+  return lines
 }
 
 /**
@@ -127,4 +163,4 @@ function progressLine (elapsed, total, rps) {
   return `${elapsed}s  ${count(rps)} req/s`
 }
 
-module.exports = { formatResult, progressLine, table }
+module.exports = { formatResult, progressLine, table, formatCount: count }

@@ -169,13 +169,15 @@ Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several
 round-robin. autocannon's flags work as they are (camelCase long names too).
 
 Common:
-  -c, --connections N             concurrent connections (default 10)
-  -d, --duration S                seconds to run (or 500ms, 10s, 2m) (default 10)
+  -c, --connections N             concurrent connections (counts take SI suffixes: 1k is 1000, 1M)
+                                  (default 10)
+  -d, --duration S                how long to run: seconds, or 500ms, 10s, 2m, 1m30s, 1h (default
+                                  10)
   -p, --pipelining N              requests in flight per connection (default 1)
   -a, --amount N                  run until this many requests finished (overrides -d)
   -w, --workers N                 worker threads (0 or 1: this thread) (default 0)
-  -t, --timeout S                 seconds before a request times out (its connection is reset)
-                                  (default 10)
+  -t, --timeout S                 seconds (or 500ms, 2s) before a request times out (its connection
+                                  is reset) (default 10)
   -m, --method METHOD             HTTP method (default GET)
   -H, --headers HEADER            request header "name: value" or name=value (repeatable)
   -b, --body TEXT                 request body
@@ -194,13 +196,7 @@ Rate and traffic shape:
                                   rate mode: report latency from the actual sends only (hides server
                                   stalls; not recommended)
       --burst N                   send N requests at once every --burst-interval
-      --burst-interval MS         milliseconds between bursts (default 1000)
-      --stages STAGES             a rate that ramps: DURATION:TARGET,... e.g. 30s:1000,1m:1000,10s:0
-                                  moves linearly from the previous target (0 at first) to each
-                                  target over its duration; the run lasts their sum
-      --stages-connections STAGES
-                                  open connections that ramp the same way (no rate):
-                                  DURATION:CONNECTIONS,... e.g. 10s:50,30s:50,5s:0
+      --burst-interval MS         milliseconds between bursts, or a duration like 2s (default 1000)
       --connection close          a new connection for every request (Connection: close)
   -D, --reconnect-rate N          reconnect each connection after it sent N requests
   -M, --max-connection-requests N
@@ -208,8 +204,8 @@ Rate and traffic shape:
                                   ends when all have
   -O, --max-overall-requests N    stop after N requests in all (split over workers); the duration
                                   still applies
-  -W, --warmup S                  an unmeasured run first: seconds, or [ -c N -d S ] with its own
-                                  connections and duration
+  -W, --warmup S                  an unmeasured run first: seconds (or 30s, 1m), or [ -c N -d S ]
+                                  with its own connections and duration
       --local-address ADDR        source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or
                                   a CIDR (taken in turn)
 
@@ -217,14 +213,10 @@ What is recorded:
       --breakout                  also report connect time, time to first byte and time to last byte
       --reqlog FILE               write one line per request to FILE: code;start;end;connection (ns
                                   since the start)
-      --interval MS               print a timeline row every MS milliseconds (count, mean, p50..p99,
-                                  errors); in the JSON as intervals
-
-Thresholds:
-      --threshold EXPR            a pass/fail criterion, e.g. p99<50ms, errors<0.1%, non2xx==0,
-                                  rps>1000 (repeatable); a failed one makes the exit code 1
-      --threshold-abort           stop the run as soon as a threshold can no longer pass (the result
-                                  is still printed)
+      --reqlog-format FMT         the --reqlog layout: default, or gocannon (its CSV: a
+                                  code;start;end; header, rows sorted by end)
+      --interval MS               print a timeline row every MS milliseconds (or 1s, 5s): count,
+                                  mean, p50..p99, errors; in the JSON as intervals
 
 Requests and scripts:
   -E, --expect-body TEXT          count responses whose body differs from this
@@ -238,12 +230,17 @@ Requests and scripts:
   -x, --exclude-error-stats       leave non-2xx responses out of latency and bytes/s
 
 Output:
-  -j, --json                      print the result as JSON on stdout only
+  -j, --json                      print the result as JSON on stdout only (--format json)
+      --format FMT                text (the tables; default), json (as -j) or yaml (gocannon's -f
+                                  yaml): json and yaml leave stdout to the result
   -l, --latency                   print all latency percentiles
       --render-status-codes       print a table of status codes
       --hist-out FILE             write the latency histogram to FILE as HdrHistogram
                                   percentile-distribution text (ms)
-      --progress                  show progress on a TTY (--no-progress hides it) (default on)
+      --hist-raw FILE             write the latency histogram to FILE as 1 µs bins, one count a line
+                                  (gocannon's --mode hist -o)
+      --progress                  on a TTY, a live line: requests, req/s, p50/p99 of the last
+                                  second, errors, non-2xx (--no-progress hides it) (default on)
       -n                          hide the progress bar (same as --no-progress)
   -T, --title TEXT                a title for the result
 
@@ -289,20 +286,16 @@ Examples:
       50 connections for 10 s, as fast as the server answers
   benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/
       2000 requests per second; latency corrected for coordinated omission
+  benchrig load -c 1k -R 10k -d 1m30s http://127.0.0.1:3000/
+      counts take SI suffixes (k is 1000, M a million), durations Go's form
   benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/
       10 pipelined requests per connection, refilled like wrk
   benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/
       HTTP/2 over TLS (ALPN), 20 streams per connection
   benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
       the result as JSON; several such files add up with benchrig merge
-  benchrig load --stages 30s:1000,1m:1000,10s:0 --interval 1000 http://127.0.0.1:3000/
-      ramp to 1000 req/s over 30 s, hold a minute, ramp down; a row per second with the planned
-      count
-  benchrig load --stages-connections 10s:50,30s:50 http://127.0.0.1:3000/
-      open 5 more connections a second up to 50, then hold them for 30 s (no rate)
-  benchrig load -R 500 -d 30 --threshold 'p99<50ms' --threshold 'errors<0.1%' http://127.0.0.1:3000/
-      exit 1, naming each one, when p99 is 50 ms or more or 0.1% of requests fail; --threshold-abort
-      stops at once
+  benchrig load --format yaml --reqlog-format gocannon --reqlog log.csv http://127.0.0.1:3000/
+      gocannon's forms: the result as YAML and its request-log CSV (--hist-raw: its 1 µs histogram)
 
 `
 

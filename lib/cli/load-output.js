@@ -1,0 +1,66 @@
+'use strict'
+// What `benchrig load` writes of a result: the tables (text), JSON (-j or
+// --format json) or YAML (--format yaml, gocannon's -f yaml), and the
+// histogram files beside it (--hist-out as HdrHistogram text, --hist-raw as
+// gocannon's 1 µs bins). JSON and YAML leave stdout to the result alone.
+const fs = require('node:fs')
+const path = require('node:path')
+const { UsageError } = require('../errors.js')
+
+const FORMATS = ['text', 'json', 'yaml']
+const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
+
+/**
+ * The output format from -j and --format (gocannon's "default" is our text).
+ * @param {{json?: boolean, format?: string|string[]}} args
+ * @returns {'text'|'json'|'yaml'}
+ */
+function outputFormat (args) {
+  const given = last(args.format)
+  if (given === undefined) return args.json ? 'json' : 'text'
+  const f = String(given) === 'default' ? 'text' : String(given)
+  if (!FORMATS.includes(f)) throw new UsageError(`invalid --format "${given}": give text, json or yaml`)
+  if (args.json && f !== 'json') throw new UsageError(`-j/--json is --format json: it cannot be combined with --format ${f}`)
+  return /** @type {'text'|'json'|'yaml'} */ (f)
+}
+
+/**
+ * The result as the format asks (one document, newline-terminated).
+ * @param {object} result
+ * @param {'text'|'json'|'yaml'} format
+ * @param {{latency?: boolean, statusCodes?: boolean}} textOpts
+ */
+function renderResult (result, format, textOpts) {
+  if (format === 'json') return JSON.stringify(result) + '\n'
+  if (format === 'yaml') return require('../engine/result/yaml.js').toYaml(result)
+  return require('../engine/result/format.js').formatResult(result, textOpts) + '\n'
+}
+
+/**
+ * Writes --hist-out and --hist-raw once the run is over.
+ * @param {object} result
+ * @param {{histOut?: string|string[], histRaw?: string|string[]}} args
+ */
+function writeHistograms (result, args) {
+  if (args.histOut !== undefined) require('../engine/measure/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
+  if (args.histRaw !== undefined) require('../engine/measure/hist-raw.js').writeHistRaw(String(last(args.histRaw)), result.histogram)
+}
+
+/**
+ * Fails before the run, naming the flag, if a histogram file's folder cannot
+ * be written (the files are written after it).
+ * @param {{histOut?: string|string[], histRaw?: string|string[]}} args
+ */
+function checkOutputFiles (args) {
+  for (const [flag, value] of [['--hist-out', args.histOut], ['--hist-raw', args.histRaw]]) {
+    if (value === undefined) continue
+    const file = String(last(value))
+    try {
+      fs.accessSync(path.dirname(path.resolve(file)), fs.constants.W_OK)
+    } catch (err) {
+      throw new UsageError(`cannot write ${flag} "${file}": ${err.code || err.message}; give a file in a folder you can write`)
+    }
+  }
+}
+
+module.exports = { outputFormat, renderResult, writeHistograms, checkOutputFiles, FORMATS }
