@@ -166,7 +166,8 @@ exports[`test/cli/help.test.js > TAP > benchrig load --help > help text 1`] = `
 Usage: benchrig load [options] <url...>
 
 Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent
-round-robin. autocannon's flags work as they are (camelCase long names too).
+round-robin; URLs on several origins split -c over the origins. autocannon's flags work as they are
+(camelCase long names too).
 
 Common:
   -c, --connections N             concurrent connections (counts take SI suffixes: 1k is 1000, 1M)
@@ -197,6 +198,12 @@ Rate and traffic shape:
                                   stalls; not recommended)
       --burst N                   send N requests at once every --burst-interval
       --burst-interval MS         milliseconds between bursts, or a duration like 2s (default 1000)
+      --stages STAGES             a rate that ramps: DURATION:TARGET,... e.g. 30s:1000,1m:1000,10s:0
+                                  moves linearly from the previous target (0 at first) to each
+                                  target over its duration; the run lasts their sum
+      --stages-connections STAGES
+                                  open connections that ramp the same way (no rate):
+                                  DURATION:CONNECTIONS,... e.g. 10s:50,30s:50,5s:0
       --connection close          a new connection for every request (Connection: close)
   -D, --reconnect-rate N          reconnect each connection after it sent N requests
   -M, --max-connection-requests N
@@ -218,10 +225,18 @@ What is recorded:
       --interval MS               print a timeline row every MS milliseconds (or 1s, 5s): count,
                                   mean, p50..p99, errors; in the JSON as intervals
 
+Thresholds:
+      --threshold EXPR            a pass/fail criterion, e.g. p99<50ms, errors<0.1%, non2xx==0,
+                                  rps>1000 (repeatable); a failed one makes the exit code 1
+      --threshold-abort           stop the run as soon as a threshold can no longer pass (the result
+                                  is still printed)
+
 Requests and scripts:
   -E, --expect-body TEXT          count responses whose body differs from this
       --script FILE               a JS module exporting setupRequest, onResponse, setupClient,
-                                  verifyBody, requests, initialContext
+                                  verifyBody, requests, initialContext, or wrk's init, setup,
+                                  request, response, delay, done; arguments after -- go to
+                                  init(args)
       --har FILE                  replay the requests of a HAR file that go to the URL's origin
   -F, --form JSON                 multipart/form-data body from JSON or a JSON file: {"f": {"type":
                                   "text"|"file", "value"|"path": ...}}
@@ -235,10 +250,21 @@ Output:
                                   yaml): json and yaml leave stdout to the result
   -l, --latency                   print all latency percentiles
       --render-status-codes       print a table of status codes
+      --per-url                   print a table with a row per URL or named request: requests,
+                                  latency, non-2xx, errors, bytes (the JSON always has them in
+                                  endpoints)
+  -L, --sample-int MS             milliseconds per sample of the Req/Sec and Bytes/Sec rows and of
+                                  the progress ticks (autocannon's -L) (default 1000)
       --hist-out FILE             write the latency histogram to FILE as HdrHistogram
                                   percentile-distribution text (ms)
       --hist-raw FILE             write the latency histogram to FILE as 1 µs bins, one count a line
                                   (gocannon's --mode hist -o)
+      --prometheus FILE           write the run's metrics to FILE in the Prometheus text format
+                                  (latency histogram, counters by status code and error kind),
+                                  atomically, for node_exporter's textfile collector
+      --html FILE                 write a self-contained HTML report to FILE: percentile plot,
+                                  latency and req/s over time, status codes, errors, parameters
+                                  (records 1 s --interval rows unless --interval is given)
       --progress                  on a TTY, a live line: requests, req/s, p50/p99 of the last
                                   second, errors, non-2xx (--no-progress hides it) (default on)
       -n                          hide the progress bar (same as --no-progress)
@@ -264,7 +290,8 @@ Running:
       --max-header-size BYTES     bytes a response's header section may take (or 16k, 1m); a longer
                                   one is a parse error and resets the connection (default 80k)
       --on-port                   start the command after --, wait until the URL's port accepts
-                                  connections, run, then stop it
+                                  connections (no port in the URL: the port it listens on), run,
+                                  then stop it
   -f, --forever                   run again and again (a result after each round) until Ctrl-C
       --debug                     print connection and request errors to stderr
 
@@ -294,8 +321,26 @@ Examples:
       HTTP/2 over TLS (ALPN), 20 streams per connection
   benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
       the result as JSON; several such files add up with benchrig merge
+  benchrig load -d 30 --html report.html http://127.0.0.1:3000/
+      a self-contained HTML report to open in a browser (benchrig report builds one from a.json)
+  benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL
+      the run's metrics where node_exporter's textfile collector reads them
+  benchrig load --per-url -c 4 -d 5 http://127.0.0.1:3000/a http://127.0.0.1:3001/b
+      two origins, 2 connections each; a row of results per URL
+  benchrig load -d 10 --script examples/wrk-scripts/setup.js http://127.0.0.1:3000/ -- a b
+      wrk's script hooks in JS (init, setup, request, response, delay, done); init gets [a, b]
+  benchrig load -a 1000 --on-port /hello -- node server.js
+      start the server, find the port it listens on, load /hello on it, stop it
   benchrig load --format yaml --reqlog-format gocannon --reqlog log.csv http://127.0.0.1:3000/
       gocannon's forms: the result as YAML and its request-log CSV (--hist-raw: its 1 µs histogram)
+  benchrig load --stages 30s:1000,1m:1000,10s:0 --interval 1000 http://127.0.0.1:3000/
+      ramp to 1000 req/s over 30 s, hold a minute, ramp down; a row per second with the planned
+      count
+  benchrig load --stages-connections 10s:50,30s:50 http://127.0.0.1:3000/
+      open 5 more connections a second up to 50, then hold them for 30 s (no rate)
+  benchrig load -R 500 -d 30 --threshold 'p99<50ms' --threshold 'errors<0.1%' http://127.0.0.1:3000/
+      exit 1, naming each one, when p99 is 50 ms or more or 0.1% of requests fail; --threshold-abort
+      stops at once
 
 `
 
@@ -309,6 +354,8 @@ Output:
   -j, --json                 print the merged result as JSON on stdout only
   -l, --latency              print all latency percentiles
       --render-status-codes  print a table of status codes
+      --per-url              print a table with a row per URL or named request (the merged
+                             endpoints)
       --hist-out FILE        write the merged latency histogram to FILE as HdrHistogram
                              percentile-distribution text (ms)
 
@@ -344,6 +391,32 @@ Options:
 Examples:
   benchrig plan --next results/*.csv > round2.json
       how many more pairs each file needs, as the next round of a sharded comparison
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig report --help > help text 1`] = `
+Usage: benchrig report [options] <result.json>
+
+Build reports from the JSON result of \`benchrig load -j\` or \`benchrig merge -j\` ("-" reads stdin).
+The HTML page is self-contained: it opens from disk and fetches nothing. Latency over time needs
+interval rows (a run with --interval MS or --html); without them the page shows requests per second
+from the per-second samples.
+
+Output:
+      --html FILE        write the HTML report to FILE: percentile plot, latency and req/s over
+                         time, status codes, errors, parameters
+      --prometheus FILE  write the metrics to FILE in the Prometheus text format, atomically (for
+                         node_exporter's textfile collector)
+
+Other:
+  -V, --version          print the version and exit
+  -h, --help             this text
+
+Examples:
+  benchrig report result.json --html report.html
+      the HTML report of a saved run
+  benchrig merge -j gen-*.json | benchrig report - --html all.html
+      one report for several generators, merged exactly
 
 `
 
