@@ -15,8 +15,9 @@
 // pilot, and never again makes every later pair independent of the
 // decision; requiring at least as many pairs after the pilot as in it keeps
 // that independent part at least half of every test. (A rule on the spread
-// around 0 would be exact under no change, but sees the change itself and
-// runs every changed configuration to the cap.) bench/stats-sim measures it.
+// around 0 would be exact under no change, but sees the change itself: at a
+// +5% change and a ±2% target it runs files to 58 of 60 pairs on average.)
+// bench/stats-sim measures all three; docs/compare.md has the figures.
 const { groupRows, pairsOf } = require('../stats/pairing.js')
 const { precisionOf, pairsForHalfWidth } = require('../stats/precision.js')
 
@@ -48,11 +49,13 @@ function planFiles (groups, { target, maxPairs, pilot }) {
 // The spread of a configuration's first `pilot` pairs in run order (seeds in
 // the order first seen, then pair number), or of its first `pilot` runs of
 // each binary when the rows cannot be paired.
+/** @param {import('../stats/pairing.js').Group} g @param {number} pilot */
 function pilotPrecision (g, pilot) {
   const paired = pairsOf(g)
   if (paired.pairs && paired.pairs.length >= 2) {
     return precisionOf({ logRatios: paired.pairs.slice(0, pilot).map((p) => Math.log(p.new / p.old)) })
   }
+  /** @param {'old'|'new'} binary */
   const first = (binary) => g.rows.filter((r) => r.binary === binary).slice(0, pilot).map((r) => Math.log(r.rate))
   return precisionOf({ logOld: first('old'), logNew: first('new') })
 }
@@ -82,6 +85,7 @@ function filesNeedingPairs (rows, { target, maxPairs, pilot = 6, pairsDone }) {
   }
   return want
 }
+
 // Distinct (seed, pair) keys per file.
 function pairsPerFile (groups) {
   const keys = new Map()

@@ -50,6 +50,7 @@ function nextRound (rows, { target, maxPairs }) {
 // The first round is the pilot: its pairs (rows without a round suffix on
 // their plan) alone set each file's plan. 6, compare's pilot, when the rows
 // say nothing.
+/** @param {Record<string, any>[]} rows */
 function firstRoundPairs (rows) {
   let pairs = 0
   for (const r of rows) {
