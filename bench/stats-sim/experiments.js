@@ -8,6 +8,9 @@ const { createMachine, suite } = require('./model.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 const { runAuto } = require('../../lib/compare/auto.js')
 const { normQuantile } = require('../../lib/stats/distributions.js')
+const { groupRows, pairsOf } = require('../../lib/stats/pairing.js')
+const { robustScale, predictedHalfWidth, pairsForHalfWidth } = require('../../lib/stats/precision.js')
+const { median } = require('../../lib/stats/descriptive.js')
 
 // Seeds of the simulations of one experiment: distinct per simulation.
 const simSeed = (seed, i) => (seed * 1000003 + i * 7919) >>> 0
@@ -88,20 +91,24 @@ function ratioCorrelation (rows, file) {
 }
 
 /**
- * A/A under --runs auto: one file of `configs` configurations, no change, pilot 6,
- * cap maxPairs; per configuration, p < .05 at the end. Also the former rule
- * (stop when the rank CI's half-width is under the target), simulated on the
- * same machine seeds, and the largest number of pairs any file got.
+ * A/A under --runs auto: one file of `configs` configurations, no change,
+ * pilot 6, cap maxPairs; per configuration, p < .05 at the end. Also, on
+ * the same machine seeds, the two rules it replaced: the spread around the
+ * median read again after every round (`perRound`), and the rank CI's own
+ * half-width (`rankWidth`); and the rule on the spread around 0
+ * (`aroundZero`), which is exact under no change (`former: false` leaves
+ * these three out). `se` is the standard error over simulations (a suite's
+ * configurations share processes, so its tests are not independent and the
+ * binomial error would be too small). With `effect` other than 1, the rates
+ * are the power at p < .05, and meanPairs what a changed file costs.
  */
-function autoAA ({ sims, seed, noise = 'realistic', target = 2, maxPairs = 60, configs = 2 }) {
+function autoAA ({ sims, seed, noise = 'realistic', target = 2, maxPairs = 60, configs = 2, effect = 1, former = true }) {
   return (async () => {
-    let positives = 0
-    let formerPositives = 0
-    let tests = 0
-    let maxSeen = 0
+    const rules = { auto: newCounter(), perRound: newCounter(), rankWidth: newCounter(), aroundZero: newCounter() }
     const stops = new Map()
+    let maxSeen = 0
     for (let i = 0; i < sims; i++) {
-      const files = suite(1, configs)
+      const files = suite(1, configs, () => effect)
       const fileList = files.map((f) => ({ file: f.name, name: f.name }))
       const m = createMachine(simSeed(seed, i), noise)
       const res = await runAuto({
@@ -112,44 +119,98 @@ function autoAA ({ sims, seed, noise = 'realistic', target = 2, maxPairs = 60, c
         runBatch: async (fs, pairs, firstPair) => ({ rows: m.runPairs(files.filter((f) => fs.some((x) => x.name === f.name)), pairs, firstPair), stopped: false })
       })
       const a = analyze(res.rows)
+      rules.auto.add(a.results)
       for (const r of a.results) {
-        tests++
-        if (r.p < 0.05) positives++
         maxSeen = Math.max(maxSeen, r.n_pairs)
         stops.set(r.n_pairs, (stops.get(r.n_pairs) ?? 0) + 1)
       }
-      formerPositives += formerRule(createMachine(simSeed(seed, i), noise), files, target, maxPairs)
+      if (former) {
+        for (const [name, rule] of Object.entries(FORMER_RULES)) {
+          rules[name].add(analyze(rule(createMachine(simSeed(seed, i), noise), files, target, maxPairs)).results)
+        }
+      }
     }
-    return {
-      sims,
-      tests,
-      aaRate: positives / tests,
-      se: se(positives / tests, tests),
-      formerAaRate: formerPositives / tests,
+    const out = { sims, configs, effect, tests: rules.auto.tests }
+    for (const [name, c] of Object.entries(rules)) if (c.tests > 0) out[name] = c.summary(sims)
+    return Object.assign(out, {
+      aaRate: out.auto.rate,
+      se: out.auto.se,
       maxPairsSeen: maxSeen,
       stopsAt: Object.fromEntries([...stops].sort((x, y) => x[0] - y[0]))
-    }
+    })
   })()
 }
 
-// The rule --runs auto had before: more pairs while the rank CI's
-// half-width is over the target. Counts p < .05 at the end.
-function formerRule (m, files, target, maxPairs) {
+// p < .05 and pairs used, per configuration, with the standard error of the
+// rate over simulations.
+function newCounter () {
+  let tests = 0
+  let positives = 0
+  let pairs = 0
+  let sumSq = 0
+  return {
+    get tests () { return tests },
+    add (results) {
+      const k = results.filter((r) => r.p < 0.05).length
+      tests += results.length
+      positives += k
+      pairs += results.reduce((s, r) => s + r.n_pairs, 0)
+      sumSq += (k / results.length) ** 2
+    },
+    summary (sims) {
+      const rate = positives / tests
+      const perSimVar = Math.max(0, (sumSq / sims - (rate) ** 2)) * sims / (sims - 1)
+      return { rate, se: Math.sqrt(perSimVar / sims), meanPairs: pairs / tests }
+    }
+  }
+}
+
+// Runs rounds of pairs of `files` while `more(ratios, n)` asks for more:
+// the shape of the rules --runs auto had before, simulated on the model.
+function roundsWhile (m, files, maxPairs, more) {
   let rows = m.runPairs(files, 6, 1)
   let n = 6
   for (;;) {
-    const a = analyze(rows)
-    const wide = a.results.filter((r) => r.ci_log_width / 2 * 100 > target)
-    if (wide.length === 0 || n >= maxPairs) return a.results.filter((r) => r.p < 0.05).length
-    let more = 0
-    for (const r of wide) {
-      const half = r.ci_log_width / 2 * 100
-      more = Math.max(more, Math.ceil(n * (half / target) ** 2) - n)
-    }
-    more = Math.min(maxPairs - n, Math.max(2, Math.min(more, n)))
-    rows = rows.concat(m.runPairs(files, more, n + 1))
-    n += more
+    const k = n >= maxPairs ? 0 : more(rows, n)
+    if (!(k > 0)) return rows
+    const step = Math.min(maxPairs - n, Math.max(2, Math.min(k, n)))
+    rows = rows.concat(m.runPairs(files, step, n + 1))
+    n += step
   }
+}
+
+// Pairs still needed by the widest configuration for a given scale
+// measure of its log ratios.
+function neededBy (scaleOf, target) {
+  const targetLog = Math.log1p(target / 100)
+  return (rows, n) => {
+    let more = 0
+    for (const g of groupRows(rows)) {
+      const scale = scaleOf(pairsOf(g).pairs.map((p) => Math.log(p.new / p.old)))
+      if (!(predictedHalfWidth(scale, n) > targetLog)) continue
+      const needed = pairsForHalfWidth(scale, targetLog, { from: n + 1, limit: 600 })
+      more = Math.max(more, Number.isFinite(needed) ? needed - n : n)
+    }
+    return more
+  }
+}
+
+const FORMER_RULES = {
+  // Until this rule: the spread around the median, read again after every
+  // round, with no least number of pairs.
+  perRound: (m, files, target, maxPairs) => roundsWhile(m, files, maxPairs, neededBy(robustScale, target)),
+  // Before that: more pairs while the rank CI's half-width is over the target.
+  rankWidth: (m, files, target, maxPairs) => roundsWhile(m, files, maxPairs, (rows, n) => {
+    let more = 0
+    for (const r of analyze(rows).results) {
+      const half = r.ci_log_width / 2 * 100
+      if (half > target) more = Math.max(more, Math.ceil(n * (half / target) ** 2) - n)
+    }
+    return more
+  }),
+  // Exact under no change (the signs are fair coins given the magnitudes),
+  // but it sees the change: a clearly changed configuration runs long.
+  aroundZero: (m, files, target, maxPairs) => roundsWhile(m, files, maxPairs, neededBy((xs) => 1.4826 * median(xs.map(Math.abs)), target))
 }
 
 /**

@@ -38,8 +38,8 @@ The "measure" column names what rate counts (see --measure).
 
 Options:
   --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
-  --runs N|auto         pairs per file (default 30); auto: a pilot of 6 pairs,
-                        then more only where a 95% CI is wider than --target
+  --runs N|auto         pairs per file (default 30); auto: a pilot of 6 pairs
+                        sets each file's pairs (12 to --max-runs) for --target
   --target PCT          auto: wanted CI half-width in % (default 0.5)
   --max-runs N          auto: at most N pairs per file (default 60)
   --time-budget SEC     auto: start no batch that would end after SEC seconds

@@ -1,8 +1,9 @@
 'use strict'
 // `benchrig plan --next`: the next round of a sharded --runs auto. From the
 // rows of every shard so far, which files still need pairs and how many, by
-// the same rule as --runs auto (the width of each CI only, never its place,
-// so stopping cannot lean towards an effect), numbered after the pairs
+// the same rule as --runs auto (each file's plan is set once, by the spread
+// of the first round's ratios, never by their place, so stopping cannot lean
+// towards an effect), numbered after the pairs
 // already run, with each file's measured time per pair so that the next
 // split is balanced.
 const { filesNeedingPairs } = require('./auto.js')
@@ -16,7 +17,7 @@ const { ROUND_SCHEMA } = require('./plan-file.js')
  *   maxPairs: number, files: {filename: string, firstPair: number, pairs: number, cost: number}[], capped: number}}
  */
 function nextRound (rows, { target, maxPairs }) {
-  const want = filesNeedingPairs(rows, { target, maxPairs })
+  const want = filesNeedingPairs(rows, { target, maxPairs, pilot: firstRoundPairs(rows) })
   let round = 1
   let base = ''
   let seed
@@ -44,6 +45,19 @@ function nextRound (rows, { target, maxPairs }) {
     return { filename, firstPair: (maxPair.get(filename) ?? 0) + 1, pairs, cost: Math.round((2 * (perRun + 0.1)) * 1000) / 1000 }
   })
   return { schema: ROUND_SCHEMA, base, round: round + 1, seed, target, maxPairs, files, capped: want.capped }
+}
+
+// The first round is the pilot: its pairs (rows without a round suffix on
+// their plan) alone set each file's plan. 6, compare's pilot, when the rows
+// say nothing.
+/** @param {Record<string, any>[]} rows */
+function firstRoundPairs (rows) {
+  let pairs = 0
+  for (const r of rows) {
+    if (r.plan && String(r.plan).includes('.')) continue
+    pairs = Math.max(pairs, Number(r.pair) || 0)
+  }
+  return pairs || 6
 }
 
 module.exports = { nextRound }

@@ -33,12 +33,15 @@ function simulatedBatches ({ seed, effect, noise = { 'cpu/a.js': 0.002, 'cpu/b.j
 
 const FILES = [{ file: '/x/cpu/a.js', name: 'cpu/a.js' }, { file: '/x/cpu/b.js', name: 'cpu/b.js' }]
 
-t.test('a pilot of 6 pairs, then more pairs only for the file whose CI is too wide', async (t) => {
+t.test('a pilot of 6 pairs, at least as many again, then more pairs only for the file whose CI is too wide', async (t) => {
   const sim = simulatedBatches({ seed: 1, effect: 1 })
   const res = await runAuto({ files: FILES, pilot: 6, target: 0.5, maxPairs: 60, runBatch: sim.runBatch })
   t.same(sim.calls[0], { files: ['cpu/a.js', 'cpu/b.js'], pairs: 6, firstPair: 1 }, 'the pilot runs every file')
-  t.ok(sim.calls.slice(1).every((c) => c.files.length === 1 && c.files[0] === 'cpu/b.js'), 'later rounds run only the noisy file')
-  t.ok(sim.calls.length > 1)
+  t.same(sim.calls[1], { files: ['cpu/a.js', 'cpu/b.js'], pairs: 6, firstPair: 7 }, 'every file gets twice the pilot')
+  t.ok(sim.calls.slice(2).every((c) => c.files.length === 1 && c.files[0] === 'cpu/b.js'), 'later rounds run only the noisy file')
+  t.ok(sim.calls.length > 2)
+  t.ok(sim.calls.slice(1).every((c, i) => c.pairs <= c.firstPair - 1), 'no round more than doubles a file')
+  t.equal(new Set(res.rows.filter((r) => r.filename === 'cpu/a.js').map((r) => r.pair)).size, 12, 'the quiet file stops at 12 pairs')
   const pairsB = new Set(res.rows.filter((r) => r.filename === 'cpu/b.js').map((r) => r.pair))
   t.ok(pairsB.size <= 60, 'the cap holds')
   t.ok(res.stoppedBy === 'target' || (pairsB.size === 60 && /^--max-runs/.test(res.stoppedBy)), res.stoppedBy)

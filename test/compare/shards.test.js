@@ -160,11 +160,16 @@ t.test('plan --next: files still too wide get more pairs after those run, with t
   t.equal(plan.base, 'abc')
   t.equal(plan.round, 2)
   t.equal(plan.seed, 9)
-  t.equal(plan.files.length, 1)
-  t.equal(plan.files[0].filename, 'a/noisy.js')
-  t.equal(plan.files[0].firstPair, 7)
-  t.ok(plan.files[0].pairs >= 2 && plan.files[0].pairs <= 6, `${plan.files[0].pairs} more pairs (at most doubling)`)
+  t.same(plan.files.map((f) => [f.filename, f.firstPair, f.pairs]), [['a/noisy.js', 7, 6], ['a/steady.js', 7, 6]],
+    'the first round is the pilot: every file gets as many again, at most doubling in a round')
   t.equal(plan.files[0].cost, 0.6, 'two runs of 0.2 s measured + 0.1 s start-up each')
+  // round 2 ran: the steady file is done; the noisy one goes on by the plan
+  // its pilot set, whatever round 2's ratios were
+  const round2 = (ratio) => rows.filter((r) => r.pair === '1').map((r) => ({ ...r, plan: 'abc.2' })).flatMap((r) =>
+    [7, 8, 9, 10, 11, 12].map((pair) => ({ ...r, pair: String(pair), rate: r.binary === 'new' ? String(100 * ratio) : r.rate })))
+  const next = nextRound([...rows, ...round2(1)], { target: 1, maxPairs: 60 })
+  t.same(next.files.map((f) => [f.filename, f.firstPair, f.pairs]), [['a/noisy.js', 13, 12]])
+  t.same(nextRound([...rows, ...round2(1.01)], { target: 1, maxPairs: 60 }).files, next.files, 'round 2 all one-sided: the same plan')
   const file = path.join(t.testdir(), 'plan.json')
   fs.writeFileSync(file, JSON.stringify(plan))
   t.same(readRoundPlan(file).files, plan.files)

@@ -10,6 +10,8 @@ const { filesNeedingPairs, runAuto } = require('../../lib/compare/auto.js')
 const { formatAnalysisText } = require('../../lib/report/analysis-text.js')
 const { formatAnalysisMarkdown } = require('../../lib/report/markdown.js')
 const { createRng } = require('../../lib/stats/prng.js')
+const { signedRankTest } = require('../../lib/stats/wilcoxon.js')
+const { precisionOf } = require('../../lib/stats/precision.js')
 
 // Rows of one configuration from log ratios (old rate 1e6 * level).
 function rowsFrom (logRatios, { filename = 'f.js', configuration = 'c=1', seed = 1, firstPair = 1, level = () => 1 } = {}) {
@@ -58,6 +60,54 @@ t.test('2. --runs auto: the decision to add pairs does not change when the ratio
   const wMixed = analyze(mixed).results[0].ci_log_width
   t.ok(wOne < wMixed, `the rank CI is narrower on one side (${wOne.toFixed(4)} < ${wMixed.toFixed(4)}): why it is not the rule`)
   t.end()
+})
+
+t.test('2. --runs auto reads the spread once, on the pilot: later pairs never change a file\'s plan', (t) => {
+  const pilot = [0.03, -0.05, 0.02, 0.06, -0.04, 0.01]
+  const mags = [0.011, 0.032, 0.023, 0.014, 0.045, 0.026]
+  // pairs 7-12 all one-sided and tight, or mixed and wide: the re-read
+  // spread of the former rule differs, the plan must not
+  const oneSide = rowsFrom([...pilot, ...mags.map((m) => 0.05 + m / 10)])
+  const mixed = rowsFrom([...pilot, ...mags.map((m, i) => (i % 2 ? m : -m) * 3)])
+  const plan = (rows) => filesNeedingPairs(rows, { target: 1, maxPairs: 60 })
+  t.equal(plan(oneSide).planned.get('f.js'), 60, 'the pilot asks for the cap')
+  t.equal(plan(oneSide).get('f.js'), 12, 'in rounds of at most doubling')
+  t.same([...plan(oneSide)], [...plan(mixed)])
+  t.same([...plan(oneSide).planned], [...plan(mixed).planned])
+  t.end()
+})
+
+// The exact A/A rate of --runs auto given the magnitudes of the ratios:
+// under no change, with old and new in random order, every sign pattern
+// of the pairs is equally likely, so the share of the 4096 patterns of 12
+// pairs that end with p < .05 is the rule's type I error for these
+// magnitudes. The magnitudes and target are such that a spread read on the
+// pilot calls it precise enough mostly when its 6 ratios share a sign.
+t.test('2. --runs auto: exact A/A rate over every sign pattern of 12 pairs <= 5% (a stop at a narrow-looking pilot: 5.76%)', async (t) => {
+  const mags = [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.015, 0.025, 0.035, 0.045, 0.055, 0.065]
+  const target = 3
+  let significant = 0
+  let formerSignificant = 0
+  for (let bits = 0; bits < 4096; bits++) {
+    const x = mags.map((m, i) => ((bits >> i) & 1 ? -m : m))
+    const res = await runAuto({
+      files: [{ file: 'f.js', name: 'f.js' }],
+      pilot: 6,
+      target,
+      maxPairs: 12,
+      runBatch: async (files, pairs, firstPair) => ({ rows: rowsFrom(x.slice(firstPair - 1, firstPair - 1 + pairs), { firstPair }), stopped: false })
+    })
+    const n = new Set(res.rows.map((r) => r.pair)).size
+    if (signedRankTest(x.slice(0, n)).p < 0.05) significant++
+    // A stop after the pilot when its predicted CI is narrow.
+    const stopAtPilot = !(precisionOf({ logRatios: x.slice(0, 6) }).halfWidth > Math.log1p(target / 100))
+    if (signedRankTest(stopAtPilot ? x.slice(0, 6) : x).p < 0.05) formerSignificant++
+  }
+  // (The rule of the previous release, which could also stop at 9 pairs,
+  // gives 5.32% here.)
+  t.ok(formerSignificant / 4096 > 0.05, `a stop at the pilot: p < .05 in ${(formerSignificant / 40.96).toFixed(2)}% of the patterns`)
+  t.ok(significant / 4096 <= 0.05, `--runs auto: p < .05 in ${(significant / 40.96).toFixed(2)}% of the patterns`)
+  t.equal(significant, 174, 'the rate of a fixed 12 pairs (174 of 4096 patterns, 4.25%): at least twice the pilot')
 })
 
 t.test('3. the hint: from precision only, too few pairs, multiplicity', (t) => {
