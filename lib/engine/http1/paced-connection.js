@@ -32,11 +32,13 @@ class PacedConnection extends Connection {
     if (k === 0) return
     const runner = this.runner
     const now = runner.clock.now()
-    k = runner.stopping ? 0 : this.pacer.take(k, now)
-    if (k === 0) {
-      runner.wait(this)
-      return
-    }
+    if (runner.stopping) return
+    const room = k
+    k = this.pacer.take(k, now)
+    // room left and nothing more due: the pace timer wakes this connection
+    // when the plan has more (else it would wait for a response)
+    if (k < room) runner.wait(this)
+    if (k === 0) return
     this.allowance -= k
     const pacer = this.pacer
     const planFirst = pacer.first

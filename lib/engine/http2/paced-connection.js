@@ -41,9 +41,12 @@ class PacedH2Connection extends H2Connection {
   take (k) {
     const runner = this.runner
     if (runner.stopping) return 0
+    const room = k
     k = this.pacer.take(k, runner.clock.now())
-    if (k === 0) runner.wait(this) // free streams, nothing due
-    else this.planFirst = this.pacer.first
+    // free streams left and nothing more due: the pace timer wakes this
+    // connection when the plan has more (else it would wait for a response)
+    if (k < room) runner.wait(this)
+    if (k > 0) this.planFirst = this.pacer.first
     return k
   }
 
