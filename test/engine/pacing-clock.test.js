@@ -52,11 +52,12 @@ const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', '
  * A rate run of `connections` connections on `clock`; every write is logged
  * with the clock's time and its request count, and answered when `answer()` runs.
  */
-function pacedRun (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1 }) {
-  const writes = []
-  const runner = new Runner({
+/** A Runner of a rate run on `clock`, against a port nothing listens on (the tests stand in for sockets). */
+function pacedRunner (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1, h2 }) {
+  return new Runner({
     requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
     target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
+    h2,
     connections,
     pipelining,
     refill: 'window',
@@ -69,6 +70,11 @@ function pacedRun (clock, rate, { connections, amount = 0, durationMs = amount >
     rate,
     clock
   })
+}
+
+function pacedRun (clock, rate, shape) {
+  const writes = []
+  const runner = pacedRunner(clock, rate, shape)
   runner.transport = {
     readyEvent: 'connect',
     connect: () => {
@@ -204,24 +210,9 @@ function headersFrames (buf) {
  * `clock`; every write with HEADERS is logged with the clock's time and its
  * stream count, and the open streams are answered when `answer()` runs.
  */
-function h2PacedRun (clock, rate, { connections, maxStreams, amount = 0, durationMs = amount > 0 ? 0 : 1e9 }) {
+function h2PacedRun (clock, rate, { maxStreams, ...shape }) {
   const writes = []
-  const runner = new Runner({
-    requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
-    target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
-    h2: { maxStreams, window: 65535 },
-    connections,
-    pipelining: 1,
-    refill: 'window',
-    durationMs,
-    amount,
-    timeoutMs: 60000,
-    bailout: 0,
-    t0: Date.now(),
-    idOffset: 0,
-    rate,
-    clock
-  })
+  const runner = pacedRunner(clock, rate, { ...shape, h2: { maxStreams, window: 65535 } })
   const transport = {
     readyEvent: 'connect',
     connect: () => {
