@@ -41,6 +41,10 @@ const { needsChain, chainFor } = require('./measure/recorder.js')
  * @property {number} [reconnectRate] -D (0: never)
  * @property {boolean} [breakout] record time to first byte
  * @property {Clock} [clock] the clock of the send plan (tests; default performance.now and node's timers)
+ * @property {{maxStreams: number, window: number, lastStreamId?: number}|null} [h2] HTTP/2 (options/h2-options.js; null: HTTP/1.1)
+ * @property {object} [hooks] sequences, hooks and body capture (scripting/hooks.js; undefined: none)
+ * @property {number} [intervalMs] --interval (0: no timeline)
+ * @property {string[]} [localAddresses] --local-address: the connections take them in turn
  */
 
 /**
