@@ -52,6 +52,30 @@ const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', '
  * A rate run of `connections` connections on `clock`; every write is logged
  * with the clock's time and its request count, and answered when `answer()` runs.
  */
+/**
+ * Sockets that log each write carrying requests (`count(buf)` of them) with
+ * the clock's time and the connection's id (set as socket.conn by the test).
+ */
+function standInTransport (count, clock, writes) {
+  return {
+    readyEvent: 'connect',
+    connect: () => {
+      const socket = {
+        setNoDelay () {},
+        once () {},
+        on () {},
+        destroy () {},
+        write (buf) {
+          const n = count(buf)
+          if (n > 0) writes.push({ at: clock.now(), id: socket.conn.id, n })
+          return true
+        }
+      }
+      return socket
+    }
+  }
+}
+
 /** A Runner of a rate run on `clock`, against a port nothing listens on (the tests stand in for sockets). */
 function pacedRunner (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1, h2 }) {
   return new Runner({
@@ -75,22 +99,7 @@ function pacedRunner (clock, rate, { connections, amount = 0, durationMs = amoun
 function pacedRun (clock, rate, shape) {
   const writes = []
   const runner = pacedRunner(clock, rate, shape)
-  runner.transport = {
-    readyEvent: 'connect',
-    connect: () => {
-      const socket = {
-        setNoDelay () {},
-        once () {},
-        on () {},
-        destroy () {},
-        write (buf) {
-          writes.push({ at: clock.now(), id: socket.conn.id, n: buf.toString('latin1').split('GET ').length - 1 })
-          return true
-        }
-      }
-      return socket
-    }
-  }
+  runner.transport = standInTransport((buf) => buf.toString('latin1').split('GET ').length - 1, clock, writes)
   runner.start()
   for (const conn of runner.connections) conn.socket.conn = conn
   for (const conn of runner.connections) conn.ready()
@@ -213,23 +222,7 @@ function headersFrames (buf) {
 function h2PacedRun (clock, rate, { maxStreams, ...shape }) {
   const writes = []
   const runner = pacedRunner(clock, rate, { ...shape, h2: { maxStreams, window: 65535 } })
-  const transport = {
-    readyEvent: 'connect',
-    connect: () => {
-      const socket = {
-        setNoDelay () {},
-        once () {},
-        on () {},
-        destroy () {},
-        write (buf) {
-          const sids = headersFrames(buf)
-          if (sids.length > 0) writes.push({ at: clock.now(), id: socket.conn.id, n: sids.length })
-          return true
-        }
-      }
-      return socket
-    }
-  }
+  const transport = standInTransport((buf) => headersFrames(buf).length, clock, writes)
   for (const conn of runner.connections) conn.settings.transport = transport
   runner.start()
   for (const conn of runner.connections) {
