@@ -9,8 +9,10 @@
 // what every node client pays: one read callback per chunk (`onread` into a
 // shared buffer, as the engine does) and one socket.write per batch.
 //
-//   node bench/node-floor-client.js URL [-c 50] [-d 5] [-p 1]
-// prints {"requests":{"total":N}} (the shape engine-vs-peers parses)
+//   node bench/node-floor-client.js URL [-c 50] [-d 5 | -a N] [-p 1]
+// prints {"requests":{"total":N}} (the shape engine-vs-peers parses).
+// -a N: stop once N responses are in (bench/instructions-per-request.js
+// counts instructions at two N; N a multiple of -c x -p is exact)
 const net = require('node:net')
 
 function arg (name, def) {
@@ -22,6 +24,7 @@ const url = new URL(process.argv.find((a) => a.startsWith('http://')))
 const connections = arg('-c', 50)
 const durationMs = arg('-d', 5) * 1000
 const depth = arg('-p', 1)
+const amount = arg('-a', 0)
 const request = Buffer.from(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`)
 const batch = Buffer.concat(Array.from({ length: depth }, () => request))
 const readBuffer = Buffer.allocUnsafe(64 * 1024)
@@ -62,7 +65,8 @@ async function main () {
           if (pending < batchBytes) return
           pending -= batchBytes
           completed += depth
-          if (running) this.write(batch)
+          if (amount > 0 && completed >= amount) finish()
+          else if (running) this.write(batch)
         }
       }
     })
@@ -71,11 +75,14 @@ async function main () {
     socket.on('error', () => {})
     sockets.push(socket)
   }
-  setTimeout(() => {
+  const timer = amount > 0 ? null : setTimeout(finish, durationMs)
+  function finish () {
+    if (!running) return
     running = false
+    if (timer !== null) clearTimeout(timer)
     for (const s of sockets) s.destroy()
     process.stdout.write(JSON.stringify({ requests: { total: completed } }) + '\n')
-  }, durationMs)
+  }
 }
 
 main().catch((err) => {

@@ -100,6 +100,28 @@ function createPacers (rate, connections, limit) {
 }
 
 /**
+ * Gives a connection of a paced run (http1/ and http2/ paced-connection.js)
+ * the fields the runner's pace timer and the recording chain read. A
+ * connection that sat idle waiting for the plan and is woken by the pace
+ * timer (`refill(true)`) measures what it sends then from the actual send:
+ * the server held nothing back, so the lateness is the timer's (the
+ * millisecond granularity of setTimeout, kept in the lag histogram).
+ * Requests that waited for a busy connection keep their planned time: that
+ * wait is the coordinated omission being corrected.
+ * @param {any} conn
+ * @param {Pacer} pacer
+ * @param {number} slots the connection's request slots
+ */
+function pace (conn, pacer, slots) {
+  conn.pacer = pacer
+  conn.plannedTimes = new Float64Array(slots)
+  conn.plannedAt = 0 // the planned send of the response being recorded (--reqlog)
+  /** on the runner's list of connections waiting for the plan */
+  conn.waiting = false
+  conn.corrected = conn.runner.uncorrected !== null
+}
+
+/**
  * Records the response to the request in ring slot `slot` of a paced
  * connection through the runner's recording chain (measure/recorder.js):
  * latency from the planned send (or the actual one with -C), the actual-send
@@ -127,4 +149,4 @@ function recordTimedOut (conn, slot, now) {
   else recordGivenUp(conn.runner, now - sent, undefined, conn, id)
 }
 
-module.exports = { Pacer, createPacers, recordPaced, recordTimedOut }
+module.exports = { Pacer, createPacers, pace, recordPaced, recordTimedOut }

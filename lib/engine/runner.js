@@ -46,6 +46,10 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {number} [endpointCount] endpoints of this runner (its requests; per-endpoint results when > 1)
  * @property {number} [endpointBase] index of its first endpoint in the run's list
  * @property {number} [share] the worker it runs in (index.js planRunners)
+ * @property {{maxStreams: number, window: number, lastStreamId?: number}|null} [h2] HTTP/2 (options/h2-options.js; null: HTTP/1.1)
+ * @property {object} [hooks] sequences, hooks and body capture (scripting/hooks.js; undefined: none)
+ * @property {number} [intervalMs] --interval (0: no timeline)
+ * @property {string[]} [localAddresses] --local-address: the connections take them in turn
  */
 
 /**

@@ -358,6 +358,54 @@ t.test('constant-rate plans add up; their lag merges from its histogram', async 
   t.throws(() => merge([a, fakeResult([1])]), /result 2 has no "rate" but result 1 has/)
 })
 
+t.test('--breakout merges: connect from connectHistogram, first and last byte from theirs', async (t) => {
+  const hist = (values) => {
+    const h = new Histogram()
+    for (const v of values) h.record(v)
+    return h
+  }
+  const breakoutOf = (connect, first, last) => ({
+    connectHistogram: encode(hist(connect)),
+    connectLatency: latencyStats(hist(connect), 1000),
+    breakout: {
+      connect: latencyStats(hist(connect), 1000),
+      firstByte: latencyStats(hist(first), 1000),
+      lastByte: latencyStats(hist(last), 1000),
+      firstByteHistogram: encode(hist(first)),
+      lastByteHistogram: encode(hist(last))
+    }
+  })
+  const a = fakeResult([1000, 2000], { extra: breakoutOf([300], [800, 1500], [100, 400]) })
+  const b = fakeResult([3000], { extra: breakoutOf([500, 700], [2600], [300]) })
+  const m = merge([a, b])
+  t.same(m.breakout.connect, latencyStats(hist([300, 500, 700]), 1000), 'connect: the merged connect latency')
+  t.same(m.breakout.firstByte, latencyStats(hist([800, 1500, 2600]), 1000))
+  t.same(m.breakout.lastByte, latencyStats(hist([100, 400, 300]), 1000))
+  t.same(Array.from(decode(m.breakout.firstByteHistogram).counts), Array.from(hist([800, 1500, 2600]).counts))
+  t.same(Array.from(decode(m.breakout.lastByteHistogram).counts), Array.from(hist([100, 400, 300]).counts))
+  t.notOk(m.merge.ignored.some((k) => k.startsWith('breakout')), 'nothing of breakout left out')
+
+  // a result without the histograms (older): its two rows are reported, not averaged
+  const old = { ...a, breakout: { ...a.breakout, firstByteHistogram: undefined, lastByteHistogram: undefined } }
+  const partial = merge([old, b])
+  t.same(Object.keys(partial.breakout), ['connect'])
+  t.ok(partial.merge.ignored.includes('breakout.firstByte') && partial.merge.ignored.includes('breakout.lastByte'))
+  const { breakout, ...connectOnly } = breakoutOf([300], [800], [100])
+  t.ok(breakout)
+  t.throws(() => merge([a, fakeResult([1], { extra: connectOnly })]), /result 2 has no "breakout" but result 1 has/)
+})
+
+t.test('the engine keeps the breakout histograms that merge adds', async (t) => {
+  const s = await server(t)
+  const r = asJson(await load({ url: s, connections: 1, amount: 20, breakout: true }))
+  const counts = (key) => decode(r.breakout[key]).totalCount
+  t.equal(counts('firstByteHistogram'), 20, 'one first byte per response')
+  t.equal(counts('lastByteHistogram'), 20, 'one first-to-last per response')
+  const m = merge([r, r])
+  t.equal(decode(m.breakout.firstByteHistogram).totalCount, 40)
+  t.equal(m.breakout.firstByte.max, r.breakout.firstByte.max, 'a run merged with itself keeps its max')
+})
+
 t.test('fields without an exact rule are reported, not guessed', async (t) => {
   const a = fakeResult([100], { extra: { tool: 'x', threads: 4, connectLatency: { p50: 1 }, requests: { total: 1, sent: 1, dropped: 3 } } })
   const b = fakeResult([200], { extra: { tool: 'x', threads: 4, connectLatency: { p50: 2 } } })

@@ -52,11 +52,36 @@ const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', '
  * A rate run of `connections` connections on `clock`; every write is logged
  * with the clock's time and its request count, and answered when `answer()` runs.
  */
-function pacedRun (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1 }) {
-  const writes = []
-  const runner = new Runner({
+/**
+ * Sockets that log each write carrying requests (`count(buf)` of them) with
+ * the clock's time and the connection's id (set as socket.conn by the test).
+ */
+function standInTransport (count, clock, writes) {
+  return {
+    readyEvent: 'connect',
+    connect: () => {
+      const socket = {
+        setNoDelay () {},
+        once () {},
+        on () {},
+        destroy () {},
+        write (buf) {
+          const n = count(buf)
+          if (n > 0) writes.push({ at: clock.now(), id: socket.conn.id, n })
+          return true
+        }
+      }
+      return socket
+    }
+  }
+}
+
+/** A Runner of a rate run on `clock`, against a port nothing listens on (the tests stand in for sockets). */
+function pacedRunner (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1, h2 }) {
+  return new Runner({
     requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
     target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
+    h2,
     connections,
     pipelining,
     refill: 'window',
@@ -69,22 +94,12 @@ function pacedRun (clock, rate, { connections, amount = 0, durationMs = amount >
     rate,
     clock
   })
-  runner.transport = {
-    readyEvent: 'connect',
-    connect: () => {
-      const socket = {
-        setNoDelay () {},
-        once () {},
-        on () {},
-        destroy () {},
-        write (buf) {
-          writes.push({ at: clock.now(), id: socket.conn.id, n: buf.toString('latin1').split('GET ').length - 1 })
-          return true
-        }
-      }
-      return socket
-    }
-  }
+}
+
+function pacedRun (clock, rate, shape) {
+  const writes = []
+  const runner = pacedRunner(clock, rate, shape)
+  runner.transport = standInTransport((buf) => buf.toString('latin1').split('GET ').length - 1, clock, writes)
   runner.start()
   for (const conn of runner.connections) conn.socket.conn = conn
   for (const conn of runner.connections) conn.ready()
@@ -176,4 +191,101 @@ test('-R with -d: the duration counts on the same clock, from the first connecti
   const stats = await run.runner.done
   t.equal(stats.elapsedMs, 50)
   t.same(run.writes.map((w) => w.at), Array.from({ length: 25 }, (_, i) => 1000 + 2 * i), 'every 2 ms from 1000 ms until the end at 1050 ms')
+})
+
+// --- HTTP/2: the same plans over streams -------------------------------------
+
+const H = require('../../lib/engine/http2/frames.js')
+// the server's side of a connection: its (empty) SETTINGS, and a final
+// response to a stream (HEADERS with END_STREAM, `:status: 200` as HPACK
+// static index 8)
+const SERVER_SETTINGS = H.frame(H.T.SETTINGS, 0, 0, Buffer.alloc(0))
+const h2Response = (sid) => H.frame(H.T.HEADERS, H.F.END_HEADERS | H.F.END_STREAM, sid, Buffer.from([0x88]))
+
+/** The HEADERS frames of one write of the client (the preface's write has none). */
+function headersFrames (buf) {
+  const sids = []
+  let p = buf.subarray(0, H.PREFACE.length).equals(H.PREFACE) ? H.PREFACE.length : 0
+  while (p + H.FRAME_HEADER <= buf.length) {
+    const length = buf.readUIntBE(p, 3)
+    if (buf[p + 3] === H.T.HEADERS) sids.push(buf.readUInt32BE(p + 5) & 0x7fffffff)
+    p += H.FRAME_HEADER + length
+  }
+  return sids
+}
+
+/**
+ * pacedRun over --h2: `connections` connections of `maxStreams` streams on
+ * `clock`; every write with HEADERS is logged with the clock's time and its
+ * stream count, and the open streams are answered when `answer()` runs.
+ */
+function h2PacedRun (clock, rate, { maxStreams, ...shape }) {
+  const writes = []
+  const runner = pacedRunner(clock, rate, { ...shape, h2: { maxStreams, window: 65535 } })
+  const transport = standInTransport((buf) => headersFrames(buf).length, clock, writes)
+  for (const conn of runner.connections) conn.settings.transport = transport
+  runner.start()
+  for (const conn of runner.connections) {
+    conn.socket.conn = conn
+    conn.ready() // the preface
+    conn.read(SERVER_SETTINGS.length, SERVER_SETTINGS) // established: the plan starts
+  }
+  /** the server answers every stream open now */
+  const answer = () => {
+    for (const conn of runner.connections) {
+      const { table } = conn
+      const parts = []
+      for (let slot = 0; slot < table.slots; slot++) if (table.isOpen(slot)) parts.push(h2Response(table.streamIds[slot]))
+      if (parts.length > 0 && !runner.stopping) {
+        const buf = Buffer.concat(parts)
+        conn.read(buf.length, buf)
+      }
+    }
+  }
+  return { runner, writes, answer, end: () => { runner.stop('test'); return runner.done } }
+}
+
+test('--h2 -R: one stream every 1000/R ms over the free streams, exactly, none late', async (t) => {
+  const clock = new ManualClock()
+  // 2 connections x 10 streams at 500 req/s, the server answers at once
+  const run = h2PacedRun(clock, { mode: 'overall', rate: 500, burst: 1, intervalMs: 0 }, { connections: 2, maxStreams: 10 })
+  clock.advanceTo(1500, run.answer)
+  const stats = await run.end()
+  t.same(run.writes.map((w) => w.at), Array.from({ length: 751 }, (_, i) => 2 * i), 'a write every 2 ms from 0 to 1500 ms')
+  t.ok(run.writes.every((w) => w.n === 1), 'each of one stream: no bursts')
+  t.equal(stats.counters[C.SENT], 751)
+  t.equal(stats.rate.planned, 751)
+  t.equal(run.runner.lag.maxValue, 0, 'no send was late')
+  t.equal(run.runner.histogram.maxValue, 0, 'answered at once: latency 0 on the injected clock')
+})
+
+test('--h2 -R with a busy server: a stream that waited for a free one keeps its planned time', async (t) => {
+  const clock = new ManualClock()
+  // one connection of 2 streams, planned every 2 ms, answered every 10 ms
+  const run = h2PacedRun(clock, { mode: 'overall', rate: 500, burst: 1, intervalMs: 0 }, { connections: 1, maxStreams: 2 })
+  for (let at = 10; at <= 50; at += 10) {
+    clock.advanceTo(at)
+    run.answer()
+  }
+  const stats = await run.end()
+  t.same(run.writes.map((w) => [w.at, w.n]), [[0, 1], [2, 1], [10, 2], [20, 2], [30, 2], [40, 2], [50, 2]], 'two streams free at each answer')
+  t.equal(stats.rate.planned, 26)
+  t.equal(stats.rate.issued, 12)
+  // requests 8 and 9 were planned at 16 and 18 ms, sent at 40 and answered at 50 ms
+  const h = run.runner.histogram
+  t.equal(h.totalCount, 10)
+  t.equal(Math.round(h.maxValue / 1000), 50 - 16, 'the latency counts from the planned send (34 ms)')
+  t.equal(Math.round(run.runner.uncorrected.maxValue / 1000), 10, 'the uncorrected one from the actual send (10 ms)')
+})
+
+test('--h2 --burst: N streams at once every interval, on the interval', async (t) => {
+  const clock = new ManualClock()
+  const run = h2PacedRun(clock, { mode: 'burst', rate: 0, burst: 10, intervalMs: 200 }, { connections: 2, maxStreams: 5 })
+  clock.advanceTo(1000, run.answer)
+  const stats = await run.end()
+  const byTime = new Map()
+  for (const w of run.writes) byTime.set(w.at, (byTime.get(w.at) ?? 0) + w.n)
+  t.same([...byTime], [[0, 10], [200, 10], [400, 10], [600, 10], [800, 10], [1000, 10]], '10 at each 200 ms point, none between')
+  t.equal(stats.rate.planned, 60)
+  t.equal(stats.rate.issued, 60)
 })

@@ -1,25 +1,21 @@
 'use strict'
-// One load connection: a socket, a ring of the requests in flight (send time
-// and request index), and the response scanner. Sending is a sliding window:
-// after each read chunk, one write() refills the window with a cached slice
-// of the prebuilt request bytes. Socket handlers are module-level functions
-// (no per-request closures); the connection is found through socket[kConn].
+// One HTTP/1.1 load connection: a ring of the requests in flight (send time
+// and request index) and the response scanner, over the socket life that
+// connection-base.js shares with HTTP/2. Sending is a sliding window: after
+// each read chunk, one write() refills the window with a cached slice of the
+// prebuilt request bytes.
 const { performance } = require('node:perf_hooks')
 const { ResponseScanner } = require('./response-scanner.js')
+const { ConnectionBase } = require('../connection-base.js')
 const C = require('../counters.js')
 
-const kConn = Symbol('benchrig.connection')
-const RETRY_MIN_MS = 10
-const RETRY_MAX_MS = 1000
-
-class Connection {
+class Connection extends ConnectionBase {
   /**
    * @param {import('../runner.js').Runner} runner
    * @param {number} id
    */
   constructor (runner, id) {
-    this.runner = runner
-    this.id = id
+    super(runner, id)
     this.source = runner.source
     this.depth = runner.pipelining
     // window: refill after every read chunk (always `depth` in flight);
@@ -34,58 +30,19 @@ class Connection {
     this.inflight = 0
     // start connections at different requests so several URLs share load
     this.cursor = id % this.source.count
-    this.socket = null
-    this.connected = false
-    this.connectStarted = 0
-    this.answeredSinceConnect = 0
-    this.retryMs = RETRY_MIN_MS
-    this.retryTimer = null
-    this.resetting = false
-    this.socketFailed = false
     this.unsolicited = false
-    this.readAt = 0
-    this.lastRequest = -1 // the request being recorded (measure/endpoints.js)
-    // -M/--max-connection-requests and -D/--reconnect-rate: requests this
-    // socket may still send (Infinity unless set; one compare per refill)
-    this.maxRequests = runner.opts.maxConnectionRequests > 0 ? runner.opts.maxConnectionRequests : Infinity
-    this.reconnectRate = runner.opts.reconnectRate > 0 ? runner.opts.reconnectRate : Infinity
-    this.allowance = Math.min(this.maxRequests, this.reconnectRate)
-    this.grant = this.allowance // the allowance this socket started with
-    this.finished = false
     // --breakout: when the head response's first byte was read
-    this.breakout = runner.breakout
     this.firstByteAt = 0
-    // --local-address: the connections take the source addresses in turn
-    const sources = runner.opts.localAddresses
-    this.localAddress = sources !== undefined && sources.length > 0 ? sources[id % sources.length] : undefined
     this.scanner = new ResponseScanner(this, runner.expectBody, runner.opts.maxHeaderSize)
   }
 
-  open () {
-    if (this.runner.stopping || this.finished) return
-    this.retryTimer = null
-    this.connected = false
-    this.answeredSinceConnect = 0
-    this.resetting = false
-    this.socketFailed = false
+  resetSocketState () {
     this.unsolicited = false
     this.scanner.reset()
-    this.connectStarted = performance.now()
-    const socket = this.runner.transport.connect(onRead, this.localAddress)
-    socket[kConn] = this
-    socket.setNoDelay(true)
-    socket.once(this.runner.transport.readyEvent, onReady)
-    socket.on('error', onError)
-    socket.on('end', onEnd)
-    socket.on('close', onClose)
-    this.socket = socket
   }
 
   ready () {
-    this.connected = true
-    this.retryMs = RETRY_MIN_MS
-    this.allowance = this.grant = Math.min(this.maxRequests, this.reconnectRate)
-    this.runner.connected(performance.now() - this.connectStarted)
+    this.established()
     // re-send what a previous socket left unanswered, then fill the window
     if (this.inflight > 0) {
       const n = this.inflight
@@ -123,11 +80,6 @@ class Connection {
     this.socket.write(this.source.slice(first, k))
   }
 
-  /** The clock of response times (PacedConnection: the runner's, injected in tests). */
-  now () {
-    return performance.now()
-  }
-
   // --- called by the scanner -------------------------------------------
   noBodyExpected () {
     return this.source.noBody[this.requestIds[this.head]] === 1
@@ -154,17 +106,12 @@ class Connection {
     this.inflight--
     this.answeredSinceConnect++
     if (this.breakout) {
-      this.runner.firstByte(this.firstByteAt - this.sendTimes[slot], this.readAt - this.firstByteAt)
+      this.recordBreakout(slot, this.firstByteAt)
       this.firstByteAt = this.readAt // the next response starts in this chunk or later
     }
     // the request's index, for per-endpoint results (measure/endpoints.js)
     this.lastRequest = this.requestIds[slot]
     this.record(slot, status, mismatch)
-  }
-
-  /** Records the response to the request in ring slot `slot`. */
-  record (slot, status, mismatch) {
-    this.runner.response(status, this.readAt - this.sendTimes[slot], mismatch, this)
   }
 
   // --- socket events -----------------------------------------------------
@@ -205,143 +152,46 @@ class Connection {
     this.refill()
   }
 
-  /** This socket sent what -M or -D allow: reconnect, or retire the connection. */
-  exhausted () {
-    this.spend()
-    retireOrReconnect(this)
-  }
-
   ended () {
-    this.readAt = performance.now()
+    this.readAt = this.now()
     // a close-delimited body ends here, with the server's FIN (a reset or
-    // our own destroy leaves it incomplete: see closed())
+    // our own destroy leaves it incomplete: see settleClosed())
     if (this.scanner.readingUntilClose()) this.scanner.eof()
   }
 
-  errored (err) {
-    const kind = err.syscall === 'connect' || !this.connected
-      ? C.ERR_CONNECT
-      : (err.syscall === 'write' || err.code === 'EPIPE' ? C.ERR_WRITE : C.ERR_READ)
-    this.socketFailed = true
-    this.runner.error(kind, err.code || err.message, this)
-  }
-
-  closed () {
-    this.socket = null
-    this.readAt = performance.now()
-    const wasConnected = this.connected
-    if (wasConnected) {
-      this.runner.disconnected()
-      this.spend()
-      if (!this.resetting && !this.scanner.idle() && !this.runner.stopping) {
-        // the server closed mid-response (a body cut short, a head without
-        // its end): that request failed and is not sent again, since the
-        // server may have acted on it; the ones after it are re-sent
-        if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed mid-response', this)
-        this.dropHead()
-        this.answeredSinceConnect++ // settled: reconnectAfterClose drops no other
-      }
+  settleClosed (wasConnected) {
+    if (wasConnected && !this.resetting && !this.scanner.idle() && !this.runner.stopping) {
+      // the server closed mid-response (a body cut short, a head without
+      // its end): that request failed and is not sent again, since the
+      // server may have acted on it; the ones after it are re-sent
+      if (!this.socketFailed) this.runner.error(C.ERR_READ, 'connection closed mid-response', this)
+      this.dropHead()
+      this.answeredSinceConnect++ // settled: the reconnect drops no other
     }
-    reconnectAfterClose(this, wasConnected, this.inflight)
+    return this.inflight
   }
 
-  /** Something is left to send or re-send (else a closed socket is not reopened). */
-  hasWork () {
-    return this.inflight > 0 || this.runner.budget > 0
+  outstanding () {
+    return this.inflight
   }
 
-  /** Charges what this socket sent against -M/--max-connection-requests. */
-  spend () {
-    this.maxRequests -= this.grant - this.allowance
-    this.grant = this.allowance
+  oldestSlot () {
+    return this.inflight === 0 ? -1 : this.head
   }
 
-  /** The oldest request timed out at `now`: it is dropped (counted by the caller). */
-  timedOutHead (now) {
-    this.dropHead()
-  }
-
-  /** Forgets the oldest request in flight (it failed); it counts as finished. */
-  dropHead () {
-    if (this.inflight === 0) return
+  /** Frees the oldest slot (only the ring's head is ever released). */
+  release (slot) {
     if (++this.head === this.depth) this.head = 0
     this.inflight--
-    this.runner.dropped()
   }
 
-  /** Resets the socket; 'close' reconnects and re-sends what is in flight. */
-  restart () {
+  halt () {
     this.scanner.halted = true
-    const socket = this.socket
-    if (socket === null) return
-    this.resetting = true
-    socket.destroy()
   }
 
-  /** The oldest request was sent before `limit` (ms, performance.now clock). */
-  timedOut (limit) {
-    if (this.socket === null) return false
-    if (!this.connected) return this.connectStarted < limit
+  sentBefore (limit) {
     return this.inflight > 0 && this.sendTimes[this.head] < limit
   }
-
-  close () {
-    if (this.retryTimer !== null) clearTimeout(this.retryTimer)
-    this.retryTimer = null
-    if (this.socket !== null) this.socket.destroy()
-  }
 }
 
-function reopen (conn) { conn.open() }
-
-/**
- * After a socket sent what -M or -D allow and all of it is answered (HTTP/1.1
- * and HTTP/2): retire the connection once -M is reached, else reconnect (-D).
- */
-function retireOrReconnect (conn) {
-  if (conn.maxRequests <= 0) {
-    conn.finished = true
-    conn.close()
-    conn.runner.connectionFinished()
-    return
-  }
-  conn.runner.counters[C.PLANNED_RECONNECTS]++
-  conn.restart()
-}
-
-/**
- * What an HTTP/1.1 or HTTP/2 connection does once its socket has closed and
- * it has settled what was on it: retry a failed connect with a growing delay;
- * otherwise count the reconnect, drop the oldest request if the socket
- * answered nothing (so a server that always closes, or always sends GOAWAY,
- * cannot keep us re-sending forever), and reopen while there is work.
- * @param {Connection|import('../http2/connection.js').H2Connection} conn
- * @param {boolean} wasConnected the socket had been established
- * @param {number} outstanding requests sent on it and not answered
- */
-function reconnectAfterClose (conn, wasConnected, outstanding) {
-  const runner = conn.runner
-  if (runner.stopping || conn.finished) return
-  if (!wasConnected) {
-    // connect failed (counted in errored)
-    runner.connectFailed()
-    if (runner.stopping) return
-    conn.retryTimer = setTimeout(reopen, conn.retryMs, conn)
-    conn.retryMs = Math.min(conn.retryMs * 2, RETRY_MAX_MS)
-    return
-  }
-  runner.counters[C.RECONNECTS]++
-  if (outstanding > 0 && conn.answeredSinceConnect === 0 && !conn.resetting) {
-    if (!conn.socketFailed) runner.error(C.ERR_READ, 'connection closed before a response', conn)
-    conn.dropHead()
-  }
-  if (runner.stopping || !conn.hasWork()) return
-  conn.open()
-}
-function onRead (n, buf) { this[kConn].read(n, buf) }
-function onReady () { this[kConn].ready() }
-function onError (err) { this[kConn].errored(err) }
-function onEnd () { this[kConn].ended() }
-function onClose () { this[kConn].closed() }
-
-module.exports = { Connection, reconnectAfterClose, retireOrReconnect, RETRY_MIN_MS }
+module.exports = { Connection }

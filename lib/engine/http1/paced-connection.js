@@ -2,16 +2,12 @@
 // A connection of a constant-rate or burst run. It sends only what its pacer
 // says is due, remembers each request's planned send time beside its actual
 // one, and measures latency from the planned time (coordinated omission
-// corrected): a request that waited for a free connection because the
-// server stalled carries that wait in its latency, as a user would see it.
-// The latency from the actual send goes to the runner's uncorrected
-// histogram, and the lag of each send behind its plan to the lag histogram.
-//
-// The class is chosen once per run (runner.js), so the closed-loop
+// corrected: pacer.js `pace()` describes the fields HTTP/1.1 and HTTP/2
+// share). The class is chosen once per run (runner.js), so the closed-loop
 // Connection's hot path has no rate branch.
 const { Connection } = require('./connection.js')
 const C = require('../counters.js')
-const { recordPaced, recordTimedOut } = require('../pacer.js')
+const { pace, recordPaced, recordTimedOut } = require('../pacer.js')
 
 class PacedConnection extends Connection {
   /**
@@ -21,22 +17,13 @@ class PacedConnection extends Connection {
    */
   constructor (runner, id, pacer) {
     super(runner, id)
-    this.pacer = pacer
-    this.plannedTimes = new Float64Array(this.depth)
-    this.plannedAt = 0 // the planned send of the response being recorded (--reqlog)
-    /** on the runner's list of connections waiting for the plan */
-    this.waiting = false
-    this.corrected = runner.uncorrected !== null
+    pace(this, pacer, this.depth)
   }
 
   /**
    * Sends what the plan has due, as far as the window allows, in one write().
    * @param {boolean} [woken] called by the pace timer while this connection
-   *   sat idle waiting for the plan: the server held nothing back, so the
-   *   requests' lateness is the timer's (the millisecond granularity of
-   *   setTimeout, kept in the lag histogram) and their latency counts from
-   *   the send. Requests that waited for a busy connection keep their planned
-   *   time: that wait is the coordinated omission being corrected.
+   *   sat idle waiting for the plan (see pacer.js `pace()`)
    */
   refill (woken) {
     if (!this.connected || this.socket === null) return
@@ -45,11 +32,13 @@ class PacedConnection extends Connection {
     if (k === 0) return
     const runner = this.runner
     const now = runner.clock.now()
-    k = runner.stopping ? 0 : this.pacer.take(k, now)
-    if (k === 0) {
-      runner.wait(this)
-      return
-    }
+    if (runner.stopping) return
+    const room = k
+    k = this.pacer.take(k, now)
+    // room left and nothing more due: the pace timer wakes this connection
+    // when the plan has more (else it would wait for a response)
+    if (k < room) runner.wait(this)
+    if (k === 0) return
     this.allowance -= k
     const pacer = this.pacer
     const planFirst = pacer.first
@@ -70,24 +59,10 @@ class PacedConnection extends Connection {
     this.socket.write(this.source.slice(first, k))
   }
 
-  hasWork () {
-    return this.inflight > 0 || this.pacer.issued < this.pacer.limit
-  }
-
-  /** Response times on the send plan's clock (the runner's; injected in tests). */
-  now () {
-    return this.runner.clock.now()
-  }
-
-  record (slot, status, mismatch) {
-    recordPaced(this, slot, status, mismatch)
-  }
-
-  timedOutHead (now) {
-    if (this.inflight === 0) return
-    recordTimedOut(this, this.head, now)
-    this.dropHead()
-  }
+  moreToSend () { return this.pacer.issued < this.pacer.limit }
+  now () { return this.runner.clock.now() }
+  record (slot, status, mismatch) { recordPaced(this, slot, status, mismatch) }
+  givenUp (slot, now) { recordTimedOut(this, slot, now) }
 }
 
 module.exports = { PacedConnection }

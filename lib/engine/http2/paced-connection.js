@@ -1,19 +1,15 @@
 'use strict'
 // An HTTP/2 connection of a constant-rate or burst run (--h2 with -R, -r,
-// --burst): paced-connection.js for streams. It opens only the streams its
-// pacer says are due, keeps each stream's planned send time beside its
-// actual one, and measures latency from the planned time (coordinated
-// omission corrected); the latency from the actual send goes to the
-// runner's uncorrected histogram, and each send's lag behind its plan to the
-// lag histogram.
-//
-// "Room" here is a free stream (capacity left under --max-streams and the
-// server's SETTINGS_MAX_CONCURRENT_STREAMS): when the server stalls, due
-// requests wait for a stream to finish and keep their planned time, so that
-// wait is in their latency, as a user would see it. The class is chosen once
-// per run (runner.js); H2Connection's closed-loop flush has no rate branch.
+// --burst): http1/paced-connection.js for streams, with the same fields
+// (pacer.js `pace()`). "Room" here is a free stream (capacity left under
+// --max-streams and the server's SETTINGS_MAX_CONCURRENT_STREAMS): when the
+// server stalls, due requests wait for a stream to finish and keep their
+// planned time, so that wait is in their latency, as a user would see it.
+// Send, planned and response times are all on the runner's clock (injected
+// in tests). The class is chosen once per run (runner.js); H2Connection's
+// closed-loop flush has no rate branch.
 const { H2Connection } = require('./connection.js')
-const { recordPaced, recordTimedOut } = require('../pacer.js')
+const { pace, recordPaced, recordTimedOut } = require('../pacer.js')
 
 class PacedH2Connection extends H2Connection {
   /**
@@ -23,22 +19,15 @@ class PacedH2Connection extends H2Connection {
    */
   constructor (runner, id, pacer) {
     super(runner, id)
-    this.pacer = pacer
-    this.plannedTimes = new Float64Array(this.slots)
-    this.plannedAt = 0 // the planned send of the response being recorded (--reqlog)
-    /** on the runner's list of connections waiting for the plan */
-    this.waiting = false
+    pace(this, pacer, this.table.slots)
     /** inside refill(true): the pace timer woke this idle connection */
     this.woken = false
     this.planFirst = 0
-    this.corrected = runner.uncorrected !== null
   }
 
   /**
    * Called by the runner's pace timer when something is due and this
-   * connection was waiting with free streams. The requests it opens now are
-   * measured from their actual send: the connection sat idle, so their
-   * lateness is the timer's (kept in the lag histogram), not the server's.
+   * connection was waiting with free streams (see pacer.js `pace()`).
    * @param {boolean} [woken]
    */
   refill (woken) {
@@ -52,15 +41,13 @@ class PacedH2Connection extends H2Connection {
   take (k) {
     const runner = this.runner
     if (runner.stopping) return 0
-    const pacer = this.pacer
-    k = pacer.take(k, this.runner.clock.now())
-    if (k === 0) runner.wait(this) // free streams, nothing due
-    else this.planFirst = pacer.first
+    const room = k
+    k = this.pacer.take(k, runner.clock.now())
+    // free streams left and nothing more due: the pace timer wakes this
+    // connection when the plan has more (else it would wait for a response)
+    if (k < room) runner.wait(this)
+    if (k > 0) this.planFirst = this.pacer.first
     return k
-  }
-
-  hasWork () {
-    return this.active > 0 || this.pacer.issued < this.pacer.limit
   }
 
   stamp (slot, j, now) {
@@ -69,17 +56,10 @@ class PacedH2Connection extends H2Connection {
     this.runner.lag.record((now - planned) * 1000)
   }
 
-  record (slot, status, mismatch) {
-    recordPaced(this, slot, status, mismatch)
-  }
-
-  timedOutHead (now) {
-    const slot = this.oldest()
-    if (slot < 0) return
-    recordTimedOut(this, slot, now)
-    this.forget(slot)
-    this.runner.dropped()
-  }
+  moreToSend () { return this.pacer.issued < this.pacer.limit }
+  now () { return this.runner.clock.now() }
+  record (slot, status, mismatch) { recordPaced(this, slot, status, mismatch) }
+  givenUp (slot, now) { recordTimedOut(this, slot, now) }
 }
 
 module.exports = { PacedH2Connection }

@@ -30,7 +30,9 @@ const CODES = 600
  * @param {number} id its requestIds[slot]
  */
 function endpointOf (conn, id) {
-  const map = conn.source?.endpoints
+  // HTTP/1.1 keeps its request source as `source`; hooked HTTP/2 inside its
+  // DynamicRequests (`requests.source`); static HTTP/2 ids are the endpoints
+  const map = (conn.source ?? conn.requests?.source)?.endpoints
   return map === undefined || map === null || id < 0 ? id : map[id]
 }
 

@@ -308,6 +308,33 @@ function mergeEndpoints (inputs, duration, ignored) {
 }
 
 /**
+ * --breakout: connect is the run's connect latency (merged from
+ * `connectHistogram`); first byte and last byte merge from their histograms,
+ * when every input has them (a result from before they were kept reports the
+ * two as not merged rather than averaged).
+ */
+function mergeBreakout (inputs, connect) {
+  const having = inputs.filter(({ r }) => isPlainObject(r.breakout))
+  if (having.length === 0) return undefined
+  if (having.length < inputs.length) {
+    const lacking = inputs.find(({ r }) => !isPlainObject(r.breakout)).name
+    throw new UsageError(`${lacking} has no "breakout" but ${having[0].name} has: merge runs of the same mode (all with --breakout, or none)`)
+  }
+  const out = connect === undefined ? {} : { connect }
+  for (const [stat, key] of [['firstByte', 'firstByteHistogram'], ['lastByte', 'lastByteHistogram']]) {
+    if (!inputs.every(({ r }) => typeof r.breakout[key] === 'string')) continue
+    let acc = null
+    for (const { r, name } of inputs) {
+      const h = restoreBounds(decodeNamed(r.breakout[key], name, `"breakout.${key}"`), undefined, r.breakout[stat])
+      acc = addHistogram(acc, h, name, `"breakout.${key}"`)
+    }
+    out[stat] = latencyStats(acc.h, 1000)
+    out[key] = encode(acc.h)
+  }
+  return out
+}
+
+/**
  * Checks that r looks like a load result and returns its histogram keys.
  * @returns {string[]}
  */
@@ -423,6 +450,8 @@ function merge (results, options = {}) {
   if (rate !== undefined) out.rate = rate
   const endpoints = mergeEndpoints(inputs, out.duration, ignored)
   if (endpoints !== undefined) out.endpoints = endpoints
+  const breakout = mergeBreakout(inputs, out.connectLatency)
+  if (breakout !== undefined) out.breakout = breakout
 
   const sats = all('saturation').filter(isPlainObject)
   // one line per distinct warning, naming the runs that gave it

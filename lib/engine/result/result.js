@@ -210,7 +210,16 @@ function buildResult (m, opts, usage) {
     ...(m.firstBytes === null
       ? {}
       // lastByte: first byte -> last byte, as wrk-cmm's TTLB (send -> last byte is `latency`)
-      : { breakout: { connect, firstByte: latencyStats(m.firstBytes, 1000), lastByte: latencyStats(m.firstToLast, 1000) } }),
+      // the histograms let `benchrig merge` add breakouts exactly (merge.js)
+      : {
+          breakout: {
+            connect,
+            firstByte: latencyStats(m.firstBytes, 1000),
+            lastByte: latencyStats(m.firstToLast, 1000),
+            firstByteHistogram: encode(m.firstBytes),
+            lastByteHistogram: encode(m.firstToLast)
+          }
+        }),
     openConnectionsMax: m.openMax,
     plannedReconnects: c[C.PLANNED_RECONNECTS],
     // one entry per URL or named request; the totals above are their sum

@@ -2,23 +2,15 @@
 // installHooks for --h2 runs (hooks.js calls it once per runner, after the
 // runner built its connections): the HTTP/1.1 dynamic path's modules where
 // they fit (DynamicSource for the sequence, context, setupRequest, restarts
-// and [<id>]; Client for setupClient and the 'response' event), with the
-// connections replaced by the hooked subclass of their class
-// (http2/hooked-connection.js) before any of them opened. The plain --h2 path
-// never loads this file.
+// and [<id>]; Client for setupClient and the 'response' event). Hooks attach
+// as they do for HTTP/1.1, by giving each connection its parts before any of
+// them opened: a CaptureFrameReader as its `scanner` (the response's bytes,
+// headers, body) and, for request hooks, DynamicRequests as its `requests`.
+// The plain --h2 path never loads this file.
 const { DynamicSource, isThenable, refuseAsync } = require('./dynamic-source.js')
 const { Client } = require('./client.js')
-const { H2Connection } = require('../http2/connection.js')
-const { withHooks } = require('../http2/hooked-connection.js')
-
-// one class each, made once per thread, so their call sites stay monomorphic
-let Closed = null
-let Paced = null
-
-function hookedClass (paced) {
-  if (!paced) return (Closed ??= withHooks(H2Connection))
-  return (Paced ??= withHooks(require('../http2/paced-connection.js').PacedH2Connection))
-}
+const { CaptureFrameReader } = require('../http2/capture-frame-reader.js')
+const { DynamicRequests } = require('../http2/dynamic-requests.js')
 
 /**
  * @param {import('../runner.js').Runner} runner
@@ -53,11 +45,11 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
         } catch (err) {
           hookFailed('verifyBody', err)
         }
-      } else if (conn.wantBody && expected !== undefined) {
+      } else if (conn.scanner.wantBody && expected !== undefined) {
         mismatch = !body.equals(expected)
       }
-      const source = conn.source
-      if (source === null) return mismatch
+      if (!dynamic) return mismatch
+      const source = conn.requests.source
       const fn = onResponse[source.seq[slot]]
       if (fn !== undefined) {
         try {
@@ -77,16 +69,13 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
   // the source keeps each built request as a spec; the connection encodes it
   // when the stream opens (and keeps the block of one it sends again)
   const encode = (r) => ({ method: r.method, path: r.path, host: r.host ?? defaultHost, headers: r.headers, body: r.body, block: null, sent: false })
-  const conns = runner.connections
-  for (let i = 0; i < conns.length; i++) {
-    const old = conns[i]
-    const conn = new (hookedClass(old.pacer !== undefined))(runner, old.id, old.pacer, how)
-    conns[i] = conn
+  for (const conn of runner.connections) {
+    conn.scanner = new CaptureFrameReader(conn, how)
     if (!dynamic) continue
-    const source = new DynamicSource(base, conn.slots, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, encode, counters: runner.counters })
+    const source = new DynamicSource(base, conn.table.slots, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, encode, counters: runner.counters })
     const client = new Client(conn.id, source, toSpec)
     source.client = client
-    conn.source = source
+    conn.requests = new DynamicRequests(conn, source)
     conn.client = client
     if (setupClient !== undefined) {
       try {
@@ -96,7 +85,7 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
       }
     }
     // a 'body' listener from setupClient: this connection keeps bodies too
-    if (client.listenerCount('body') > 0) conn.captureBodies()
+    if (client.listenerCount('body') > 0) conn.scanner.captureBodies()
   }
 }
 
