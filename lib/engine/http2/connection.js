@@ -58,6 +58,8 @@ class H2Connection extends ConnectionBase {
     this.table = new StreamTable(s.maxStreams)
     // the base class's record() and the paced one read send times by slot
     this.sendTimes = this.table.sendTimes
+    // the request index of each slot, read by the shared paced and per-endpoint recording
+    this.requestIds = this.table.requestIds
     /** @type {import('./request-templates.js').RequestTemplates|import('./dynamic-requests.js').DynamicRequests} */
     this.requests = RequestTemplates.of(runner)
     this.flow = new FlowControl(this.table, s.window, this.requests.bodies)
