@@ -98,8 +98,9 @@ test('--stages: bad stage strings and clashing flags stop before any request', a
 test('--stages-connections: connections opened, all closed, and reopened along the ramp against a real server', async (t) => {
   const { url } = await server(t)
   // up to 3, held, down to 0, held, up to 3 again, held: the holds give a
-  // loaded machine time to connect before the ramp moves on
-  const r = await load({ url, stagesConnections: '50ms:3,200ms:3,50ms:0,100ms:0,50ms:3,200ms:3', interval: 150 })
+  // loaded machine time to connect and to close before the ramp moves on
+  // (with 200/100 ms holds a run in the full suite once saw no reconnect)
+  const r = await load({ url, stagesConnections: '50ms:3,300ms:3,50ms:0,300ms:0,50ms:3,300ms:3', interval: 150 })
   t.equal(r.stagesOf, 'connections')
   t.same(r.stages.map((s) => s.target), [3, 3, 0, 0, 3, 3])
   t.equal(r.connections, 3, 'the peak of the ramp')
