@@ -160,12 +160,6 @@ function normalizeOptions (o) {
   const thresholds = parseThresholds(o.thresholds)
   const thresholdAbort = o.thresholdAbort === true
   if (thresholdAbort && thresholds.length === 0) throw new UsageError('--threshold-abort stops a run on a failing threshold: add at least one --threshold')
-  if (thresholdAbort && workers > 1) {
-    throw new UsageError('--threshold-abort watches the running figures of a run in one thread: use -w/--workers 0 or 1, or drop --threshold-abort (the thresholds are still checked at the end)')
-  }
-  if (thresholdAbort && origins.length > 1) {
-    throw new UsageError('--threshold-abort watches the running figures of one origin: give URLs of one origin, or drop --threshold-abort (the thresholds are still checked at the end)')
-  }
   const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
   const h2 = normalizeH2(o, { pipelining, body, shape })
   if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'
