@@ -76,12 +76,36 @@ test('--stages: a gentle ramp against a real server keeps its plan per interval 
   t.match(formatRow(r.intervals[1], r.intervals[0].start), /^interval 0\.3s \+300ms: \d+ req \(\d+ planned\), mean/, 'the text row shows the plan')
 })
 
+test('stage targets take SI counts and durations the compound forms, as every count and duration does', (t) => {
+  const { parseStages } = require('../../lib/engine/stages.js')
+  const { parseDuration } = require('../../lib/engine/options/units.js')
+  const { normalizeOptions } = require('../../lib/engine/options/options.js')
+  t.same(parseStages('1m30s:10k,30s:1.5k,1h2m:2.5,500ms:0', '--stages', parseDuration),
+    [{ durationMs: 90000, target: 10000 }, { durationMs: 30000, target: 1500 }, { durationMs: 3720000, target: 2.5 }, { durationMs: 500, target: 0 }])
+  t.same(parseStages([{ duration: '1m30s', target: '1k' }, { duration: 10, target: 0 }], '--stages', parseDuration),
+    [{ durationMs: 90000, target: 1000 }, { durationMs: 10000, target: 0 }], 'the API objects too')
+  t.same(parseStages('2m:1k,1m30s:0', '--stages-connections', parseDuration, { integer: true }),
+    [{ durationMs: 120000, target: 1000 }, { durationMs: 90000, target: 0 }])
+  const url = 'http://127.0.0.1:1/'
+  const rate = normalizeOptions({ url, stages: '1m30s:10k,30s:0' })
+  t.equal(rate.durationMs, 120000, 'the run lasts the compound durations summed')
+  t.same(rate.rate.stages.map((s) => s.target), [10000, 0])
+  const conns = normalizeOptions({ url, stagesConnections: '1m:1k,30s:0', connections: '1k' })
+  t.equal(conns.connections, 1000, 'the peak of 1k connections, and -c 1k agrees with it')
+  t.equal(conns.durationMs, 90000)
+  t.throws(() => normalizeOptions({ url, stages: '1s:10m' }), /invalid --stages "1s:10m": the target after ":" must be a rate >= 0/)
+  t.end()
+})
+
 test('--stages: bad stage strings and clashing flags stop before any request', async (t) => {
   const { url, hits } = await server(t)
   const cases = [
     [['--stages', '30s'], /invalid --stages "30s": each stage is DURATION:TARGET/],
     [['--stages', '1s:100,2x:50'], /invalid --stages "2x:50": the duration before ":" must be positive/],
-    [['--stages', '1s:-1'], /invalid --stages "1s:-1": the target after ":" must be a number >= 0/],
+    [['--stages', '1s:-1'], /invalid --stages "1s:-1": the target after ":" must be a rate >= 0, optionally with k, M or G/],
+    [['--stages', '1s:1x'], /invalid --stages "1s:1x": the target after ":" must be a rate >= 0/],
+    [['--stages-connections', '1s:2.5'], /invalid --stages-connections "1s:2.5": the target after ":" must be a whole number of connections/],
+    [['--stages-connections', '1s:1.0005k'], /invalid --stages-connections "1s:1.0005k": the target after ":" must be a whole number of connections/],
     [['--stages', '1s:100', '-R', '50'], /--stages sets the rate over time; it cannot be combined with -R\/--overall-rate/],
     [['--stages', '1s:100', '-d', '5'], /-d\/--duration 5 disagrees with --stages, whose stages last 1s/],
     [['--stages', '1s:100', '-a', '10'], /--stages runs for the sum of its stages; -a\/--amount cannot end it/],

@@ -101,7 +101,7 @@ function connectionStagesOf (o, parseDuration) {
   }
   if (o.h2 === true) throw new UsageError('--stages-connections works on HTTP/1.1 connections: drop --h2')
   const peak = Math.max(...stages.map((s) => s.target))
-  if (o.connections !== undefined && o.connections !== null && Number(o.connections) !== peak) {
+  if (o.connections !== undefined && o.connections !== null && parseCount(o.connections, '-c/--connections') !== peak) {
     throw new UsageError(`-c/--connections ${o.connections} disagrees with --stages-connections, whose peak is ${peak}: drop -c (the stages set the connections)`)
   }
   return { stages, peak }
