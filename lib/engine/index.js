@@ -75,6 +75,8 @@ function planRunners (opts) {
       liveLatency: opts.liveLatency || tickWatch,
       reqlog: opts.reqlog !== undefined,
       connectionStages: opts.connectionStages,
+      // the whole ramp, and which part of its connections this runner opens (connection-stages.js)
+      connectionPart: opts.connectionStages === null ? null : { index: i, shares, origins: origins.length },
       t0: 0, // set when the run starts
       idOffset
     }

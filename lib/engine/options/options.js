@@ -138,8 +138,6 @@ function normalizeOptions (o) {
   const bailout = o.bailout === undefined ? 0 : integer(o.bailout, '-B/--bailout', 1)
   const method = String(o.method ?? DEFAULTS.method).toUpperCase()
   if (!/^[A-Z][A-Z0-9_-]*$/.test(method)) throw new UsageError(`invalid -m/--method "${o.method}": give an HTTP method like GET or POST`)
-  if (connectionRamp !== null && workers > 1) throw new UsageError('--stages-connections ramps the connections of one thread: use -w/--workers 0 or 1')
-  if (connectionRamp !== null && origins.length > 1) throw new UsageError('--stages-connections ramps the connections of one origin: give URLs of one origin (scheme, host, port)')
   if (workers > connections) {
     throw new UsageError(`-w/--workers ${workers} is more than -c/--connections ${connections}: every worker needs a connection`)
   }
