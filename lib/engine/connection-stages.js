@@ -7,6 +7,13 @@
 // last ones at once (what they had in flight is not counted, as at the end of
 // a run). The ramp's clock, and the duration, start with the runner, not with
 // the first connection, since the ramp starts at 0 connections.
+//
+// With workers or several origins the run has several runners, each holding
+// its part of the peak (split as -c is split). Each follows the whole ramp
+// and opens its part of floor(target(t)), split the same way, so the open
+// connections of all the runners together are floor(target(t)) at every step
+// (scaling the targets per runner would floor each part and lose up to one
+// connection per runner).
 const { Ramp } = require('./stages.js')
 
 // how often the count follows the ramp: fine against the seconds a stage
@@ -16,11 +23,14 @@ const STEP_MS = 10
 class ConnectionRamp {
   /**
    * @param {import('./runner.js').Runner} runner
-   * @param {import('./stages.js').Stage[]} stages targets in connections
+   * @param {import('./stages.js').Stage[]} stages targets in connections (of the whole run)
+   * @param {{index: number, shares: number, origins: number}|null} [part] this runner's place
+   *   in planRunners' split (share-major, then origin); null: the runner holds every connection
    */
-  constructor (runner, stages) {
+  constructor (runner, stages, part = null) {
     this.runner = runner
     this.ramp = new Ramp(stages)
+    this.part = part
     this.active = 0 // connections 0 .. active-1 are in use
     this.timer = null
     this.startMs = 0
@@ -39,6 +49,7 @@ class ConnectionRamp {
     if (runner.stopping) return
     const elapsed = runner.clock.now() - this.startMs
     let want = Math.floor(this.ramp.valueAt(elapsed) + 1e-9)
+    if (this.part !== null) want = partOf(want, this.part)
     if (want > runner.connections.length) want = runner.connections.length
     // a retired connection whose socket has not closed yet waits a step
     while (this.active < want && runner.connections[this.active].socket === null) openAgain(runner.connections[this.active++])
@@ -54,11 +65,30 @@ class ConnectionRamp {
 
 function stepRamp (ramp) { ramp.step() }
 
-/** A connection taken (back) into use: a fresh socket, an empty window. */
+/** The n-th of k near-equal parts of total, the first total % k one larger (split.js). */
+function nth (total, k, n) {
+  return Math.floor(total / k) + (n < total % k ? 1 : 0)
+}
+
+/**
+ * A runner's part of `total` open connections: split over the shares, then
+ * that share's over the origins, as planRunners splits -c, so at the peak
+ * each runner opens exactly the connections it holds.
+ */
+function partOf (total, part) {
+  const share = Math.floor(part.index / part.origins)
+  return nth(nth(total, part.shares, share), part.origins, part.index % part.origins)
+}
+
+/**
+ * A connection taken (back) into use: a fresh socket, nothing in flight.
+ * What its last socket left (HTTP/1.1's ring, HTTP/2's streams kept to be
+ * re-sent) is let go through the protocol's own release(), so both
+ * protocols reopen the same way.
+ */
 function openAgain (conn) {
   conn.finished = false
-  conn.inflight = 0
-  conn.head = 0
+  for (let slot = conn.oldestSlot(); slot >= 0; slot = conn.oldestSlot()) conn.release(slot)
   conn.open()
 }
 
@@ -73,4 +103,4 @@ function retire (conn) {
   conn.close()
 }
 
-module.exports = { ConnectionRamp, STEP_MS }
+module.exports = { ConnectionRamp, partOf, STEP_MS }

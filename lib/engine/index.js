@@ -20,7 +20,7 @@ const C = require('./counters.js')
 const { split } = require('./split.js')
 const { waitUntil } = require('./start-at.js')
 const { scaleStages, describeStages } = require('./stages.js')
-const { evaluate, watchThresholds } = require('./thresholds.js')
+const { evaluate, watchThresholds, TickWatch, needsLatency } = require('./thresholds.js')
 const { totals, secondLatency } = require('./measure/live.js')
 
 /**
@@ -38,6 +38,9 @@ function planRunners (opts) {
   const amounts = budget > 0 ? bySplit(budget) : conns.map(() => 0)
   const bursts = opts.rate?.mode === 'burst' ? bySplit(opts.rate.burst) : null
   let idOffset = 0
+  // --threshold-abort over several runners is checked on the combined tick,
+  // whose latency counts come from each runner's per-second snapshots
+  const tickWatch = opts.thresholdAbort && conns.length > 1 && needsLatency(opts.thresholds)
   return conns.map((c, i) => {
     const origin = origins[i % origins.length]
     let rate = opts.rate
@@ -69,9 +72,11 @@ function planRunners (opts) {
       hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
       intervalMs: opts.intervalMs,
       sampleIntMs: opts.sampleIntMs,
-      liveLatency: opts.liveLatency,
+      liveLatency: opts.liveLatency || tickWatch,
       reqlog: opts.reqlog !== undefined,
       connectionStages: opts.connectionStages,
+      // the whole ramp, and which part of its connections this runner opens (connection-stages.js)
+      connectionPart: opts.connectionStages === null ? null : { index: i, shares, origins: origins.length },
       t0: 0, // set when the run starts
       idOffset
     }
@@ -91,6 +96,7 @@ class LoadRun extends EventEmitter {
   #reqlog = null // the --reqlog writer of the measured run
   #sources = 1 // runners whose ticks and interval rows make one combined row
   #watchThresholds = false // --threshold-abort, during the measured run only
+  #tickWatch = null // --threshold-abort over several runners: checked on the combined tick
   #thresholdAbort = null // the threshold that stopped the run
 
   /** @param {ReturnType<typeof normalizeOptions>} opts */
@@ -143,6 +149,12 @@ class LoadRun extends EventEmitter {
     if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog, opts.reqlogFormat)
     const cpu0 = process.cpuUsage()
     this.#watchThresholds = opts.thresholdAbort
+    if (opts.thresholdAbort && runnerOpts.length > 1) {
+      this.#tickWatch = new TickWatch(opts.thresholds, (failed) => {
+        this.#thresholdAbort = { expr: failed.expr, value: failed.value, at: failed.atMs / 1000 }
+        this.#stopShares('threshold')
+      })
+    }
     this.emit('start')
     let stats
     let reqlogRows = 0
@@ -216,7 +228,7 @@ class LoadRun extends EventEmitter {
     runner.onTick = this.#sources === 1
       ? (t) => this.emit('tick', liveTick({ second: t.second, requests: t.requests, bytes: t.bytes, counter: t.requests }, totals(t.counters), t.latencyCounts))
       // a copy of the second's latency counts: #tick adds the other runners' into the first it gets
-      : (t) => this.#tick(this.#ticks, { second: t.second, requests: t.requests, bytes: t.bytes, totals: totals(t.counters), latencyCounts: t.latencyCounts?.slice() })
+      : (t) => this.#tick(this.#ticks, { second: t.second, requests: t.requests, bytes: t.bytes, totals: totals(t.counters), counters: t.counters, latencyCounts: t.latencyCounts?.slice() })
     forwardErrors(runner, (kind, detail) => { if (this.listenerCount('reqError') > 0) this.emit('reqError', requestError(kind, detail)) })
     // `response` costs nothing until someone listens
     const hook = (status, latencyMs, id) => {
@@ -234,7 +246,7 @@ class LoadRun extends EventEmitter {
     return Promise.resolve(runner.prepared).then(() => {
       if (this.#stopped) runner.stop('stopped')
       const done = runner.start()
-      if (this.#watchThresholds) {
+      if (this.#watchThresholds && this.#tickWatch === null) {
         const unwatch = watchThresholds(runner, this.opts.thresholds, (failed) => {
           this.#thresholdAbort = { expr: failed.expr, value: failed.value, at: failed.atMs / 1000 }
           runner.stop('threshold')
@@ -245,10 +257,13 @@ class LoadRun extends EventEmitter {
     })
   }
 
-  /** A script's thread.stop(): every share ends (the result is kept). */
-  #stopShares () {
-    for (const r of this.#runners) setImmediate(() => r.stop('script'))
-    for (const w of this.#workers) w.postMessage({ type: 'stop', reason: 'script' })
+  /**
+   * Every share ends, the result kept: a script's thread.stop() ('script'),
+   * or a threshold that can no longer pass ('threshold').
+   */
+  #stopShares (reason = 'script') {
+    for (const r of this.#runners) setImmediate(() => r.stop(reason))
+    for (const w of this.#workers) w.postMessage({ type: 'stop', reason })
   }
 
   /**
@@ -323,11 +338,16 @@ class LoadRun extends EventEmitter {
 
   /** Emits one tick per second once every worker has reported that second. */
   #tick (pending, msg) {
-    const agg = pending.get(msg.second) ?? { n: 0, requests: 0, bytes: 0, totals: { total: 0, errors: 0, non2xx: 0 }, latencyCounts: undefined }
+    const agg = pending.get(msg.second) ?? { n: 0, requests: 0, bytes: 0, totals: { total: 0, errors: 0, non2xx: 0 }, counters: undefined, latencyCounts: undefined }
     agg.n++
     agg.requests += msg.requests
     agg.bytes += msg.bytes
     for (const k of ['total', 'errors', 'non2xx']) agg.totals[k] += msg.totals[k]
+    if (this.#tickWatch !== null) {
+      // added now: a runner in this thread passes its live counters
+      if (agg.counters === undefined) agg.counters = new Float64Array(msg.counters.length)
+      for (let i = 0; i < msg.counters.length; i++) agg.counters[i] += msg.counters[i]
+    }
     if (msg.latencyCounts !== undefined) {
       if (agg.latencyCounts === undefined) agg.latencyCounts = msg.latencyCounts
       else for (let i = 0; i < msg.latencyCounts.length; i++) agg.latencyCounts[i] += msg.latencyCounts[i]
@@ -335,6 +355,8 @@ class LoadRun extends EventEmitter {
     pending.set(msg.second, agg)
     if (agg.n === this.#sources) {
       pending.delete(msg.second)
+      // before the tick is emitted: liveTick does not change the counts, but a listener might
+      this.#tickWatch?.feed(agg.counters, agg.latencyCounts, msg.second * this.opts.sampleIntMs)
       this.emit('tick', liveTick({ second: msg.second, requests: agg.requests, bytes: agg.bytes, counter: agg.requests }, agg.totals, agg.latencyCounts))
     }
   }

@@ -42,6 +42,7 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {number} [reconnectRate] -D (0: never)
  * @property {boolean} [breakout] record time to first byte
  * @property {import('./stages.js').Stage[]|null} [connectionStages] --stages-connections (null: all connections open)
+ * @property {{index: number, shares: number, origins: number}|null} [connectionPart] this runner's part of the ramp's connections
  * @property {Clock} [clock] the clock of the send plan (tests; default performance.now and node's timers)
  * @property {number} [endpointCount] endpoints of this runner (its requests; per-endpoint results when > 1)
  * @property {number} [endpointBase] index of its first endpoint in the run's list
@@ -149,7 +150,7 @@ class Runner {
     this.prepared = undefined
     this.onScriptStop = null
     // --stages-connections: how many of the connections are open follows a ramp
-    this.connectionRamp = opts.connectionStages ? new (require('./connection-stages.js').ConnectionRamp)(this, opts.connectionStages) : null
+    this.connectionRamp = opts.connectionStages ? new (require('./connection-stages.js').ConnectionRamp)(this, opts.connectionStages, opts.connectionPart ?? null) : null
     // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
     if (opts.hooks !== undefined) require('./scripting/hooks.js').installHooks(this)
     /** @type {Promise<object>} */

@@ -12,22 +12,23 @@
 // a few multiplications and a square root, no table and no object per
 // request, the same arithmetic-on-a-counter shape as pacer.js.
 const { UsageError } = require('../errors.js')
+const { parseCount } = require('./options/units.js')
 
 /**
  * @typedef {{durationMs: number, target: number}} Stage
  */
 
 /**
- * A target: a plain non-negative number.
- * units: a count with SI suffixes (1k) is parseCount's job once
- * lib/engine/options/units.js has it; until then plain numbers only.
+ * A target: a count >= 0 with SI suffixes (10k) as every count of a load run
+ * takes it (units.js); a whole number of connections, any number for a rate.
  */
-function parseTarget (text, flag, part) {
-  const n = Number(text)
-  if (text.trim() === '' || !Number.isFinite(n) || n < 0) {
-    throw new UsageError(`invalid ${flag} "${part}": the target after ":" must be a number >= 0, e.g. 30s:1000`)
+function parseTarget (text, flag, part, integer) {
+  try {
+    return parseCount(text, flag, { whole: integer, min: 0 })
+  } catch {
+    const what = integer ? 'a whole number of connections' : 'a rate'
+    throw new UsageError(`invalid ${flag} "${part}": the target after ":" must be ${what} >= 0, optionally with k, M or G, e.g. 30s:1000 or 1m:10k`)
   }
-  return n
 }
 
 /**
@@ -51,23 +52,22 @@ function parseStages (value, flag, parseDuration, { integer = false } = {}) {
     let target
     if (typeof part === 'object') {
       durationText = part.duration
-      if (typeof part.target !== 'number') throw new UsageError(`invalid ${flag} ${JSON.stringify(part)}: give {duration, target} with a number target`)
-      target = parseTarget(String(part.target), flag, JSON.stringify(part))
+      if (typeof part.target !== 'number' && typeof part.target !== 'string') throw new UsageError(`invalid ${flag} ${JSON.stringify(part)}: give {duration, target} with a number target (or a count such as '10k')`)
+      target = parseTarget(part.target, flag, JSON.stringify(part), integer)
     } else {
       const s = part.trim()
       const colon = s.lastIndexOf(':')
       if (colon <= 0) throw new UsageError(`invalid ${flag} "${s}": each stage is DURATION:TARGET, e.g. --stages 30s:1000,1m:1000,10s:0`)
       durationText = s.slice(0, colon)
-      target = parseTarget(s.slice(colon + 1), flag, s)
+      target = parseTarget(s.slice(colon + 1), flag, s, integer)
     }
     const shown = typeof part === 'object' ? JSON.stringify(part) : part.trim()
     let seconds
     try {
       seconds = parseDuration(durationText, flag)
     } catch {
-      throw new UsageError(`invalid ${flag} "${shown}": the duration before ":" must be positive, like 500ms, 30s or 2m`)
+      throw new UsageError(`invalid ${flag} "${shown}": the duration before ":" must be positive, like 500ms, 30s, 2m or 1m30s`)
     }
-    if (integer && !Number.isInteger(target)) throw new UsageError(`invalid ${flag} "${shown}": the target must be a whole number of connections`)
     stages.push({ durationMs: Math.round(seconds * 1000), target })
   }
   if (stages.length === 0) throw new UsageError(`invalid ${flag}: give at least one stage DURATION:TARGET, e.g. 30s:1000`)

@@ -16,6 +16,7 @@
 // the final check and the running one measure the same thing.
 const { UsageError } = require('../errors.js')
 const C = require('./counters.js')
+const { Histogram } = require('./measure/histogram.js')
 
 const OPS = {
   '<': (a, b) => a < b,
@@ -182,8 +183,26 @@ const GRACE_MS = 1000
 const CHECK_MS = 100
 
 /**
- * --threshold-abort: checks the running values of a runner every CHECK_MS
- * and calls onFail once with the first threshold that can no longer pass.
+ * The first threshold the running figures say can no longer pass, or null:
+ * the one rule of --threshold-abort, whatever feeds it the figures.
+ * @param {Threshold[]} list
+ * @param {Parameters<typeof measure>[1]} s the running figures
+ * @returns {{expr: string, value: number, atMs: number}|null}
+ */
+function firstFailure (list, s) {
+  for (const th of list) {
+    // a latency figure of no response yet is no figure
+    if (th.kind === 'latency' && s.histogram.totalCount === 0) continue
+    const value = measure(th, s)
+    if (failsEarly(th, value, s.elapsedMs)) return { expr: th.expr, value, atMs: Math.round(s.elapsedMs) }
+  }
+  return null
+}
+
+/**
+ * --threshold-abort on a run of one runner in this thread: checks its
+ * running values every CHECK_MS and calls onFail once with the first
+ * threshold that can no longer pass.
  * @param {import('./runner.js').Runner} runner
  * @param {Threshold[]} list
  * @param {(failed: {expr: string, value: number, atMs: number}) => void} onFail
@@ -193,19 +212,57 @@ function watchThresholds (runner, list, onFail) {
   const timer = setInterval(() => {
     if (!runner.everConnected || runner.stopping) return
     const elapsedMs = runner.clock.now() - runner.startMono
-    const s = { counters: runner.counters, histogram: runner.histogram, elapsedMs }
-    for (const th of list) {
-      // a latency figure of no response yet is no figure
-      if (th.kind === 'latency' && runner.histogram.totalCount === 0) continue
-      const value = measure(th, s)
-      if (failsEarly(th, value, elapsedMs)) {
-        clearInterval(timer)
-        onFail({ expr: th.expr, value, atMs: Math.round(elapsedMs) })
-        return
-      }
+    const failed = firstFailure(list, { counters: runner.counters, histogram: runner.histogram, elapsedMs })
+    if (failed !== null) {
+      clearInterval(timer)
+      onFail(failed)
     }
   }, CHECK_MS)
   return () => clearInterval(timer)
+}
+
+/**
+ * --threshold-abort on a run of several runners (workers, origins): the main
+ * thread sees their combined figures only on the tick, so the check runs on
+ * each combined tick: the runners' counters summed, and a running histogram
+ * here fed by each second's latency counts (the liveLatency snapshots), so
+ * the percentiles are those of every runner together. Same rule as one
+ * runner's watch (firstFailure); it decides at most once a tick.
+ */
+class TickWatch {
+  /**
+   * @param {Threshold[]} list
+   * @param {(failed: {expr: string, value: number, atMs: number}) => void} onFail called once
+   */
+  constructor (list, onFail) {
+    this.list = list
+    this.onFail = onFail
+    this.histogram = new Histogram()
+    this.done = false
+  }
+
+  /**
+   * @param {Float64Array} counters the runners' cumulative counters, summed
+   * @param {Float64Array|undefined} latencyCounts the second's latency counts, summed
+   * @param {number} elapsedMs into the run
+   */
+  feed (counters, latencyCounts, elapsedMs) {
+    if (this.done) return
+    if (latencyCounts !== undefined) {
+      const h = this.histogram.counts
+      for (let i = 0; i < h.length; i++) h[i] += latencyCounts[i]
+      this.histogram.recount()
+    }
+    const failed = firstFailure(this.list, { counters, histogram: this.histogram, elapsedMs })
+    if (failed === null) return
+    this.done = true
+    this.onFail(failed)
+  }
+}
+
+/** Whether a list needs latency figures (a running histogram) to be checked. */
+function needsLatency (list) {
+  return list.some((th) => th.kind === 'latency')
 }
 
 /** The unit a threshold's value is shown in. */
@@ -235,4 +292,4 @@ function failureLines (checked) {
   })
 }
 
-module.exports = { parseThreshold, parseThresholds, measure, evaluate, failsEarly, watchThresholds, formatThresholds, failureLines, GRACE_MS, CHECK_MS }
+module.exports = { parseThreshold, parseThresholds, measure, evaluate, failsEarly, firstFailure, watchThresholds, TickWatch, needsLatency, formatThresholds, failureLines, GRACE_MS, CHECK_MS }

@@ -13,7 +13,7 @@ const runners = workerData.runners.map((ro) => {
   if (workerData.reportErrors) {
     require('./scripting/hooks.js').forwardErrors(runner, (kind, detail) => parentPort.postMessage({ type: 'reqError', kind, detail }))
   }
-  runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes, totals: totals(t.counters), latencyCounts: t.latencyCounts },
+  runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes, totals: totals(t.counters), counters: t.counters, latencyCounts: t.latencyCounts },
     t.latencyCounts === undefined ? [] : [t.latencyCounts.buffer])
   runner.onInterval = (row) => parentPort.postMessage({ type: 'interval', row }, [row.histogram.counts.buffer])
   if (ro.reqlog) runner.onReqlog = (chunk, rows, offsetMs) => parentPort.postMessage({ type: 'reqlog', chunk, rows, offsetMs }, [chunk.buffer])

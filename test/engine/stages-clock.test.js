@@ -96,7 +96,7 @@ test('parseStages: the plan, and one message naming --stages and the bad part', 
     ['30s', /invalid --stages "30s": each stage is DURATION:TARGET/],
     ['30s:1000,xs:5', /invalid --stages "xs:5": the duration before ":" must be positive/],
     ['0s:5', /invalid --stages "0s:5": the duration/],
-    ['10s:-5', /invalid --stages "10s:-5": the target after ":" must be a number >= 0/],
+    ['10s:-5', /invalid --stages "10s:-5": the target after ":" must be a rate >= 0/],
     ['10s:abc', /invalid --stages "10s:abc": the target/],
     ['10s:0,5s:0', /every target is 0/],
     ['', /invalid --stages "": each stage/]

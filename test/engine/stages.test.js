@@ -76,12 +76,36 @@ test('--stages: a gentle ramp against a real server keeps its plan per interval 
   t.match(formatRow(r.intervals[1], r.intervals[0].start), /^interval 0\.3s \+300ms: \d+ req \(\d+ planned\), mean/, 'the text row shows the plan')
 })
 
+test('stage targets take SI counts and durations the compound forms, as every count and duration does', (t) => {
+  const { parseStages } = require('../../lib/engine/stages.js')
+  const { parseDuration } = require('../../lib/engine/options/units.js')
+  const { normalizeOptions } = require('../../lib/engine/options/options.js')
+  t.same(parseStages('1m30s:10k,30s:1.5k,1h2m:2.5,500ms:0', '--stages', parseDuration),
+    [{ durationMs: 90000, target: 10000 }, { durationMs: 30000, target: 1500 }, { durationMs: 3720000, target: 2.5 }, { durationMs: 500, target: 0 }])
+  t.same(parseStages([{ duration: '1m30s', target: '1k' }, { duration: 10, target: 0 }], '--stages', parseDuration),
+    [{ durationMs: 90000, target: 1000 }, { durationMs: 10000, target: 0 }], 'the API objects too')
+  t.same(parseStages('2m:1k,1m30s:0', '--stages-connections', parseDuration, { integer: true }),
+    [{ durationMs: 120000, target: 1000 }, { durationMs: 90000, target: 0 }])
+  const url = 'http://127.0.0.1:1/'
+  const rate = normalizeOptions({ url, stages: '1m30s:10k,30s:0' })
+  t.equal(rate.durationMs, 120000, 'the run lasts the compound durations summed')
+  t.same(rate.rate.stages.map((s) => s.target), [10000, 0])
+  const conns = normalizeOptions({ url, stagesConnections: '1m:1k,30s:0', connections: '1k' })
+  t.equal(conns.connections, 1000, 'the peak of 1k connections, and -c 1k agrees with it')
+  t.equal(conns.durationMs, 90000)
+  t.throws(() => normalizeOptions({ url, stages: '1s:10m' }), /invalid --stages "1s:10m": the target after ":" must be a rate >= 0/)
+  t.end()
+})
+
 test('--stages: bad stage strings and clashing flags stop before any request', async (t) => {
   const { url, hits } = await server(t)
   const cases = [
     [['--stages', '30s'], /invalid --stages "30s": each stage is DURATION:TARGET/],
     [['--stages', '1s:100,2x:50'], /invalid --stages "2x:50": the duration before ":" must be positive/],
-    [['--stages', '1s:-1'], /invalid --stages "1s:-1": the target after ":" must be a number >= 0/],
+    [['--stages', '1s:-1'], /invalid --stages "1s:-1": the target after ":" must be a rate >= 0, optionally with k, M or G/],
+    [['--stages', '1s:1x'], /invalid --stages "1s:1x": the target after ":" must be a rate >= 0/],
+    [['--stages-connections', '1s:2.5'], /invalid --stages-connections "1s:2.5": the target after ":" must be a whole number of connections/],
+    [['--stages-connections', '1s:1.0005k'], /invalid --stages-connections "1s:1.0005k": the target after ":" must be a whole number of connections/],
     [['--stages', '1s:100', '-R', '50'], /--stages sets the rate over time; it cannot be combined with -R\/--overall-rate/],
     [['--stages', '1s:100', '-d', '5'], /-d\/--duration 5 disagrees with --stages, whose stages last 1s/],
     [['--stages', '1s:100', '-a', '10'], /--stages runs for the sum of its stages; -a\/--amount cannot end it/],
@@ -111,6 +135,69 @@ test('--stages-connections: connections opened, all closed, and reopened along t
   t.ok(r.requests.total > 0)
   t.ok(r.intervals.every((row) => row.open >= 0 && row.open <= 3), 'each row says how many connections were open')
   t.throws(() => load({ url, stagesConnections: '1s:5', connections: 3 }), /-c\/--connections 3 disagrees with --stages-connections, whose peak is 5/)
-  t.throws(() => load({ url, stagesConnections: '1s:5', workers: 2 }), /--stages-connections ramps the connections of one thread/)
   t.throws(() => load({ url, stagesConnections: '1s:5', stages: '1s:5' }), /cannot be combined with --stages/)
+})
+
+test('--stages-connections split over runners: their parts always sum to floor(target), and each part reaches what it holds', (t) => {
+  const { partOf } = require('../../lib/engine/connection-stages.js')
+  const { split } = require('../../lib/engine/split.js')
+  for (const [shares, origins, peak] of [[2, 1, 5], [1, 2, 5], [3, 2, 17], [2, 3, 6]]) {
+    const n = shares * origins
+    const held = split(peak, shares).flatMap((c) => split(c, origins))
+    let prev = new Array(n).fill(0)
+    for (let w = 0; w <= peak; w++) {
+      const parts = Array.from({ length: n }, (_, i) => partOf(w, { index: i, shares, origins }))
+      t.equal(parts.reduce((a, b) => a + b, 0), w, `${shares}x${origins}: ${w} open in all`)
+      t.ok(parts.every((p, i) => p >= prev[i] && p <= held[i]), `${shares}x${origins} at ${w}: no part shrinks on the way up or passes what it holds`)
+      prev = parts
+    }
+    t.same(prev, held, `${shares}x${origins}: at the peak each runner opens every connection it holds`)
+  }
+  t.end()
+})
+
+test('--stages-connections with -w 2 and with two origins against real servers', async (t) => {
+  const a = await server(t)
+  const b = await server(t)
+  // up to 5, held (time for a loaded machine to connect), down to 0
+  const stagesConnections = '50ms:5,250ms:5,50ms:0'
+  const w = await load({ url: a.url, stagesConnections, workers: 2, interval: 100 })
+  t.equal(w.connections, 5, '-w 2: the peak')
+  t.equal(w.openConnectionsMax, 5, 'both workers\' parts open at the peak (3 + 2)')
+  t.ok(w.connectLatency.totalCount >= 5, `every connection opened (${w.connectLatency.totalCount} connects)`)
+  t.equal(w.errors, 0)
+  t.ok(w.intervals.every((row) => row.open >= 0 && row.open <= 5), 'the rows sum the workers\' open connections')
+  const hitsBefore = [a.hits(), b.hits()]
+  const o = await load({ url: [a.url, b.url], stagesConnections })
+  t.equal(o.openConnectionsMax, 5, 'two origins: their parts open at the peak (3 + 2)')
+  t.equal(o.errors, 0)
+  t.ok(a.hits() > hitsBefore[0] && b.hits() > hitsBefore[1], 'both origins got requests')
+})
+
+test('--stages-connections on HTTP/2: sessions opened, all closed, and reopened along the ramp', async (t) => {
+  const http2 = require('node:http2')
+  let sessions = 0
+  const live = new Set()
+  const srv = http2.createServer()
+  srv.on('session', (s) => {
+    sessions++
+    live.add(s)
+    s.on('error', () => {})
+    s.on('close', () => live.delete(s))
+  })
+  srv.on('stream', (stream) => {
+    stream.on('error', () => {})
+    stream.respond({ ':status': 200 })
+    stream.end('ok')
+  })
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { for (const s of live) s.destroy(); srv.close() })
+  const url = `http://127.0.0.1:${srv.address().port}/`
+  const r = await load({ url, h2: true, stagesConnections: '50ms:3,200ms:3,50ms:0,100ms:0,50ms:3,200ms:3' })
+  t.equal(r.stagesOf, 'connections')
+  t.equal(r.openConnectionsMax, 3)
+  t.ok(r.connectLatency.totalCount >= 6, `each session opened on the way up and again after the trough (${r.connectLatency.totalCount} connects)`)
+  t.ok(sessions >= 6, `the server saw them (${sessions} sessions)`)
+  t.equal(r.errors, 0, 'closing a session on the way down is no error, and nothing left on it is re-sent as one')
+  t.ok(r.requests.total > 0)
 })

@@ -12,7 +12,7 @@ const { main, reportThresholds } = require('../../lib/cli/load.js')
 const { runMain } = require('../../lib/cli/dispatch.js')
 const { Histogram } = require('../../lib/engine/measure/histogram.js')
 const C = require('../../lib/engine/counters.js')
-const { parseThreshold, parseThresholds, measure, evaluate, failsEarly, GRACE_MS } = require('../../lib/engine/thresholds.js')
+const { parseThreshold, parseThresholds, measure, evaluate, failsEarly, TickWatch, GRACE_MS } = require('../../lib/engine/thresholds.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 
@@ -149,7 +149,65 @@ test('API: --threshold-abort stops the run once a threshold can no longer pass, 
   t.equal(p.stoppedBy, 'threshold')
   t.ok(p.thresholdAbort.at >= GRACE_MS / 1000, `not before the grace period (${p.thresholdAbort.at} s)`)
   t.throws(() => load({ url, thresholdAbort: true }), /--threshold-abort stops a run on a failing threshold: add at least one --threshold/)
-  t.throws(() => load({ url, connections: 2, workers: 2, thresholds: ['p99<1s'], thresholdAbort: true }), /--threshold-abort watches the running figures of a run in one thread/)
+})
+
+test('TickWatch: the combined tick of several runners, counters summed and a running histogram', (t) => {
+  const fails = []
+  const w = new TickWatch(parseThresholds(['p50<2ms', 'errors<3']), (f) => fails.push(f))
+  const counters = new Float64Array(C.SIZE)
+  counters[C.COMPLETED] = 100
+  // one runner's second: 60 responses at 1 ms; another's: 40 at 5 ms (p50 1 ms, passing)
+  const second = new Histogram()
+  for (let i = 0; i < 60; i++) second.record(1000)
+  for (let i = 0; i < 40; i++) second.record(5000)
+  w.feed(counters, second.counts, 1000)
+  t.same(fails, [], 'p50 of both runners together is 1 ms: passing')
+  t.equal(w.histogram.totalCount, 100, 'the running histogram holds the second')
+  // the next second: 80 slow ones; the running p50 moves past 2 ms
+  const next = new Histogram()
+  for (let i = 0; i < 80; i++) next.record(5000)
+  counters[C.COMPLETED] = 180
+  w.feed(counters, next.counts, 2000)
+  t.equal(fails.length, 1, 'fails once')
+  t.equal(fails[0].expr, 'p50<2ms')
+  t.ok(fails[0].value >= 5 && fails[0].value < 5.1, `running p50 over 180 responses (${fails[0].value} ms)`)
+  t.equal(fails[0].atMs, 2000)
+  counters[C.ERR_CONNECT] = 9
+  w.feed(counters, undefined, 3000)
+  t.equal(fails.length, 1, 'a watch that has decided stays quiet')
+  const counts = new TickWatch(parseThresholds(['errors<3']), (f) => fails.push(f))
+  counts.feed(counters, undefined, 1000)
+  t.same(fails[1], { expr: 'errors<3', value: 9, atMs: 1000 }, 'counts need no latency')
+
+  t.end()
+})
+
+test('API: --threshold-abort over -w 2 and over two origins, passing and aborting', async (t) => {
+  const a = await server(t)
+  const b = await server(t)
+  const slow = await server(t, { delayMs: 5 })
+  // passing: bounded by -a, the combined watch never fires
+  const ok = await load({ url: a.url, connections: 2, workers: 2, amount: 40, thresholds: ['requests<=40', 'p99<10s'], thresholdAbort: true })
+  t.equal(ok.stoppedBy, 'amount', '-w 2: a passing run ends on its amount')
+  t.same(ok.thresholds.map((c) => c.ok), [true, true])
+  t.equal(ok.thresholdAbort, undefined)
+  // aborting on a percentile: the main thread's histogram, fed by both workers' seconds
+  const p = await load({ url: slow.url, connections: 2, workers: 2, amount: 1e6, thresholds: ['p50<1us'], thresholdAbort: true })
+  t.equal(p.stoppedBy, 'threshold', '-w 2: aborted')
+  t.equal(p.thresholdAbort.expr, 'p50<1us')
+  t.ok(p.thresholdAbort.value >= 5, `the combined running p50 (${p.thresholdAbort.value} ms)`)
+  t.ok(p.thresholdAbort.at >= GRACE_MS / 1000, 'not before the grace period')
+  t.ok(p.requests.total < 1e6, 'the run ended before its amount')
+  const urls = [a.url, b.url]
+  const two = await load({ url: urls, connections: 2, amount: 40, thresholds: ['requests<=40', 'non2xx==0'], thresholdAbort: true })
+  t.equal(two.stoppedBy, 'amount', 'two origins: a passing run ends on its amount')
+  t.same(two.thresholds.map((c) => c.ok), [true, true])
+  const before = a.hits() + b.hits()
+  const cut = await load({ url: urls, connections: 2, amount: 1e6, thresholds: ['requests<50'], thresholdAbort: true })
+  t.equal(cut.stoppedBy, 'threshold', 'two origins: aborted')
+  t.equal(cut.thresholdAbort.expr, 'requests<50')
+  t.ok(cut.thresholdAbort.value >= 50, `the summed count of both origins (${cut.thresholdAbort.value})`)
+  t.ok(a.hits() + b.hits() - before < 1e6, 'the run ended before its amount')
 })
 
 test('CLI: passing and failing runs as text and as JSON; exit 1 names each failed threshold', async (t) => {

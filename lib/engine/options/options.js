@@ -138,8 +138,6 @@ function normalizeOptions (o) {
   const bailout = o.bailout === undefined ? 0 : integer(o.bailout, '-B/--bailout', 1)
   const method = String(o.method ?? DEFAULTS.method).toUpperCase()
   if (!/^[A-Z][A-Z0-9_-]*$/.test(method)) throw new UsageError(`invalid -m/--method "${o.method}": give an HTTP method like GET or POST`)
-  if (connectionRamp !== null && workers > 1) throw new UsageError('--stages-connections ramps the connections of one thread: use -w/--workers 0 or 1')
-  if (connectionRamp !== null && origins.length > 1) throw new UsageError('--stages-connections ramps the connections of one origin: give URLs of one origin (scheme, host, port)')
   if (workers > connections) {
     throw new UsageError(`-w/--workers ${workers} is more than -c/--connections ${connections}: every worker needs a connection`)
   }
@@ -160,12 +158,6 @@ function normalizeOptions (o) {
   const thresholds = parseThresholds(o.thresholds)
   const thresholdAbort = o.thresholdAbort === true
   if (thresholdAbort && thresholds.length === 0) throw new UsageError('--threshold-abort stops a run on a failing threshold: add at least one --threshold')
-  if (thresholdAbort && workers > 1) {
-    throw new UsageError('--threshold-abort watches the running figures of a run in one thread: use -w/--workers 0 or 1, or drop --threshold-abort (the thresholds are still checked at the end)')
-  }
-  if (thresholdAbort && origins.length > 1) {
-    throw new UsageError('--threshold-abort watches the running figures of one origin: give URLs of one origin, or drop --threshold-abort (the thresholds are still checked at the end)')
-  }
   const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
   const h2 = normalizeH2(o, { pipelining, body, shape })
   if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'

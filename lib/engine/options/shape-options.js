@@ -88,8 +88,7 @@ function stagedDuration (o, amount, parseDuration) {
 /**
  * --stages-connections: the ramp of open connections of a closed-loop run,
  * and the connection count it needs (its peak). -c may be given only if it
- * agrees; a rate, HTTP/2 and workers are refused (the ramp runs in one
- * thread, on HTTP/1.1 connections).
+ * agrees; a rate is refused (the ramp sets the connections of a closed loop).
  * @returns {{stages: import('../stages.js').Stage[], peak: number}|null}
  */
 function connectionStagesOf (o, parseDuration) {
@@ -99,9 +98,8 @@ function connectionStagesOf (o, parseDuration) {
   if (other !== undefined) {
     throw new UsageError(`--stages-connections ramps the connections of a run without a rate; it cannot be combined with ${other === 'stages' ? '--stages' : FLAG_OF[other]}`)
   }
-  if (o.h2 === true) throw new UsageError('--stages-connections works on HTTP/1.1 connections: drop --h2')
   const peak = Math.max(...stages.map((s) => s.target))
-  if (o.connections !== undefined && o.connections !== null && Number(o.connections) !== peak) {
+  if (o.connections !== undefined && o.connections !== null && parseCount(o.connections, '-c/--connections') !== peak) {
     throw new UsageError(`-c/--connections ${o.connections} disagrees with --stages-connections, whose peak is ${peak}: drop -c (the stages set the connections)`)
   }
   return { stages, peak }
