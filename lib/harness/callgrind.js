@@ -6,10 +6,11 @@
 // this machine, `node -e 0`: 10.3 CPU-s with instrumentation from the start,
 // 3.1 CPU-s without). Node cannot issue valgrind's client requests, so
 // bench.start() switches instrumentation on through valgrind's gdbserver:
-// the child starts `vgdb ... instrumentation on` on its own pid and spins
-// until vgdb has exited. vgdb is told never to use ptrace (--max-invoke-ms=0):
-// the spinning child reaches valgrind's poll of the gdbserver every few
-// thousand basic blocks, so no ptrace permission is needed.
+// the child starts `vgdb ... instrumentation on` on its own pid and waits,
+// checking every millisecond, until vgdb has exited. vgdb is told never to
+// use ptrace (--max-invoke-ms=0): the waiting child keeps running basic
+// blocks between naps and so reaches valgrind's poll of the gdbserver (every
+// 5000 blocks), so no ptrace permission is needed.
 // The section: node and V8 never call these two libc functions on their own,
 // and callgrind acts on entry to them:
 //   bench.start(): process.getgroups()  -> getgroups(),   --zero-before: counters to 0
@@ -86,7 +87,7 @@ const SWITCH_ON = 'vgdb --vgdb-prefix="$1" --max-invoke-ms=0 --pid="$2" instrume
 
 /**
  * Child side: switches callgrind's instrumentation on and waits for it. The
- * wait spins (a blocked child would never serve vgdb without ptrace); it ends
+ * wait polls (a child blocked for good would never serve vgdb without ptrace); it ends
  * on vgdb's exit, and after `limitMs` with an error rather than a hang.
  * @param {string|undefined} outPrefix BENCHRIG_CALLGRIND_OUT
  * @param {{limitMs?: number, now?: () => number}} [opts]
@@ -97,7 +98,11 @@ function switchOn (outPrefix, { limitMs = 120e3, now = Date.now } = {}) {
   const helper = spawn('sh', ['-c', SWITCH_ON, 'sh', vgdbPrefix(outPrefix), String(process.pid), done], { stdio: 'ignore' })
   helper.on('error', () => {}) // no sh: the deadline below reports it
   const deadline = now() + limitMs
+  // 1 ms naps between checks leave the CPU to vgdb; each wake-up runs a few
+  // hundred basic blocks, enough for valgrind to reach its gdbserver poll.
+  const nap = new Int32Array(new SharedArrayBuffer(4))
   while (!fs.existsSync(done)) {
+    Atomics.wait(nap, 0, 0, 1)
     if (now() > deadline) {
       helper.kill()
       throw new RunError(`bench.start(): callgrind's instrumentation was not switched on within ${limitMs / 1000} s (vgdb --pid=${process.pid} instrumentation on did not finish); is vgdb (Debian package "valgrind") installed?`, 'BENCHRIG_ERR_MEASURE')
