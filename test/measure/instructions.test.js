@@ -1,39 +1,64 @@
 'use strict'
 // --measure instructions for real: one configuration of a tiny n under
-// valgrind (node's start-up under callgrind alone costs ~10 s of CPU, so
-// this file runs nothing else).
+// valgrind, run directly and through calibrate at the same time (node's
+// start-up under valgrind costs ~3 s of CPU even with instrumentation off
+// until bench.start(), so this file runs nothing else).
 const tap = require('tap')
 const { test } = tap
 
-// valgrind's start-up of node is ~10 s of CPU; on a 2-core machine shared by
-// other jobs that can be minutes of wall time, which is not a failure here.
+// On a 2-core machine shared by other jobs valgrind's start-up can take
+// minutes of wall time, which is not a failure here.
 tap.setTimeout(900e3)
 const path = require('node:path')
 const { PassThrough } = require('node:stream')
 const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
+const { main: calibrate } = require('../../lib/cli/calibrate.js')
 const { needTool } = require('../helpers/tools.js')
 const { plainNode } = require('../harness/fixtures/helpers.js')
 
 const WORK = path.join(__dirname, '..', '..', 'bench', 'noise-suite', 'loop', 'work.js')
 
-test('instructions: one configuration under valgrind counts its measured section only', async (t) => {
+function sink () {
+  const s = new PassThrough()
+  s.text = ''
+  s.on('data', (d) => { s.text += d })
+  return s
+}
+
+test('instructions: the count covers the measured section only; calibrate passes the measure on', async (t) => {
   if (!needTool(t, 'valgrind')) return
   const n = 2000
-  const reports = []
-  const errors = []
+  const direct = { reports: [], errors: [] }
+  const viaCalibrate = { reports: [], stdout: sink() }
   // Without the test runner's NODE_OPTIONS (its --import hooks reach every
   // node it spawns): callgrind counts every thread of the process, and the
   // hooks' work is not the benchmark's.
   const launcher = plainNode(t, process.execPath)
-  await runBenchmarkFile({ file: WORK, execPath: launcher, args: [`n=${n}`], measure: 'instructions', output: new PassThrough(), onReport: (x) => reports.push(x), onError: (e) => errors.push(e) })
-  const r = { reports, errors }
-  t.same(r.errors, [])
-  t.equal(r.reports.length, 1)
-  const { rate, time } = r.reports[0]
+  const spy = (opts) => runBenchmarkFile({ ...opts, onReport: (r) => { viaCalibrate.reports.push(r); opts.onReport(r) } })
+  const [, code] = await Promise.all([
+    runBenchmarkFile({ file: WORK, execPath: launcher, args: [`n=${n}`], measure: 'instructions', output: new PassThrough(), onReport: (x) => direct.reports.push(x), onError: (e) => direct.errors.push(e) }),
+    calibrate(['--measure', 'instructions', '--runs=1', '--max-increases=0', `--start-n=${n}`, '--binary', launcher, '--json', WORK],
+      { stdout: viaCalibrate.stdout, stderr: sink(), runFile: spy })
+  ])
+
+  t.same(direct.errors, [])
+  t.equal(direct.reports.length, 1)
+  const { rate, time } = direct.reports[0]
   const count = time * 1e9
   t.ok(Math.abs(count - Math.round(count)) < 1e-3, `a whole number of instructions: ${count}`)
   t.ok(Math.abs(rate * time - n) < 1e-6, 'rate = n per 10^9 instructions')
   // node's own start-up is over 10^8 instructions; 2000 short toString calls
   // are far below: the count covers the section, not the process.
   t.ok(count > n * 50 && count < 5e7, `${count} instructions for ${n} operations`)
+
+  t.equal(code, 0)
+  const out = JSON.parse(viaCalibrate.stdout.text)
+  t.same([out.measure, out.converge, out.runs], ['instructions', 0.01, 1])
+  t.same([out.results[0].n, out.results[0].reason], [n, 'max-increases'])
+  t.equal(viaCalibrate.reports.length, 1)
+  const c = viaCalibrate.reports[0].time * 1e9
+  t.ok(Math.abs(c - Math.round(c)) < 1e-3 && c < 5e7, `calibrate's run counted instructions of the section: ${c}`)
+  // With --predictable the same section counts the same to ~0.001%.
+  t.ok(Math.abs(c / count - 1) < 1e-3, `the same configuration, two processes: ${c} and ${count}`)
+  t.ok(out.results[0].steps[0].configs[0].seconds > 0, 'the time limit uses the wall time of the run')
 })
