@@ -5,6 +5,13 @@
 // Node core's calibrate-n.js takes the same flags and stops on the same
 // rule: overall CV below the threshold and every configuration below twice
 // it; benchrig adds a time limit per configuration run.
+// Under --measure instructions the rate is a count, the same in every run to
+// ~0.001%, so a CV says nothing about n. What n must buy there is that the
+// work done once (interpreting, compiling, the first GCs) is a small share
+// of the section: rate(n) = n / (F + c*n) climbs towards 1/c as n grows, and
+// n is enough when the next n changes the rate by less than the target
+// (then F is about that share of the section at n). decideConverged is
+// that rule.
 
 /**
  * @param {number[]} xs
@@ -21,8 +28,10 @@ function coefficientOfVariation (xs) {
  * Summarises one step: rates grouped by configuration string.
  * @param {number} n
  * @param {{configuration: string, rate: number, time: number}[]} reports
+ * @param {number} [runSeconds] when `time` is not seconds (instructions): the
+ *   wall seconds of the slowest run, used as every configuration's seconds
  */
-function summarizeStep (n, reports) {
+function summarizeStep (n, reports, runSeconds) {
   const by = new Map()
   for (const r of reports) {
     const g = by.get(r.configuration) ?? { rates: [], times: [] }
@@ -34,7 +43,8 @@ function summarizeStep (n, reports) {
     configuration,
     runs: g.rates.length,
     cv: coefficientOfVariation(g.rates),
-    seconds: Math.max(...g.times)
+    rate: g.rates.reduce((a, b) => a + b, 0) / g.rates.length,
+    seconds: runSeconds ?? Math.max(...g.times)
   }))
   const cvs = configs.map((c) => c.cv).filter(Number.isFinite)
   const overall = cvs.length ? cvs.reduce((a, b) => a + b, 0) / cvs.length : NaN
@@ -59,4 +69,43 @@ function decide (step, { cvThreshold, increase, increasesLeft, maxSeconds }) {
   return { action: 'raise', nextN: Math.round(step.n * increase) }
 }
 
-module.exports = { coefficientOfVariation, summarizeStep, decide }
+/**
+ * What to do after a step under --measure instructions: stop at the previous
+ * n when every configuration's mean rate moved by less than `threshold`
+ * (relative) from the previous n to this one, and its runs agree within it.
+ * The proposal is the smaller n: the cheaper one that is already enough.
+ * @param {ReturnType<typeof summarizeStep>} step
+ * @param {ReturnType<typeof summarizeStep>|undefined} previous the step before (n / increase)
+ * @param {{threshold: number, increase: number, increasesLeft: number, maxSeconds?: number}} opts
+ * @returns {{action: 'stop'|'raise', reason?: 'converged'|'max-increases'|'time-limit'|'no-results', n?: number, nextN?: number}}
+ */
+function decideConverged (step, previous, { threshold, increase, increasesLeft, maxSeconds }) {
+  if (step.configs.length === 0) return { action: 'stop', reason: 'no-results' }
+  const before = new Map((previous?.configs ?? []).map((c) => [c.configuration, c.rate]))
+  const converged = previous !== undefined && step.configs.every((c) =>
+    before.has(c.configuration) && Math.abs(c.rate / before.get(c.configuration) - 1) < threshold &&
+    !(c.cv >= threshold))
+  if (converged) return { action: 'stop', reason: 'converged', n: previous.n }
+  if (increasesLeft <= 0) return { action: 'stop', reason: 'max-increases', n: step.n }
+  const slowest = Math.max(...step.configs.map((c) => c.seconds))
+  if (maxSeconds !== undefined && slowest * increase > maxSeconds) return { action: 'stop', reason: 'time-limit', n: step.n }
+  return { action: 'raise', nextN: Math.round(step.n * increase) }
+}
+
+/**
+ * The largest relative change of a configuration's mean rate between two steps.
+ * @returns {{configuration: string, change: number}|undefined}
+ */
+function largestChange (step, previous) {
+  if (!previous) return undefined
+  const before = new Map(previous.configs.map((c) => [c.configuration, c.rate]))
+  let worst
+  for (const c of step.configs) {
+    if (!before.has(c.configuration)) continue
+    const change = Math.abs(c.rate / before.get(c.configuration) - 1)
+    if (!worst || change > worst.change) worst = { configuration: c.configuration, change }
+  }
+  return worst
+}
+
+module.exports = { coefficientOfVariation, summarizeStep, decide, decideConverged, largestChange }

@@ -31,7 +31,8 @@ const EXAMPLES = {
   ],
   calibrate: [
     ['$0 buffers/buffer-concat.js', 'an n per configuration for a 5% coefficient of variation, as calibrate-n.js proposes it'],
-    ['$0 --cv-threshold 0.02 --json buffers/buffer-tostring.js', 'a 2% target, the steps and proposals as JSON']
+    ['$0 --cv-threshold 0.02 --json buffers/buffer-tostring.js', 'a 2% target, the steps and proposals as JSON'],
+    ['$0 --measure instructions --set encoding=utf8 buffers/buffer-tostring.js', 'the n at which 10x more iterations move no instruction rate by 1% (valgrind)']
   ],
   plan: [
     ['$0 --next results/*.csv > round2.json', 'how many more pairs each file needs, as the next round of a sharded comparison']

@@ -41,7 +41,7 @@ function instructionsMeter (outPrefix) {
   return {
     tick: 1e-9,
     what: 'no instructions were counted since bench.start()',
-    start () { callgrind.markStart() },
+    start () { callgrind.markStart(outPrefix) },
     stop () {
       callgrind.markEnd()
       return callgrind.readCount(outPrefix) / 1e9

@@ -8,11 +8,12 @@ const { test } = require('tap')
 const path = require('node:path')
 const { checkMeasure, measureNote, MEASURE_NAMES } = require('../../lib/harness/measure.js')
 const { createMeter } = require('../../lib/harness/meter.js')
-const { callgrindCommand, readCount } = require('../../lib/harness/callgrind.js')
+const { callgrindCommand, readCount, switchOn } = require('../../lib/harness/callgrind.js')
 const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
 const { runIn, sink } = require('../helpers/run-in-process.js')
 const { parseCsvRecords } = require('../../lib/report/csv.js')
-const { UsageError, ToolMissingError } = require('../../lib/errors.js')
+const { UsageError, ToolMissingError, RunError } = require('../../lib/errors.js')
+const { needTool } = require('../helpers/tools.js')
 
 const SUITE = path.join(__dirname, '..', '..', 'bench', 'noise-suite')
 
@@ -64,8 +65,9 @@ test('meters: wall and cpu return seconds of the section; cpu does not count sle
 test('callgrind: the command marks the section, the count is read from the newest dump', async (t) => {
   const cmd = callgrindCommand({ nodePath: '/x/node', outPrefix: '/tmp/d/cg' })
   t.equal(cmd.execPath, 'valgrind')
-  t.same(cmd.execArgv.slice(0, 5), ['--tool=callgrind', '-q', '--callgrind-out-file=/tmp/d/cg.%p', '--zero-before=getgroups', '--dump-before=getpriority'])
-  t.equal(cmd.execArgv[5], '/x/node', 'node follows the valgrind options, then the deterministic V8 flags')
+  t.same(cmd.execArgv.slice(0, 8), ['--tool=callgrind', '-q', '--instr-atstart=no', '--vgdb=yes', '--vgdb-prefix=/tmp/d/cg-vgdb',
+    '--callgrind-out-file=/tmp/d/cg.%p', '--zero-before=getgroups', '--dump-before=getpriority'])
+  t.equal(cmd.execArgv[8], '/x/node', 'node follows the valgrind options, then the deterministic V8 flags')
   const dir = t.testdir({
     'cg.42.1': 'events: Ir\nsummary: 111\n',
     'cg.42.2': 'events: Ir\nsummary: 222\n',
@@ -76,6 +78,18 @@ test('callgrind: the command marks the section, the count is read from the newes
   t.equal(readCount(path.join(dir, 'cg'), 42), 1010, 'part 10 is newer than part 2 (numeric order)')
   t.throws(() => readCount(path.join(dir, 'cg'), 44), { code: 'BENCHRIG_ERR_MEASURE', message: /no callgrind dump found/ })
   t.throws(() => readCount(undefined, 42), { message: /not running under valgrind/ })
+})
+
+test('callgrind: switching instrumentation on fails with a message, never a hang', async (t) => {
+  const dir = t.testdir({})
+  t.throws(() => switchOn(undefined), { constructor: UsageError, code: 'BENCHRIG_ERR_MEASURE', message: /^bench\.start\(\): the child is not running under valgrind/ })
+  // Outside valgrind vgdb finds no gdbserver for this pid and exits non-zero.
+  if (needTool(t, 'valgrind')) {
+    t.throws(() => switchOn(path.join(dir, 'cg')), { constructor: RunError, code: 'BENCHRIG_ERR_MEASURE', message: /instrumentation on failed \(exit status [1-9]\d*\): the child is not running under callgrind/ })
+  }
+  // A vgdb that never answers: the injected clock passes the limit at the first check.
+  let clock = 0
+  t.throws(() => switchOn(path.join(dir, 'slow'), { limitMs: 1000, now: () => (clock += 600) }), { constructor: RunError, message: /was not switched on within 1 s/ })
 })
 
 test('run.js --measure cpu: every format says what the rate counts; wall keeps Node core\'s formats', async (t) => {
@@ -145,7 +159,6 @@ test('compare.js --measure cpu: every row names its measure in column 12', async
 })
 
 test('compare.R refuses rows of two measures, as analyze does', async (t) => {
-  const { needTool } = require('../helpers/tools.js')
   if (!needTool(t, 'Rscript')) return
   const { spawnSync } = require('node:child_process')
   const csv = '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs","measure"\n' +

@@ -69,6 +69,10 @@ test('2% more work is called slower with 4 pairs under instructions; a rank test
   t.equal(r.verdict, 'slower', `change ${r.change}% [${r.ci}]`)
   t.ok(r.ci[0] > -2.01 && r.ci[1] < -1.99, 'the CI is as narrow as the counts')
   t.same(analyze(rows).warnings.filter((w) => w.kind === 'too-few-runs'), [], 'no warning about the rank test\'s floor')
+  // time 0.01 = 10^7 instructions: a count, not 10 ms of a timer.
+  const counted = rows.map((x) => ({ ...x, time: 0.01 }))
+  t.same(analyze(counted).warnings.filter((w) => w.kind === 'short-runs'), [], 'no "short runs" warning for a count')
+  t.ok(analyze(counted.map((x) => ({ ...x, measure: 'cpu' }))).warnings.some((w) => w.kind === 'short-runs'), 'cpu: 10 ms of CPU time is short')
   const wallA = analyze(rows.map((x) => ({ ...x, measure: 'wall' })))
   t.ok(wallA.warnings.some((w) => w.kind === 'too-few-runs'), 'wall: the rank test\'s floor is warned about')
   const wall = wallA.results[0]

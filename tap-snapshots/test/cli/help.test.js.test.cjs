@@ -63,15 +63,29 @@ rates: runs the file --runs times at each n, starting at --start-n and
 multiplying by --increase, until the coefficient of variation (CV) is below
 --cv-threshold overall and below twice it for every configuration.
 
+Under --measure instructions the counts repeat to ~0.001% at any n, so the
+target is different: n is raised until every configuration's rate changes by
+less than --converge from one n to the next (the work done once, such as
+compiling, is then about that share of the measured section), and the
+proposal is the smaller of the two n.
+
 Options (Node core's calibrate-n.js flags):
-  --runs N            runs of the file per n value (default 30)
-  --cv-threshold X    target CV, e.g. 0.05 for 5% (default 0.05)
+  --runs N            runs of the file per n value (default 30; instructions: 2,
+                      and 1 is allowed)
+  --cv-threshold X    target CV, e.g. 0.05 for 5% (default 0.05; not with
+                      --measure instructions)
   --max-increases N   at most N increases of n (default 6)
   --start-n N         the first n (default 10)
   --increase N        factor between successive n (default 10)
 benchrig's:
+  --measure M         wall | cpu | instructions: what the rates count (default
+                      wall; see run.js --help)
+  --converge X        instructions: the largest change of a rate from one n to
+                      the next, e.g. 0.01 for 1% (default 0.01)
   --max-time SEC      do not try an n whose slowest configuration would run
-                      longer than SEC seconds (default: no limit)
+                      longer than SEC seconds (default: no limit; instructions:
+                      the wall time of the slowest run of the file, valgrind's
+                      start-up included)
   --set key=value     narrow the other configuration keys (repeatable)
   --binary BIN        the node binary to run the files with (default: this node)
   --root DIR          the benchmark directory for categories
@@ -83,6 +97,8 @@ Examples:
       an n per configuration for a 5% coefficient of variation, as calibrate-n.js proposes it
   benchrig calibrate --cv-threshold 0.02 --json buffers/buffer-tostring.js
       a 2% target, the steps and proposals as JSON
+  benchrig calibrate --measure instructions --set encoding=utf8 buffers/buffer-tostring.js
+      the n at which 10x more iterations move no instruction rate by 1% (valgrind)
 
 `
 
