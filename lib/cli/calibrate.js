@@ -40,6 +40,7 @@ benchrig's:
   --json              print the steps and proposals as JSON
   -h, --help          this text`
 
+/** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
   runs: { type: 'string' },
   'cv-threshold': { type: 'string' },
@@ -54,6 +55,11 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' }
 }
 
+/**
+ * @param {string} raw
+ * @param {string} flag
+ * @param {{integer?: boolean, min?: number, above?: number}} bounds
+ */
 function number (raw, flag, { integer = false, min, above }) {
   const n = Number(raw)
   const ok = raw !== '' && Number.isFinite(n) && (!integer || Number.isInteger(n)) && (min === undefined || n >= min) && (above === undefined || n > above)
@@ -105,6 +111,7 @@ async function calibrateFile (bench, opts, log, runFile = runBenchmarkFile) {
   let n = opts.startN
   for (let increases = 0; ; increases++) {
     const reports = []
+    /** @type {(Error & {code?: string})|undefined} the first error a run reported */
     let error
     for (let i = 0; i < opts.runs; i++) {
       const res = await runFile({
@@ -139,7 +146,7 @@ const pct = (x) => Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : 'n/a'
 
 /**
  * @param {string[]} argv
- * @param {{defaultRoot?: string, stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, runFile?: typeof runBenchmarkFile}} [ctx]
+ * @param {{defaultRoot?: string, stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, runFile?: typeof runBenchmarkFile, prog?: string}} [ctx]
  */
 async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout

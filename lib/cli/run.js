@@ -42,6 +42,7 @@ Options:
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.`
 
+/** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
   root: { type: 'string' },
   filter: { type: 'string', multiple: true },
