@@ -18,7 +18,7 @@ const ADAPTERS = {
   h2load: require('./lib/adapters/h2load.js')
 }
 // Node core's test doubles, by its names (lib/adapters/test-double.js).
-for (const type of ['http', 'https', 'http2']) {
+for (const type of /** @type {const} */ (['http', 'https', 'http2'])) {
   const adapter = require('./lib/adapters/test-double.js').createTestDouble(type)
   ADAPTERS[adapter.name] = adapter
 }

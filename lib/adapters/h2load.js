@@ -77,6 +77,7 @@ const h2load = {
 }
 
 // Row keywords of the latency table, old and new names.
+/** @type {[string, RegExp][]} */
 const ROWS = [
   ['request', /^(time for request|request|req(uest)? ?time)$/i],
   ['connect', /^(time for connect|connect|conn(ect)? ?time)$/i],

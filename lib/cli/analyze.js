@@ -55,6 +55,7 @@ Options:
                           anyway (each duplicate counted once)
   -h, --help              this text`
 
+/** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
   format: { type: 'string' },
   threshold: { type: 'string' },
@@ -181,7 +182,7 @@ function render (a, format, textOptions = {}) {
 
 /**
  * @param {string[]} argv
- * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream}} [ctx]
+ * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, prog?: string}} [ctx] prog: the name --help shows
  */
 async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout

@@ -58,6 +58,7 @@ benchrig's:
   --json              print the steps and proposals as JSON
   -h, --help          this text`
 
+/** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
   runs: { type: 'string' },
   'cv-threshold': { type: 'string' },
@@ -74,6 +75,11 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' }
 }
 
+/**
+ * @param {string} raw
+ * @param {string} flag
+ * @param {{integer?: boolean, min?: number, above?: number}} bounds
+ */
 function number (raw, flag, { integer = false, min, above }) {
   const n = Number(raw)
   const ok = raw !== '' && Number.isFinite(n) && (!integer || Number.isInteger(n)) && (min === undefined || n >= min) && (above === undefined || n > above)
@@ -132,6 +138,7 @@ async function calibrateFile (bench, opts, log, runFile = runBenchmarkFile, now 
   let n = opts.startN
   for (let increases = 0; ; increases++) {
     const reports = []
+    /** @type {(Error & {code?: string})|undefined} the first error a run reported */
     let error
     let runSeconds = 0
     for (let i = 0; i < opts.runs; i++) {
@@ -177,7 +184,7 @@ const monotonicSeconds = () => Number(process.hrtime.bigint()) / 1e9
 
 /**
  * @param {string[]} argv
- * @param {{defaultRoot?: string, stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, runFile?: typeof runBenchmarkFile, now?: () => number}} [ctx]
+ * @param {{defaultRoot?: string, stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, runFile?: typeof runBenchmarkFile, now?: () => number, prog?: string}} [ctx]
  *   now: monotonic seconds (the wall time of a run under instructions)
  */
 async function main (argv, ctx = {}) {

@@ -105,6 +105,7 @@ function childEnv (opts) {
 /** A benchmark file as messages show it: relative to the benchmark directory, as Node prints it. */
 const displayPath = (root, file) => (path.isAbsolute(file) ? path.relative(root, file) : file)
 
+/** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
   old: { type: 'string' },
   new: { type: 'string' },
@@ -216,7 +217,7 @@ function parseCompareArgs (argv, ctx = {}) {
 /**
  * @param {string[]} argv
  * @param {{defaultRoot?: string, stdout?: NodeJS.WritableStream, stderr?: NodeJS.WriteStream,
- *   stop?: {stopped: boolean}, handleSigint?: boolean}} [ctx]
+ *   stop?: {stopped: boolean}, handleSigint?: boolean, prog?: string, env?: NodeJS.ProcessEnv}} [ctx]
  * @returns {Promise<number>}
  */
 async function main (argv, ctx = {}) {

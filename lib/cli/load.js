@@ -170,7 +170,8 @@ async function main (argv) {
   const reports = reportFiles(args)
   const tty = process.stderr.isTTY === true
   const showProgress = tty && args.progress !== false && !args.n
-  let opts = loadOptions(args, argv, warmup, urls)
+  // liveLatency: only this command's live view asks for it
+  let opts = /** @type {ReturnType<typeof loadOptions> & {liveLatency?: boolean}} */ (loadOptions(args, argv, warmup, urls))
   if (!args.onPort && args.script !== undefined && command !== undefined) opts.scriptArgs = command
   // the live line's p50/p99 of the last second (lib/engine/measure/live.js)
   if (showProgress) opts.liveLatency = true
@@ -188,7 +189,9 @@ async function main (argv) {
   }
   let run
   try {
-    run = load(opts)
+    // no callback: a LoadRun, or with -f a ForeverRun, which has the same
+    // opts, stop(), then() and events (autocannon/api.js)
+    run = /** @type {import('../engine/index.js').LoadRun} */ (load(opts))
   } catch (err) {
     await onPort?.stop()
     throw err

@@ -27,6 +27,7 @@ Options:
   --output FILE           write the plan to FILE (default stdout)
   -h, --help              this text`
 
+/** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
   next: { type: 'boolean' },
   target: { type: 'string' },

@@ -42,6 +42,7 @@ Options:
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.`
 
+/** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
   root: { type: 'string' },
   filter: { type: 'string', multiple: true },
@@ -116,7 +117,8 @@ async function main (argv, ctx = {}) {
     ;(ctx.stdout ?? process.stdout).write(withExamples(usage(prog), 'run', prog === 'run.js' ? 'node run.js' : prog))
     return 0
   }
-  const { failures } = await runSuite({ ...opts, prog: ctx.prog ?? 'benchrig run', stdout: ctx.stdout, stderr: ctx.stderr })
+  // no --help: opts are a run's (parseRunArgs)
+  const { failures } = await runSuite({ ...(/** @type {Omit<Parameters<typeof runSuite>[0], 'prog' | 'stdout' | 'stderr'>} */ (opts)), prog: ctx.prog ?? 'benchrig run', stdout: ctx.stdout, stderr: ctx.stderr })
   return failures > 0 ? 1 : 0
 }
 

@@ -50,6 +50,7 @@ Options:
   --no-progress      no progress line on stderr
   -h, --help         this text`
 
+/** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
   runs: { type: 'string' },
   set: { type: 'string', multiple: true },
@@ -103,7 +104,7 @@ function parseScatterArgs (argv) {
 
 /**
  * @param {string[]} argv
- * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WriteStream}} [ctx]
+ * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WriteStream, prog?: string, env?: NodeJS.ProcessEnv}} [ctx]
  */
 async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
@@ -123,6 +124,7 @@ async function main (argv, ctx = {}) {
   // Wall time keeps Node core's columns; other measures name theirs last.
   const tail = opts.measure === 'wall' ? { header: [], value: [] } : { header: ['measure'], value: [opts.measure] }
   const progress = createScatterProgress({ stream: stderr, enabled: opts.progress, runs: opts.runs, env: ctx.env })
+  /** @type {string[]|undefined} the benchmark's variables, from its first result */
   let variables
   const rows = []
   let failures = 0

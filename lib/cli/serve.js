@@ -47,7 +47,7 @@ const BOOLEAN_FLAGS = ['h2c', 'chunked', 'close', 'help']
 /**
  * Parses serve's command line into serve() options (validated there).
  * @param {string[]} argv
- * @returns {{help: true} | {help: false, options: import('../serve/index.js').ServeOptions}}
+ * @returns {{help: boolean, options?: import('../serve/index.js').ServeOptions}} options: when help is false
  * @throws {UsageError}
  */
 function parseServeArgs (argv) {

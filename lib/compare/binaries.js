@@ -49,7 +49,7 @@ function checkRuns (candidate, bin, flag) {
   const r = spawnSync(candidate, ['-e', '0'], { encoding: 'utf8', timeout: 60000 })
   if (r.status === 0) return
   const why = r.error
-    ? r.error.code === 'ETIMEDOUT' ? 'did not finish within 60 s' : r.error.message
+    ? /** @type {NodeJS.ErrnoException} */ (r.error).code === 'ETIMEDOUT' ? 'did not finish within 60 s' : r.error.message
     : r.signal ? `was killed by ${r.signal}` : `exited with code ${r.status}`
   const said = String(r.stderr || '').trim().split('\n').slice(-2).join(' ').slice(0, 200)
   throw new UsageError(`${flag} ${bin}: "${bin} -e 0" ${why}${said ? ` (${said})` : ''}; give a node binary, or a wrapper that passes its arguments to node`)

@@ -59,7 +59,8 @@ function rowValues (row) {
 }
 
 /**
- * @param {{file?: string, append?: boolean, stdout?: NodeJS.WritableStream, flag?: string}} opts
+ * @param {{file?: string, append?: boolean, stdout?: {write: (s: string) => unknown}, flag?: string}} opts
+ *   stdout: only written to (compare.js passes a null sink with --analyze)
  *   append: the file already holds a header (resume); flag: the option that named the file
  */
 function createCsvSink ({ file, append = false, stdout = process.stdout, flag = '--output' }) {

@@ -19,6 +19,7 @@ function buildSchedule ({ files, runs, seed, firstPair = 1 }) {
   // One stream per batch, so that extending a run (auto mode) never changes
   // the order of the pairs already planned with the same seed.
   const rng = createRng((seed ^ Math.imul(firstPair, 0x9e3779b1)) >>> 0)
+  /** @type {ScheduledRun[]} */
   const out = []
   for (let p = firstPair; p < firstPair + runs; p++) {
     const block = rng.shuffle(files.slice())

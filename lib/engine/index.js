@@ -85,7 +85,18 @@ function planRunners (opts) {
   })
 }
 
+/**
+ * The result of one run: buildResult's fields, and those the run adds when
+ * its options ask for them.
+ * @typedef {ReturnType<typeof buildResult> & {
+ *   warmup?: ReturnType<typeof buildResult>, title?: string, intervals?: object[],
+ *   stages?: object[], stagesOf?: 'connections' | 'rate', thresholds?: object[],
+ *   thresholdAbort?: object, reqlog?: {file: string, rows: number},
+ *   done?: string | object}} LoadResult (done: what a wrk script's done() printed or returned)
+ */
+
 class LoadRun extends EventEmitter {
+  /** @type {Promise<LoadResult>} */
   #promise
   #runners = []
   #workers = []
@@ -115,6 +126,13 @@ class LoadRun extends EventEmitter {
     this.#promise.catch(() => {})
   }
 
+  /**
+   * @template [T=LoadResult]
+   * @template [E=never]
+   * @param {((result: LoadResult) => T | PromiseLike<T>) | null} [onFulfilled]
+   * @param {((err: any) => E | PromiseLike<E>) | null} [onRejected]
+   * @returns {Promise<T | E>}
+   */
   then (onFulfilled, onRejected) { return this.#promise.then(onFulfilled, onRejected) }
   catch (onRejected) { return this.#promise.catch(onRejected) }
   finally (onFinally) { return this.#promise.finally(onFinally) }
@@ -179,6 +197,7 @@ class LoadRun extends EventEmitter {
       throw new RunError(`cannot connect to ${where} (${why}): ${hint}`, 'BENCHRIG_ERR_UNREACHABLE')
     }
     if (merged.errorDetails.hook !== undefined) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')
+    /** @type {LoadResult} */
     const result = buildResult(merged, opts, { cpuUs: usage.user + usage.system, wallMs: merged.elapsedMs })
     if (this.#stopped) result.stoppedBy = 'stopped'
     if (warmupResult !== undefined) result.warmup = warmupResult
@@ -233,7 +252,8 @@ class LoadRun extends EventEmitter {
     // `response` costs nothing until someone listens
     const hook = (status, latencyMs, id) => {
       const conn = runner.connections[id - ro.idOffset]
-      this.emit('response', clientOf(conn), status, conn.scanner.resBytes ?? 0, latencyMs)
+      // only the capturing scanners (a hook reads bodies) count a response's bytes
+      this.emit('response', clientOf(conn), status, /** @type {{resBytes?: number}} */ (conn.scanner).resBytes ?? 0, latencyMs)
     }
     if (this.listenerCount('response') > 0) runner.onResponse = hook
     this.on('newListener', (name) => { if (name === 'response') runner.onResponse = hook })

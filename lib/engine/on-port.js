@@ -42,6 +42,7 @@ async function startOnPort (command, where, opts = {}) {
     // a detected port: the command chooses it (PORT, if set here, passes through)
     env: detect ? process.env : { ...process.env, PORT: String(where.port) }
   })
+  /** @type {{code?: number|null, signal?: string|null, error?: NodeJS.ErrnoException}|null} set by the child's exit or error */
   let exited = null
   const exit = new Promise((resolve) => {
     child.once('exit', (code, signal) => { exited = { code, signal }; resolve() })

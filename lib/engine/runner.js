@@ -51,6 +51,8 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {object} [hooks] sequences, hooks and body capture (scripting/hooks.js; undefined: none)
  * @property {number} [intervalMs] --interval (0: no timeline)
  * @property {string[]} [localAddresses] --local-address: the connections take them in turn
+ * @property {number} [sampleIntMs] -L: ms between samples and 'tick's (default 1000)
+ * @property {boolean} [liveLatency] keep the last second's latency for the live view (measure/live.js)
  */
 
 /**

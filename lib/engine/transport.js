@@ -19,6 +19,8 @@ const READ_BUFFER_BYTES = 64 * 1024
  * @property {number} port
  * @property {string|undefined} socketPath
  * @property {boolean} [rejectUnauthorized]
+ * @property {boolean} [h2] offer only h2 in ALPN (--h2)
+ * @property {import('node:tls').ConnectionOptions} [tls] --cert --key --ca -s, tlsOptions (request-options.js)
  */
 
 /**
@@ -44,7 +46,8 @@ function chooseTransport (target) {
     return {
       readyEvent: 'secureConnect',
       connect (onRead, localAddress) {
-        const socket = tls.connect(localAddress === undefined ? opts : { ...opts, localAddress })
+        // tls.connect hands localAddress on to net.connect; its options type omits it
+        const socket = tls.connect(/** @type {import('node:tls').ConnectionOptions} */ (localAddress === undefined ? opts : { ...opts, localAddress }))
         socket.on('data', function (chunk) { onRead.call(this, chunk.length, chunk) })
         return socket
       }

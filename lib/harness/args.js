@@ -21,7 +21,9 @@ function isPassThroughKey (key) {
  * @returns {{pairs: [string, string][], mode: undefined|'test'|'test-all'}}
  */
 function parseBenchArgs (argv) {
+  /** @type {[string, string][]} */
   const pairs = []
+  /** @type {undefined|'test'|'test-all'} */
   let mode
   for (const arg of argv) {
     if (arg === '--test') {

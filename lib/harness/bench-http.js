@@ -142,7 +142,7 @@ function toExtra (result) {
  * A load whose every response had a non-2xx status measured an error page,
  * not the benchmark: unless the file says it expects that
  * (bench.http({ allowNon2xx: true })), the configuration fails.
- * @param {{requests: number, non2xx: number}} result
+ * @param {{requests: number, non2xx: number, benchmarker?: string}} result
  * @param {{allowNon2xx?: boolean, path?: string}} options
  * @returns {Error|undefined}
  */
@@ -159,7 +159,7 @@ function checkResponses (result, options = {}) {
 function pinServer (cpus) {
   const r = spawnSync('taskset', ['-a', '-p', '-c', String(cpus), String(process.pid)], { encoding: 'utf8' })
   if (r.error) {
-    throw new UsageError(`cpuset_server=${cpus}: taskset is not available (${r.error.code || r.error.message}); install the Debian package "util-linux" or drop --set cpuset_server`)
+    throw new UsageError(`cpuset_server=${cpus}: taskset is not available (${/** @type {NodeJS.ErrnoException} */ (r.error).code || r.error.message}); install the Debian package "util-linux" or drop --set cpuset_server`)
   }
   if (r.status !== 0) {
     throw new UsageError(`cpuset_server=${cpus}: taskset could not pin the server (${r.stderr.trim()}); give a CPU list of this machine (CPUs 0-${os.cpus().length - 1}), e.g. --set cpuset_server=0`)

@@ -156,7 +156,7 @@ class BenchmarkCore {
 
   /**
    * Reports a failure of this child and ends it with exit code 1.
-   * @param {unknown} err
+   * @param {any} err whatever main threw or rejected with (any value)
    */
   _fail (err) {
     if (this._failed) return
@@ -164,6 +164,7 @@ class BenchmarkCore {
     const message = isHarnessError(err)
       ? err.message
       : (err && err.stack) ? trimStack(String(err.stack)) : String(err)
+    /** @type {{type: 'error', name: string, conf: object, message: string, code?: string}} */
     const msg = { type: 'error', name: this.name, conf: this.conf, message }
     if (isHarnessError(err)) msg.code = err.code
     sendResult(msg, () => state.exit(1))
@@ -179,7 +180,8 @@ class BenchmarkCore {
     process.on('uncaughtException', fail)
     process.on('unhandledRejection', fail)
     try {
-      const r = main(this.conf)
+      // a Promise from an async main: its rejection is this child's failure
+      const r = /** @type {{then?: Function}|undefined} */ (main(this.conf))
       if (r && typeof r.then === 'function') r.then(null, fail)
     } catch (err) {
       fail(err)

@@ -33,8 +33,13 @@ function describeParseError (err, argv, options) {
 }
 
 /**
+ * The options of a command, as node:util parseArgs takes them.
+ * @typedef {Record<string, {type: 'string'|'boolean', multiple?: boolean, short?: string}>} CommandOptions
+ */
+
+/**
  * @param {string[]} argv
- * @param {Record<string, {type: 'string'|'boolean', multiple?: boolean, short?: string}>} options
+ * @param {CommandOptions} options
  * @returns {{values: Record<string, any>, positionals: string[]}}
  */
 function parseCommandLine (argv, options) {

@@ -74,7 +74,7 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
     sendResult({ type: 'error', name, conf: null, message: err.message, code: err.code })
     return bench
   }
-  bench.queue = plan.queue
+  /** @type {import('./bench.js').BenchmarkCore & {queue?: object[]}} */ (bench).queue = plan.queue
   for (const key of plan.unknown) warnUnknownKey(name, key, plan)
   process.nextTick(() => {
     require('./root.js').runRoot({ file, name, queue: plan.queue, extra: plan.extra, flags: options.flags, setup: options.setup, mode: args.mode })

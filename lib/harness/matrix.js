@@ -30,6 +30,7 @@ function normalizeConfigs (configs, where = '') {
   if (configs === null || typeof configs !== 'object' || Array.isArray(configs)) {
     throw new UsageError(`${where}createBenchmark(main, configs): configs must be an object of key -> values, got ${typeName(configs)}`, BENCH_ERR)
   }
+  /** @type {Record<string, (string|number|boolean)[]>} */
   const out = {}
   for (const [key, raw] of Object.entries(configs)) {
     const values = Array.isArray(raw) ? raw : [raw]
@@ -211,6 +212,7 @@ function buildQueue ({ configs, options = {}, args = { pairs: [] }, strict = fal
   // Node core does (its `extra_options`), and listed in `unknown` so the
   // caller can warn; with `strict` (--strict) it is an error instead.
   const narrow = {}
+  /** @type {Record<string, string>} */
   const extra = {}
   const unknown = []
   for (const [key, raw] of args.pairs) {

@@ -29,6 +29,10 @@ function configurationTimeout (value) {
   return n > 0 ? n : 0
 }
 
+/**
+ * @param {object} msg
+ * @returns {Promise<void>} once the message is handed to the parent
+ */
 function sendAsync (msg) {
   return new Promise((resolve) => sendResult(msg, resolve))
 }
@@ -39,6 +43,7 @@ function sendAsync (msg) {
  */
 function runChild ({ file, name, conf, extra, execArgv, mode, measure, dumpDir }) {
   return new Promise((resolve) => {
+    /** @type {NodeJS.ProcessEnv} */
     const env = { ...process.env, BENCHRIG_CHILD: '1', BENCHRIG_CONF: JSON.stringify(conf), BENCHRIG_EXTRA: JSON.stringify(extra), BENCHRIG_MEASURE: measure }
     if (mode) env.BENCHRIG_MODE = mode
     let program = { execPath: process.execPath, execArgv }
@@ -70,7 +75,7 @@ function runChild ({ file, name, conf, extra, execArgv, mode, measure, dumpDir }
         child.kill('SIGKILL')
       }, limit * 1000)
     }
-    child.on('message', (msg) => {
+    child.on('message', (/** @type {{type?: string}|null} */ msg) => {
       if (!msg || typeof msg !== 'object') return
       if (msg.type === 'report') reported = true
       else if (msg.type === 'error') errored = true

@@ -14,6 +14,7 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
  * @typedef {{type: 'report', name: string, conf: object, rate: number, time: number, extra?: object}} Report
  * @typedef {{type: 'error', name: string, conf: object|null, message: string, code?: string}} ErrorReport
  * @typedef {{type: 'config', name: string, queueLength: number}} ConfigMessage
+ * @typedef {{type: 'warning', name: string, key: string, nearest?: string, message: string}} WarningMessage
  */
 
 /**
@@ -29,7 +30,7 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
  * @param {(r: Report) => void} [opts.onReport]
  * @param {(e: ErrorReport) => void} [opts.onError]
  * @param {(c: ConfigMessage) => void} [opts.onConfig]
- * @param {(w: {type: 'warning', name: string, key: string, nearest?: string, message: string}) => void} [opts.onWarning]
+ * @param {(w: WarningMessage) => void} [opts.onWarning]
  *   an undeclared key=value passed through (see create.js)
  * @param {NodeJS.WritableStream} [opts.output] where the processes' own stdout goes
  *   (default process.stderr, so that run.js's stdout holds only results)
@@ -39,9 +40,11 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
 function runBenchmarkFile (opts) {
   const { file, execPath = process.execPath, args = [], cpuset, onReport, onError, onConfig, onWarning } = opts
   const output = opts.output ?? process.stderr
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...(opts.env ?? process.env), BENCHRIG_DRIVER_NODE: process.execPath }
   if (opts.measure !== undefined) env.BENCHRIG_MEASURE = opts.measure
   delete env.BENCHRIG_CHILD
+  /** @type {import('node:child_process').StdioOptions} */
   const stdio = ['ignore', 'pipe', 'inherit', 'ipc']
   const [entry, ...entryArgs] = isNodeBenchFile(file) ? [NODE_BENCH_ROOT, file] : [file]
   return new Promise((resolve, reject) => {
@@ -61,7 +64,8 @@ function runBenchmarkFile (opts) {
     let failures = 0
     let reports = 0
     let lastName = file
-    child.on('message', (msg) => {
+    // the root's messages, told apart by `type` (others are ignored)
+    child.on('message', (/** @type {Report|ErrorReport|ConfigMessage|WarningMessage|null} */ msg) => {
       if (!msg || typeof msg !== 'object') return
       if (typeof msg.name === 'string') lastName = msg.name
       if (msg.type === 'report') {

@@ -23,6 +23,7 @@ const FORMATS = ['simple', 'csv', 'csv-wide', 'ndjson']
  * @param {string} format
  * @param {{write: (s: string) => unknown}} out
  * @param {() => object} meta
+ * @param {{mode?: string, measure?: string}} [opts] mode: --test/--test-all (no details)
  */
 function createWriter (format, out, meta, { mode, measure = 'wall' } = {}) {
   if (format === 'simple') return createTextWriter(out, { details: mode === undefined, measure })

@@ -99,12 +99,13 @@ function bakeUrlData (type, e = 0, withBase = false, asUrl = false) {
  */
 function binding (name) {
   try {
+    // @ts-expect-error a module of node's own, there only under --expose-internals
     const { internalBinding } = require('internal/test/binding')
     return internalBinding(name)
   } catch {
     // Node core's own fallback when internals are not exposed.
     // eslint-disable-next-line n/no-deprecated-api
-    return process.binding(name)
+    return /** @type {NodeJS.Process & {binding: (name: string) => object}} */ (process).binding(name)
   }
 }
 

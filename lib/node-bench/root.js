@@ -59,6 +59,10 @@ function runnerArgs (runner, file, warmup, flags) {
   return [...flags, SHIM, '--samples=1', `--warmup=${warmup}`, file]
 }
 
+/**
+ * @param {object} msg
+ * @returns {Promise<void>} once the message is handed to the parent
+ */
 function send (msg) {
   return new Promise((resolve) => sendResult(msg, resolve))
 }

@@ -98,6 +98,7 @@ async function runDeclared (root, opts) {
         try { await runHooks(s.hooks.after, undefined) } catch (err) { if (!error) error = err }
       }
     }
+    /** @type {typeof base & {samples: object[], skip?: string, error?: object}} */
     const data = { ...base, samples: skip === null ? samples : [] }
     if (skip !== null) {
       data.skip = skip

@@ -36,8 +36,10 @@ async function main () {
   // Module._load is where every CommonJS require() of every supported
   // version passes before the node: scheme is checked; _resolveFilename
   // comes too late for 'node:' names on Node 20+.
-  const load = Module._load
-  Module._load = function (request, parent, isMain) {
+  // an internal of node's loader, absent from its types
+  const loader = /** @type {typeof Module & {_load: Function}} */ (Module)
+  const load = loader._load
+  loader._load = function (request, parent, isMain) {
     if (request === 'node:bench') return harness.api
     return load.apply(this, arguments)
   }

@@ -55,7 +55,7 @@ function formatExtraLine (report) {
   const x = report.extra
   if (!x || typeof x.benchmarker !== 'string' || x.benchmarker_version === undefined) return ''
   const parts = [`${x.benchmarker} ${x.benchmarker_version}`]
-  const lat = LATENCY.filter(([, k]) => isNumber(x[k])).map(([label, k]) => `${label} ${x[k].toFixed(2)}`)
+  const lat = LATENCY.filter(([, k]) => isNumber(x[k])).map(([label, k]) => `${label} ${/** @type {number} */ (x[k]).toFixed(2)}`)
   if (lat.length > 0) parts.push(`latency ms ${lat.join(', ')}`)
   if (isNumber(x.errors)) parts.push(`errors ${x.errors}`)
   if (isNumber(x.non2xx)) parts.push(`non-2xx ${x.non2xx}`)

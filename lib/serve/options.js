@@ -25,7 +25,7 @@ const DEFAULTS = Object.freeze({
   h2c: false,
   cluster: 1,
   size: undefined, // undefined: DEFAULT_BODY
-  status: 200,
+  status: /** @type {number} */ (200), // frozen literals would type it as 200 alone
   delay: Object.freeze({ min: 0, max: 0 }),
   chunked: false,
   chunkSize: DEFAULT_CHUNK_SIZE,

@@ -41,12 +41,15 @@ async function startServer (options) {
   // custom load tools often omit Host; a target should not 400 them
   const h1 = http.createServer({ requireHostHeader: false }, handler)
   let h2
+  /** @type {import('node:net').Server} the h1 server, or with h2c a TCP server that hands each connection to h1 or h2 */
   let server = h1
   if (options.h2c) {
     // a load generator may open many streams per session: allow more
     // buffered session memory than the 10 MB default before ENHANCE_YOUR_CALM
     const settings = options.maxStreams === undefined ? {} : { maxConcurrentStreams: options.maxStreams }
-    h2 = http2.createServer({ maxSessionMemory: 64, settings }, handler)
+    // the handler uses only what http2's compatibility API shares with http's request and response
+    const h2Handler = /** @type {(req: import('node:http2').Http2ServerRequest, res: import('node:http2').Http2ServerResponse) => void} */ (/** @type {unknown} */ (handler))
+    h2 = http2.createServer({ maxSessionMemory: 64, settings }, h2Handler)
     server = net.createServer({ noDelay: true }, (socket) => dispatchConnection(socket, h1, h2))
     h2.on('session', (session) => {
       sessions.add(session)
@@ -61,7 +64,7 @@ async function startServer (options) {
   })
   // a client that sends garbage must not take the server down
   h1.on('clientError', (err, socket) => {
-    if (socket.writable && err.code !== 'ECONNRESET') socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+    if (socket.writable && /** @type {NodeJS.ErrnoException} */ (err).code !== 'ECONNRESET') socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
     else socket.destroy()
   })
 
@@ -96,7 +99,7 @@ async function startServer (options) {
 
   return {
     server,
-    port: server.address().port,
+    port: /** @type {import('node:net').AddressInfo} */ (server.address()).port, // a TCP server: never a pipe name
     close,
     freezes: () => (freeze ? freeze.count() : 0)
   }

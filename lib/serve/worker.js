@@ -21,7 +21,7 @@ function runWorker () {
     return
   }
   startServer(options).then((target) => {
-    process.on('message', (msg) => {
+    process.on('message', (/** @type {{type?: string}|null} */ msg) => {
       if (msg && msg.type === CLOSE) target.close().then(() => cluster.worker.disconnect())
     })
     process.send({ type: LISTENING, port: target.port, pid: process.pid })

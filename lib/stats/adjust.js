@@ -45,7 +45,7 @@ function adjustHolm (ps) {
 
 /**
  * @param {number[]} ps
- * @param {'BH'|'holm'|'none'} method
+ * @param {'BH'|'fdr'|'holm'|'none'} method fdr: R's name for BH
  */
 function adjust (ps, method) {
   if (method === 'BH' || method === 'fdr') return adjustBH(ps)

@@ -20,7 +20,8 @@ const SCHEMA = 'benchrig-analysis/1'
 /**
  * @typedef {{binary: string, filename: string, configuration: string,
  *   rate: number|string, time?: number|string, pair?: number|string,
- *   seed?: number|string, order?: number|string}} Row rows pair by (seed, pair)
+ *   seed?: number|string, order?: number|string, measure?: string}} Row rows pair by (seed, pair);
+ *   measure: what the rates count (near-deterministic.js), empty or absent for wall
  * @typedef {object} Result
  * @property {string} filename
  * @property {string} configuration
@@ -66,6 +67,7 @@ function analyzeGroup (g, opts) {
   }
   let test
   let logRatios
+  /** @type {Result['method']} */
   let method
   let precision
   const measureTest = pairedTestFor(opts.measure)
@@ -95,7 +97,7 @@ function analyzeGroup (g, opts) {
     n_pairs: logRatios ? logRatios.length : 0,
     method,
     change: toPct(test.estimate),
-    ci: [toPct(test.ci[0]), toPct(test.ci[1])],
+    ci: /** @type {[number, number]} */ ([toPct(test.ci[0]), toPct(test.ci[1])]),
     conf_level: test.confLevel,
     ci_log_width: test.ci[1] - test.ci[0],
     scale: precision.scale,
@@ -182,6 +184,8 @@ function geomeanOf (analysed, results, confLevel) {
  *   warnings: object[], meta: object, regressions: Result[]}}
  */
 function analyze (rows, opts = {}) {
+  /** @type {{threshold: number, alpha: number, confLevel: number, maxRegression?: number,
+   *   minEffect?: number, paired?: boolean, meta?: object, measure?: string}} */
   const o = { threshold: 1, alpha: 0.05, confLevel: 0.95, ...opts }
   // What the rates count decides the paired test and the smallest change
   // that may be called faster or slower (lib/stats/near-deterministic.js).

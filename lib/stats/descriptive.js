@@ -23,7 +23,7 @@ function sd (xs) {
   return Math.sqrt(variance(xs))
 }
 
-/** Median of an already sorted array. @param {number[]} sorted */
+/** Median of an already sorted array (or typed array). @param {ArrayLike<number>} sorted */
 function medianSorted (sorted) {
   const n = sorted.length
   if (n === 0) return NaN

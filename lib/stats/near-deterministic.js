@@ -21,23 +21,24 @@ const { MEASURES, measureName } = require('../harness/measure.js')
  * Paired t-test on log ratios.
  * @param {number[]} d log(new/old) per pair, at least 2
  * @param {{confLevel?: number}} [opts]
- * @returns {{estimate: number, ci: [number, number], p: number}} estimate and ci on the log scale
+ * @returns {{estimate: number, ci: [number, number], p: number, confLevel: number}} estimate and ci on the
+ *   log scale; confLevel: the level of the t interval (the one asked)
  */
 function pairedLogT (d, { confLevel = 0.95 } = {}) {
   const n = d.length
-  if (n < 2) return { estimate: NaN, ci: [NaN, NaN], p: NaN }
+  if (n < 2) return { estimate: NaN, ci: [NaN, NaN], p: NaN, confLevel }
   const m = mean(d)
   const s = sd(d)
-  if (!(s > 0)) return { estimate: m, ci: [m, m], p: m === 0 ? 1 : 0 }
+  if (!(s > 0)) return { estimate: m, ci: [m, m], p: m === 0 ? 1 : 0, confLevel }
   const se = s / Math.sqrt(n)
   const half = tQuantile(1 - (1 - confLevel) / 2, n - 1) * se
-  return { estimate: m, ci: [m - half, m + half], p: Math.min(1, 2 * tTail(Math.abs(m / se), n - 1)) }
+  return { estimate: m, ci: [m - half, m + half], p: Math.min(1, 2 * tTail(Math.abs(m / se), n - 1)), confLevel }
 }
 
 /**
  * The paired test for a measure, or undefined for the rank default.
  * @param {string} measure
- * @returns {{method: string, test: typeof pairedLogT}|undefined}
+ * @returns {{method: 'paired-t-log', test: typeof pairedLogT}|undefined}
  */
 function pairedTestFor (measure) {
   return measure === 'instructions' ? { method: 'paired-t-log', test: pairedLogT } : undefined
@@ -72,9 +73,11 @@ function effectFloor (measure, minEffect) {
 
 /**
  * Applies the floor to a verdict: below it a significant change is "no change".
- * @param {string} verdict
+ * @template {string} V
+ * @param {V} verdict
  * @param {number} change %
  * @param {number} floor %
+ * @returns {V | 'no change'}
  */
 function applyFloor (verdict, change, floor) {
   if ((verdict === 'faster' || verdict === 'slower') && Math.abs(change) < floor) return 'no change'
@@ -84,8 +87,10 @@ function applyFloor (verdict, change, floor) {
 /**
  * Drops the warnings that speak of the rank test's floor when the paired
  * t-test decided: its CI narrows with the spread, not with the pair count.
- * @param {{kind: string}[]} warnings
+ * @template {{kind: string}} W
+ * @param {W[]} warnings
  * @param {string} method
+ * @returns {W[]}
  */
 function warningsForMethod (warnings, method) {
   return method === 'paired-t-log' ? warnings.filter((w) => w.kind !== 'too-few-runs') : warnings

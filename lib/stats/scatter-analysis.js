@@ -58,6 +58,7 @@ function analyzeScatter (rows, { xaxis, category, variables, confLevel = 0.95 })
   const averagedOver = variables.filter((v) => v !== xaxis && v !== category && new Set(rows.map((r) => keyOf(r[v]))).size > 1)
   const cats = category ? sortValues([...new Set(rows.map((r) => keyOf(r[category])))]) : ['']
   const groups = []
+  /** @type {{category: string|undefined, from: number, to: number, change: number, ci: number[], p: number, q?: number}[]} q: set once all steps are known (BH) */
   const steps = []
   for (const c of cats) {
     const inCat = category ? rows.filter((r) => keyOf(r[category]) === c) : rows

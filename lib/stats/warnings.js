@@ -42,7 +42,7 @@ function warningsFor (g) {
       add('high-variance', `the new/old ratio varies by ${(s * 100).toFixed(1)}% between pairs (SD of log ratios): close other programs, pin with --cpuset, raise the work per run (n=...), or run more pairs`)
     }
   }
-  for (const [label, rates] of [['old', g.oldRates], ['new', g.newRates]]) {
+  for (const [label, rates] of /** @type {[string, number[]][]} */ ([['old', g.oldRates], ['new', g.newRates]])) {
     if (rates.length < 3) continue
     const cv = sd(rates) / mean(rates)
     if (!g.logRatios && cv > HIGH_CV) {

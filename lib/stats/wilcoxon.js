@@ -123,7 +123,7 @@ function signedRankTest (d, opts = {}) {
   // R reports some root of the flat middle of its step function here; the
   // Hodges-Lehmann estimate proper (median of Walsh averages) lies in the
   // same flat region and does not depend on the root finder.
-  return { n, statistic: V, p, estimate: medianSorted(walshAverages(x)), ci, exact: false, confLevel: level }
+  return { n, statistic: V, p, estimate: medianSorted(walshAverages(x)), ci: /** @type {[number, number]} */ (ci), exact: false, confLevel: level }
 }
 
 // Confidence limits as roots of the decreasing function W(shift).

@@ -39,7 +39,7 @@ test('pairedLogT matches R\'s t.test on log ratios', async (t) => {
   t.ok(Math.abs(r.ci[0] - 0.00732502219932102) < 1e-9, `ci low ${r.ci[0]}`)
   t.ok(Math.abs(r.ci[1] - 0.02096004855486508) < 1e-9, `ci high ${r.ci[1]}`)
   t.ok(Math.abs(r.p - 0.00707498857009413) < 1e-9, `p ${r.p}`)
-  t.same(pairedLogT([0, 0, 0]), { estimate: 0, ci: [0, 0], p: 1 }, 'identical counts: no difference, p = 1')
+  t.same(pairedLogT([0, 0, 0]), { estimate: 0, ci: [0, 0], p: 1, confLevel: 0.95 }, 'identical counts: no difference, p = 1')
   const same = pairedLogT([0.02, 0.02, 0.02])
   t.equal(same.p, 0, 'the same non-zero ratio in every pair: p = 0')
   t.same(same.ci, [0.02, 0.02])
@@ -54,6 +54,7 @@ test('the floor: a significant change below the resolution is "no change"', asyn
   const rows = simulate(createRng(5), { pairs: 6, sd: 2e-6, offset: 3e-6 })
   const [r] = analyze(rows).results
   t.equal(r.method, 'paired-t-log')
+  t.equal(r.conf_level, 0.95, 'the t interval states its level, as the rank tests do')
   t.ok(r.p < 0.05, `the offset is real and significant (p ${r.p})`)
   t.equal(r.verdict, 'no change', `${r.change.toFixed(5)}% is below the 0.01% resolution of instructions`)
   // A --threshold below the offset leaves the decision to the floor.

@@ -10,9 +10,9 @@
 const { EventEmitter } = require('node:events')
 const engine = require('../index.js')
 // loaded when called: `benchrig load` itself needs none of them
-const track = (...args) => require('./track.js').track(...args)
-const printResult = (...args) => require('./print-result.js').printResult(...args)
-const aggregateResult = (...args) => require('./aggregate-result.js').aggregateResult(...args)
+const track = (/** @type {Parameters<typeof import('./track.js').track>} */ ...args) => require('./track.js').track(...args)
+const printResult = (/** @type {Parameters<typeof import('./print-result.js').printResult>} */ ...args) => require('./print-result.js').printResult(...args)
+const aggregateResult = (/** @type {Parameters<typeof import('./aggregate-result.js').aggregateResult>} */ ...args) => require('./aggregate-result.js').aggregateResult(...args)
 
 const EVENTS = ['start', 'tick', 'response', 'reqError']
 

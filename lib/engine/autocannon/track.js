@@ -8,7 +8,7 @@ const { progressLine } = require('../result/format.js')
 
 /**
  * @param {import('node:events').EventEmitter & {opts?: object}} instance a run from load()
- * @param {{outputStream?: NodeJS.WritableStream, renderProgressBar?: boolean, progressBarString?: string,
+ * @param {{outputStream?: NodeJS.WritableStream & {isTTY?: boolean}, renderProgressBar?: boolean, progressBarString?: string,
  *   renderResultsTable?: boolean, renderLatencyTable?: boolean, renderStatusCodes?: boolean}} [opts]
  */
 function track (instance, opts = {}) {

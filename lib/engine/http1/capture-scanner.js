@@ -18,7 +18,7 @@ const EMPTY = Buffer.alloc(0)
 class CaptureScanner extends ResponseScanner {
   /**
    * @param {object} owner the connection
-   * @param {{captureBody: boolean, expectBody?: Buffer, maxHeaderSize?: number, finished: (scanner: CaptureScanner, status: number) => boolean}} how
+   * @param {{captureBody: boolean, expectBody?: Buffer, maxHeaderSize?: number, verifyBody?: Function, finished: (scanner: CaptureScanner, status: number) => boolean}} how
    *   finished() runs the hooks of a response and says whether its body mismatched
    */
   constructor (owner, how) {

@@ -18,6 +18,11 @@ class PacedConnection extends Connection {
   constructor (runner, id, pacer) {
     super(runner, id)
     pace(this, pacer, this.depth)
+    // the fields pace() set, declared for the type checker
+    /** @type {import('../pacer.js').Pacer} */
+    this.pacer // eslint-disable-line no-unused-expressions
+    /** @type {Float64Array} planned send time of each slot */
+    this.plannedTimes // eslint-disable-line no-unused-expressions
   }
 
   /**

@@ -58,6 +58,7 @@ const H_OTHER = 0
 const H_CONTENT_LENGTH = 1
 const H_TRANSFER_ENCODING = 2
 const H_CONNECTION = 3
+/** @type {[number, Buffer][]} */
 const KNOWN = [
   [H_CONTENT_LENGTH, Buffer.from('content-length')],
   [H_TRANSFER_ENCODING, Buffer.from('transfer-encoding')],
@@ -66,6 +67,7 @@ const KNOWN = [
 // The known names after their first letter, with the colon ('ontent-length:'),
 // by kind, for matching in place; OR-ing 0x20 lowercases a letter and is
 // applied to letters only (a CR OR 0x20 would read as '-')
+/** @type {Buffer[]} */
 const KNOWN_REST = []
 for (const [kind, name] of KNOWN) KNOWN_REST[kind] = Buffer.concat([name.subarray(1), Buffer.from(':')])
 const NAME_MATCH_BYTES = Math.max(...KNOWN.map(([kind]) => KNOWN_REST[kind].length))

@@ -59,7 +59,13 @@ function writeStreamId (buf, off, id) {
   buf[off + 3] = id & 0xff
 }
 
-/** One frame as a new Buffer. */
+/**
+ * One frame as a new Buffer.
+ * @param {number} type
+ * @param {number} flags
+ * @param {number} streamId
+ * @param {Buffer} [payload]
+ */
 function frame (type, flags, streamId, payload = Buffer.alloc(0)) {
   const b = Buffer.allocUnsafe(FRAME_HEADER + payload.length)
   writeHeader(b, 0, payload.length, type, flags, streamId)

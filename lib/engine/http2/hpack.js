@@ -445,6 +445,7 @@ function encodeHeaders (fields) {
  */
 function encodeRequest (spec, scheme) {
   let authority = spec.host
+  /** @type {[string, string][]} */
   const rest = []
   let hasLength = false
   for (const [k, v] of Object.entries(spec.headers)) {
@@ -456,6 +457,7 @@ function encodeRequest (spec, scheme) {
     if (name === 'te' && v.trim().toLowerCase() !== 'trailers') continue
     rest.push([name, v])
   }
+  /** @type {[string, string][]} */
   const fields = [[':method', spec.method], [':scheme', scheme], [':authority', authority], [':path', spec.path]]
   if (spec.body !== undefined && !hasLength) rest.push(['content-length', String(spec.body.length)])
   return encodeHeaders(fields.concat(rest))

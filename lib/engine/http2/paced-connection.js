@@ -20,6 +20,11 @@ class PacedH2Connection extends H2Connection {
   constructor (runner, id, pacer) {
     super(runner, id)
     pace(this, pacer, this.table.slots)
+    // the fields pace() set, declared for the type checker
+    /** @type {import('../pacer.js').Pacer} */
+    this.pacer // eslint-disable-line no-unused-expressions
+    /** @type {Float64Array} planned send time of each slot */
+    this.plannedTimes // eslint-disable-line no-unused-expressions
     /** inside refill(true): the pace timer woke this idle connection */
     this.woken = false
     this.planFirst = 0

@@ -24,9 +24,11 @@ class RequestTemplates {
   constructor (opts) {
     const scheme = opts.target.protocol === 'https:' ? 'https' : 'http'
     // a worker's options are structured clones, in which Buffers are Uint8Arrays
-    const requests = opts.requests.map((r) => (r.body === undefined || Buffer.isBuffer(r.body)
-      ? r
-      : { ...r, body: Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength) }))
+    const requests = opts.requests.map((r) => {
+      if (r.body === undefined || Buffer.isBuffer(r.body)) return r
+      const body = /** @type {Uint8Array} */ (r.body)
+      return { ...r, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) }
+    })
     // Bodies up to 64 KiB go inside the templates (every server grants that
     // window first); larger ones are streamed as the windows allow (flow-control.js)
     const largest = requests.reduce((m, r) => Math.max(m, r.body === undefined ? 0 : r.body.length), 0)

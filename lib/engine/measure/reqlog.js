@@ -71,12 +71,12 @@ function openRequestLog (file, format = 'default') {
   const failed = (why) => new RunError(`cannot write --reqlog "${file}" (${why}): the request log is incomplete; check the disk space and the path`, 'BENCHRIG_ERR_REQLOG')
   const finished = new Promise((resolve, reject) => {
     worker.on('message', (m) => { if (m.type === 'done') resolve(m.rows) })
-    worker.on('error', (err) => reject(failed(err.code || err.message)))
+    worker.on('error', (/** @type {NodeJS.ErrnoException} */ err) => reject(failed(err.code || err.message)))
     worker.on('exit', (code) => reject(failed(`the writer thread exited early with code ${code}`)))
   })
   finished.catch(() => {}) // observed by end()
   return {
-    write (chunk, rows, offsetMs) { worker.postMessage({ type: 'rows', chunk, rows, offsetMs }, [chunk.buffer]) },
+    write (chunk, rows, offsetMs) { worker.postMessage({ type: 'rows', chunk, rows, offsetMs }, /** @type {ArrayBuffer[]} */ ([chunk.buffer])) },
     async end () {
       worker.postMessage({ type: 'end' })
       try {

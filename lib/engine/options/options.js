@@ -49,6 +49,7 @@ function integer (value, flag, min, max = Number.MAX_SAFE_INTEGER) {
  * @returns {Record<string,string>}
  */
 function parseHeaders (headers) {
+  /** @type {Record<string,string>} */
   const out = {}
   if (headers === undefined || headers === null) return out
   const list = Array.isArray(headers) ? headers : (typeof headers === 'string' ? [headers] : null)

@@ -37,7 +37,7 @@ function msNumber (x) {
 function count (x) {
   const abs = Math.abs(x)
   if (abs < 1000) return String(Math.round(x))
-  for (const [unit, size] of [['T', 1e12], ['G', 1e9], ['M', 1e6], ['k', 1e3]]) {
+  for (const [unit, size] of /** @type {[string, number][]} */ ([['T', 1e12], ['G', 1e9], ['M', 1e6], ['k', 1e3]])) {
     if (abs >= size * 0.9995) return `${(x / size).toPrecision(3)}${unit}`
   }
   return String(Math.round(x))

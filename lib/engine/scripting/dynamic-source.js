@@ -160,8 +160,12 @@ class DynamicSource {
   }
 }
 
+/**
+ * @param {unknown} x
+ * @returns {x is PromiseLike<unknown>}
+ */
 function isThenable (x) {
-  return x !== null && (typeof x === 'object' || typeof x === 'function') && typeof x.then === 'function'
+  return x !== null && (typeof x === 'object' || typeof x === 'function') && typeof /** @type {{then?: unknown}} */ (x).then === 'function'
 }
 
 /**

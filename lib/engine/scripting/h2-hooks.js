@@ -69,8 +69,11 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
   // the source keeps each built request as a spec; the connection encodes it
   // when the stream opens (and keeps the block of one it sends again)
   const encode = (r) => ({ method: r.method, path: r.path, host: r.host ?? defaultHost, headers: r.headers, body: r.body, block: null, sent: false })
-  for (const conn of runner.connections) {
-    conn.scanner = new CaptureFrameReader(conn, how)
+  // --h2: runner.js made every connection an H2Connection; the hooks give each its Client
+  const conns = /** @type {(import('../http2/connection.js').H2Connection & {client?: Client})[]} */ (runner.connections)
+  for (const conn of conns) {
+    const scanner = new CaptureFrameReader(conn, how)
+    conn.scanner = scanner
     if (!dynamic) continue
     const source = new DynamicSource(base, conn.table.slots, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, encode, counters: runner.counters })
     const client = new Client(conn.id, source, toSpec)
@@ -85,7 +88,7 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
       }
     }
     // a 'body' listener from setupClient: this connection keeps bodies too
-    if (client.listenerCount('body') > 0) conn.scanner.captureBodies()
+    if (client.listenerCount('body') > 0) scanner.captureBodies()
   }
 }
 

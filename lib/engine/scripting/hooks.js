@@ -88,7 +88,9 @@ function installHooks (runner) {
     const onResponse = sequence.map((s, i) => resolve(s.onResponse, 'onResponse', i))
     const setupClient = resolve(hooks.setupClient, 'setupClient')
     const newContext = contextMaker(hooks.initialContext)
-    for (const conn of runner.connections) {
+    // HTTP/1.1 (--h2 returned above): each connection gets its Client and the onResponse hooks
+    const conns = /** @type {(Omit<import('../http1/connection.js').Connection, 'source'> & {source: object, client?: import('./client.js').Client, onResponseHooks?: Function[]})[]} */ (runner.connections)
+    for (const conn of conns) {
       const source = new DynamicSource(base, runner.pipelining, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, counters: runner.counters })
       const client = new Client(conn.id, source, toSpec)
       source.client = client
@@ -150,7 +152,7 @@ function installHooks (runner) {
   if (hooks.delay !== undefined) {
     // the connections are DelayedConnections (runner.js chose the class)
     const delay = resolve(hooks.delay, 'delay')
-    for (const conn of runner.connections) {
+    for (const conn of /** @type {import('./delayed-connection.js').DelayedConnection[]} */ (runner.connections)) {
       conn.delayHook = delay
       conn.hookFailed = hookFailed
     }
@@ -203,7 +205,7 @@ function forwardErrors (runner, fn) {
 
 /** The Error given to 'reqError' listeners. */
 function requestError (kind, detail) {
-  const err = new Error(`${kind} error: ${detail}`)
+  const err = /** @type {Error & {kind?: string, code?: string}} */ (new Error(`${kind} error: ${detail}`))
   err.kind = kind
   if (/^E[A-Z]+$/.test(detail)) err.code = detail
   return err
