@@ -55,7 +55,8 @@ function summarizeStep (n, reports, runSeconds) {
  * What to do after a step.
  * @param {ReturnType<typeof summarizeStep>} step
  * @param {{cvThreshold: number, increase: number, increasesLeft: number, maxSeconds?: number}} opts
- * @returns {{action: 'stop'|'raise', reason?: 'stable'|'max-increases'|'time-limit'|'no-results', nextN?: number}}
+ * @returns {{action: 'stop'|'raise', reason?: 'stable'|'max-increases'|'time-limit'|'no-results', n?: undefined, nextN?: number}}
+ *   (no `n`: the proposal is the step's own n; decideConverged may propose a smaller one)
  */
 function decide (step, { cvThreshold, increase, increasesLeft, maxSeconds }) {
   if (step.configs.length === 0) return { action: 'stop', reason: 'no-results' }
