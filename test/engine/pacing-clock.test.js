@@ -7,44 +7,8 @@
 const { test } = require('tap')
 const { Runner } = require('../../lib/engine/runner.js')
 const C = require('../../lib/engine/counters.js')
-
-/** A clock whose timers run only when the test advances it, at their due time. */
-class ManualClock {
-  constructor () {
-    this.t = 0
-    this.timers = []
-    this.seq = 0
-  }
-
-  now () { return this.t }
-
-  setTimeout (fn, ms, ...args) {
-    const timer = { at: this.t + Math.max(0, ms), seq: this.seq++, fn, args }
-    this.timers.push(timer)
-    return timer
-  }
-
-  clearTimeout (timer) {
-    const i = this.timers.indexOf(timer)
-    if (i >= 0) this.timers.splice(i, 1)
-  }
-
-  /** Runs every timer due up to `to`, in order, each at its own time. */
-  advanceTo (to, between) {
-    between?.()
-    for (;;) {
-      let next = null
-      for (const tm of this.timers) if (tm.at <= to && (next === null || tm.at < next.at || (tm.at === next.at && tm.seq < next.seq))) next = tm
-      if (next === null) break
-      this.timers.splice(this.timers.indexOf(next), 1)
-      this.t = next.at
-      next.fn(...next.args)
-      between?.()
-    }
-    this.t = to
-    between?.()
-  }
-}
+// timers that run only when the test advances the clock, at their due time
+const { ManualClock } = require('../helpers/manual-clock.js')
 
 const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 'latin1')
 
