@@ -13,6 +13,7 @@
 // request, the same arithmetic-on-a-counter shape as pacer.js.
 const { UsageError } = require('../errors.js')
 const { parseCount } = require('./options/units.js')
+const { Pacer } = require('./pacer.js')
 
 /**
  * @typedef {{durationMs: number, target: number}} Stage
@@ -163,27 +164,21 @@ class Ramp {
 const EPSILON = 1e-7
 
 /**
- * The send plan of a --stages run, with the interface of pacer.js's Pacer
- * (start, planned, due, take, nextDue, issued, first, limit), so the paced
+ * The send plan of a --stages run: a pacer.js Pacer whose due points follow
+ * the ramp (only planned and due differ), so the paced
  * connections and the runner use it unchanged.
  */
-class RampPacer {
+class RampPacer extends Pacer {
   /**
    * @param {Stage[]} stages this runner's share of the targets (req/s)
    * @param {number} [limit] at most this many requests (default no limit)
    */
   constructor (stages, limit = Infinity) {
-    this.ramp = new Ramp(stages)
-    const planTotal = Math.floor(this.ramp.total + EPSILON)
-    this.limit = planTotal < limit ? planTotal : limit
-    this.startMs = Infinity
-    this.issued = 0
-    this.first = 0
-  }
-
-  /** @param {number} now the clock time at which the plan starts */
-  start (now) {
-    if (this.startMs === Infinity) this.startMs = now
+    const ramp = new Ramp(stages)
+    const planTotal = Math.floor(ramp.total + EPSILON)
+    // a Pacer whose due points follow the ramp: start, take and nextDue are its own
+    super({ intervalMs: 0, limit: planTotal < limit ? planTotal : limit })
+    this.ramp = ramp
   }
 
   /** The planned send time of request i: when the integral reaches i + 1. */
@@ -196,19 +191,6 @@ class RampPacer {
     if (now < this.startMs) return 0
     const n = Math.floor(this.ramp.integral(now - this.startMs) + EPSILON)
     return n < this.limit ? n : this.limit
-  }
-
-  take (k, now) {
-    const ready = this.due(now) - this.issued
-    if (ready <= 0) return 0
-    if (k > ready) k = ready
-    this.first = this.issued
-    this.issued += k
-    return k
-  }
-
-  nextDue () {
-    return this.issued >= this.limit ? Infinity : this.planned(this.issued)
   }
 }
 
