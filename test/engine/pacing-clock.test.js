@@ -5,77 +5,10 @@
 // machine's speed (the wall-clock proofs, the freeze test and the
 // coordinated-omission model, stay in rate.test.js).
 const { test } = require('tap')
-const { Runner } = require('../../lib/engine/runner.js')
 const C = require('../../lib/engine/counters.js')
-// timers that run only when the test advances the clock, at their due time
-const { ManualClock } = require('../helpers/manual-clock.js')
-
-const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 'latin1')
-
-/**
- * A rate run of `connections` connections on `clock`; every write is logged
- * with the clock's time and its request count, and answered when `answer()` runs.
- */
-/**
- * Sockets that log each write carrying requests (`count(buf)` of them) with
- * the clock's time and the connection's id (set as socket.conn by the test).
- */
-function standInTransport (count, clock, writes) {
-  return {
-    readyEvent: 'connect',
-    connect: () => {
-      const socket = {
-        setNoDelay () {},
-        once () {},
-        on () {},
-        destroy () {},
-        write (buf) {
-          const n = count(buf)
-          if (n > 0) writes.push({ at: clock.now(), id: socket.conn.id, n })
-          return true
-        }
-      }
-      return socket
-    }
-  }
-}
-
-/** A Runner of a rate run on `clock`, against a port nothing listens on (the tests stand in for sockets). */
-function pacedRunner (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1, h2 }) {
-  return new Runner({
-    requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
-    target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
-    h2,
-    connections,
-    pipelining,
-    refill: 'window',
-    durationMs,
-    amount,
-    timeoutMs: 60000,
-    bailout: 0,
-    t0: Date.now(),
-    idOffset: 0,
-    rate,
-    clock
-  })
-}
-
-function pacedRun (clock, rate, shape) {
-  const writes = []
-  const runner = pacedRunner(clock, rate, shape)
-  runner.transport = standInTransport((buf) => buf.toString('latin1').split('GET ').length - 1, clock, writes)
-  runner.start()
-  for (const conn of runner.connections) conn.socket.conn = conn
-  for (const conn of runner.connections) conn.ready()
-  /** the server answers every request in flight now */
-  const answer = () => {
-    for (const conn of runner.connections) {
-      const k = conn.inflight
-      if (k > 0 && !runner.stopping) conn.read(RESPONSE.length * k, Buffer.concat(Array(k).fill(RESPONSE)))
-    }
-  }
-  return { runner, writes, answer, end: () => { runner.stop('test'); return runner.done } }
-}
+// timers that run only when the test advances the clock, at their due time, and
+// paced runners on stand-in sockets that log each write with the clock's time
+const { ManualClock, pacedRun, pacedRunner, standInTransport } = require('../helpers/manual-clock.js')
 
 test('-R: one request every 1000/R ms, exactly, none late, the plan all sent', async (t) => {
   const clock = new ManualClock()

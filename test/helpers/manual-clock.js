@@ -45,14 +45,35 @@ class ManualClock {
 const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 'latin1')
 
 /**
- * A rate run of `connections` connections on `clock`: every write is logged
- * as {at, id, n} and answered when `answer()` runs.
+ * Sockets that log each write carrying requests (`count(buf)` of them) with
+ * the clock's time and the connection's id (set as socket.conn by the test).
  */
-function pacedRun (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1 }) {
-  const writes = []
-  const runner = new Runner({
+function standInTransport (count, clock, writes) {
+  return {
+    readyEvent: 'connect',
+    connect: () => {
+      const socket = {
+        setNoDelay () {},
+        once () {},
+        on () {},
+        destroy () {},
+        write (buf) {
+          const n = count(buf)
+          if (n > 0) writes.push({ at: clock.now(), id: socket.conn.id, n })
+          return true
+        }
+      }
+      return socket
+    }
+  }
+}
+
+/** A Runner of a rate run on `clock`, against a port nothing listens on (the tests stand in for sockets). */
+function pacedRunner (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1, h2 }) {
+  return new Runner({
     requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
     target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
+    h2,
     connections,
     pipelining,
     refill: 'window',
@@ -65,25 +86,20 @@ function pacedRun (clock, rate, { connections, amount = 0, durationMs = amount >
     rate,
     clock
   })
-  runner.transport = {
-    readyEvent: 'connect',
-    connect: () => {
-      const socket = {
-        setNoDelay () {},
-        once () {},
-        on () {},
-        destroy () {},
-        write (buf) {
-          writes.push({ at: clock.now(), id: socket.conn.id, n: buf.toString('latin1').split('GET ').length - 1 })
-          return true
-        }
-      }
-      return socket
-    }
-  }
+}
+
+/**
+ * A rate run (HTTP/1.1) on `clock`: every write is logged as {at, id, n} and
+ * answered when `answer()` runs.
+ */
+function pacedRun (clock, rate, shape) {
+  const writes = []
+  const runner = pacedRunner(clock, rate, shape)
+  runner.transport = standInTransport((buf) => buf.toString('latin1').split('GET ').length - 1, clock, writes)
   runner.start()
   for (const conn of runner.connections) conn.socket.conn = conn
   for (const conn of runner.connections) conn.ready()
+  /** the server answers every request in flight now */
   const answer = () => {
     for (const conn of runner.connections) {
       const k = conn.inflight
@@ -93,4 +109,4 @@ function pacedRun (clock, rate, { connections, amount = 0, durationMs = amount >
   return { runner, writes, answer, end: () => { runner.stop('test'); return runner.done } }
 }
 
-module.exports = { ManualClock, pacedRun }
+module.exports = { ManualClock, pacedRun, pacedRunner, standInTransport }
