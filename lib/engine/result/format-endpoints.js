@@ -4,12 +4,11 @@
 // at most like the rest of the text output: the name column takes what the
 // numbers leave, and a longer name is shortened in the middle, where two
 // URLs of one run differ least often (scheme and host in front, path at the end).
-const { table } = require('./format.js')
+// counts and bytes as the totals' tables print them
+const { table, formatCount: count, formatBytes: bytes } = require('./format.js')
 
 const WIDTH = 100
 const MIN_NAME = 12
-/** @type {[string, number][]} */
-const UNITS = [['G', 1e9], ['M', 1e6], ['k', 1e3]]
 
 /** Shortens s to at most w characters, keeping its start and its end. */
 function shortenMiddle (s, w) {
@@ -21,24 +20,6 @@ function shortenMiddle (s, w) {
 
 function ms (x) {
   return x >= 100 ? String(Math.round(x)) : x.toFixed(x >= 10 ? 1 : 2)
-}
-
-function count (x) {
-  if (x < 1000) return String(Math.round(x))
-  for (const [unit, size] of UNITS) {
-    if (x >= size * 0.9995) return `${(x / size).toPrecision(3)}${unit}`
-  }
-  return String(Math.round(x))
-}
-
-function bytes (x) {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB']
-  let i = 0
-  while (x >= 1000 && i < units.length - 1) {
-    x /= 1000
-    i++
-  }
-  return `${i === 0 ? Math.round(x) : x.toFixed(i === 1 ? 0 : 1)} ${units[i]}`
 }
 
 /**

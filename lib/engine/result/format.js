@@ -163,4 +163,4 @@ function progressLine (elapsed, total, rps) {
   return `${elapsed}s  ${count(rps)} req/s`
 }
 
-module.exports = { formatResult, progressLine, table, formatCount: count }
+module.exports = { formatResult, progressLine, table, formatCount: count, formatBytes: bytes }
