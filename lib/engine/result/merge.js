@@ -150,16 +150,29 @@ function mergePerSecond (inputs) {
   return { start: t0, ms, requests, bytes, skewMs: round3(skewMs) }
 }
 
+/**
+ * Whether the inputs hold `key` (`has` tests its value): false when none does,
+ * a UsageError naming one input without it and one with it when only some do.
+ * @param {{r: object, name: string}[]} inputs
+ * @param {string} key
+ * @param {(value: any) => boolean} has
+ * @param {string} hint what to merge instead
+ */
+function allOrNone (inputs, key, has, hint) {
+  const having = inputs.filter(({ r }) => has(r[key]))
+  if (having.length === 0) return false
+  if (having.length < inputs.length) {
+    const lacking = inputs.find(({ r }) => !has(r[key])).name
+    throw new UsageError(`${lacking} has no "${key}" but ${having[0].name} has: ${hint}`)
+  }
+  return true
+}
+
 /** Adds timeline rows with equal start and length; keeps the others; sorted by start. */
 function mergeIntervals (inputs, ignored) {
-  const having = inputs.filter(({ r }) => r.intervals !== undefined)
-  if (having.length === 0) return undefined
-  if (having.length < inputs.length) {
-    const lacking = inputs.find(({ r }) => r.intervals === undefined)
-    throw new UsageError(`${lacking.name} has no "intervals" but ${having[0].name} has: merge runs recorded with the same options`)
-  }
+  if (!allOrNone(inputs, 'intervals', (v) => v !== undefined, 'merge runs recorded with the same options')) return undefined
   const groups = new Map()
-  for (const { r, name } of having) {
+  for (const { r, name } of inputs) {
     if (!Array.isArray(r.intervals)) throw new UsageError(`${name}: "intervals" is not an array`)
     r.intervals.forEach((row, i) => {
       if (!isPlainObject(row) || !Number.isFinite(row.start) || !Number.isFinite(row.ms) || typeof row.histogram !== 'string') {
@@ -229,12 +242,7 @@ function mergeRow (group, ignored) {
  * as not merged rather than averaged.
  */
 function mergeRate (inputs, duration) {
-  const having = inputs.filter(({ r }) => isPlainObject(r.rate))
-  if (having.length === 0) return undefined
-  if (having.length < inputs.length) {
-    const lacking = inputs.find(({ r }) => !isPlainObject(r.rate)).name
-    throw new UsageError(`${lacking} has no "rate" but ${having[0].name} has: merge runs of the same mode (all with -R, or none)`)
-  }
+  if (!allOrNone(inputs, 'rate', isPlainObject, 'merge runs of the same mode (all with -R, or none)')) return undefined
   const rates = inputs.map(({ r }) => r.rate)
   const out = { mode: oneOrList(rates.map((x) => x.mode)) }
   for (const key of RATE_SUMMED) if (rates.some((x) => x[key] !== undefined)) out[key] = round3(sum(rates.map((x) => x[key])))
@@ -314,12 +322,7 @@ function mergeEndpoints (inputs, duration, ignored) {
  * two as not merged rather than averaged).
  */
 function mergeBreakout (inputs, connect) {
-  const having = inputs.filter(({ r }) => isPlainObject(r.breakout))
-  if (having.length === 0) return undefined
-  if (having.length < inputs.length) {
-    const lacking = inputs.find(({ r }) => !isPlainObject(r.breakout)).name
-    throw new UsageError(`${lacking} has no "breakout" but ${having[0].name} has: merge runs of the same mode (all with --breakout, or none)`)
-  }
+  if (!allOrNone(inputs, 'breakout', isPlainObject, 'merge runs of the same mode (all with --breakout, or none)')) return undefined
   const out = connect === undefined ? {} : { connect }
   for (const [stat, key] of [['firstByte', 'firstByteHistogram'], ['lastByte', 'lastByteHistogram']]) {
     if (!inputs.every(({ r }) => typeof r.breakout[key] === 'string')) continue
