@@ -3,21 +3,14 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { BENCH, ROOT } = require('./fixtures/helpers.js')
 const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const SPIN = path.join(BENCH, 'cpu', 'spin.js')
 
 function scatter (args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scatter.js'), '--no-progress', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, [path.join(ROOT, 'scatter.js'), '--no-progress', ...args])
 }
 
 t.test('CSV with one column per variable, flushed to --output', async (t) => {

@@ -8,11 +8,12 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawnSync, spawn } = require('node:child_process')
+const { spawnSync } = require('node:child_process')
 const { needTool } = require('../helpers/tools.js')
 const { startServe } = require('../helpers/serve.js')
 const { makeWrapper, readRows, ROOT } = require('./fixtures/helpers.js')
 const { planSchedule, shardSchedule } = require('../../lib/compare/shards.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const SCRIPT = path.join(ROOT, 'scripts', 'slurm-local.sh')
 const BIN = path.join(ROOT, 'bin', 'benchrig.js')
@@ -52,15 +53,7 @@ async function runArray (env, dir, name, n, command) {
 }
 
 function benchrig (args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, [BIN, ...args])
 }
 
 const q = (s) => JSON.stringify(s)

@@ -7,18 +7,12 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { main } = require('../../lib/cli/load.js')
 const { UsageError } = require('../../lib/errors.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 
 function run (args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'load', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (b) => { stdout += b })
-    child.stderr.on('data', (b) => { stderr += b })
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, [BIN, 'load', ...args])
 }
 
 async function server (t) {

@@ -8,9 +8,9 @@
 const t = require('tap')
 const http2 = require('node:http2')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { load } = require('../../lib/engine/index.js')
 const { startServe } = require('../helpers/serve.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'hooks')
@@ -55,14 +55,7 @@ async function recordingServer (t, handler) {
 }
 
 function cli (args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'load', ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30000 })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (b) => { stdout += b })
-    child.stderr.on('data', (b) => { stderr += b })
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, [BIN, 'load', ...args], { timeout: 30000 })
 }
 
 t.test('a sequence of 3: setupRequest uses what onResponse stored, in order on every connection', async (t) => {

@@ -10,22 +10,16 @@ const net = require('node:net')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawnSync } = require('node:child_process')
 const { load } = require('../../index.js')
 const { UsageError } = require('../../lib/errors.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 const SCRIPT = path.join(__dirname, '..', 'fixtures', 'hooks', 'script.js')
 
 function run (args, { onStdout } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'load', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (b) => { stdout += b; onStdout?.(stdout, child) })
-    child.stderr.on('data', (b) => { stderr += b })
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, [BIN, 'load', ...args], { onStdout })
 }
 
 async function echoServer (t) {

@@ -10,26 +10,18 @@ const fs = require('node:fs')
 const os = require('node:os')
 const http = require('node:http')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { load, merge } = require('../../index.js')
 const { Histogram } = require('../../lib/engine/measure/histogram.js')
 const { encode, decode } = require('../../lib/engine/measure/hdr-codec.js')
 const { latencyStats } = require('../../lib/engine/result/result.js')
 const { percentileDistribution } = require('../../lib/engine/measure/hist-text.js')
 const { UsageError } = require('../../lib/errors.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 
 function run (args, input) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (b) => { stdout += b })
-    child.stderr.on('data', (b) => { stderr += b })
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(input)
-  })
+  return spawnOutput(process.execPath, [BIN, ...args], { input })
 }
 
 async function server (t) {

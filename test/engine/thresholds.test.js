@@ -6,13 +6,13 @@
 const { test } = require('tap')
 const http = require('node:http')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { load } = require('../../lib/engine/index.js')
 const { main, reportThresholds } = require('../../lib/cli/load.js')
 const { runMain } = require('../../lib/cli/dispatch.js')
 const { Histogram } = require('../../lib/engine/measure/histogram.js')
 const C = require('../../lib/engine/counters.js')
 const { parseThreshold, parseThresholds, measure, evaluate, failsEarly, TickWatch, GRACE_MS } = require('../../lib/engine/thresholds.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 
@@ -30,14 +30,7 @@ async function server (t, { delayMs = 0, status = 200 } = {}) {
 }
 
 function cli (args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'load', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, [BIN, 'load', ...args])
 }
 
 test('the grammar: metrics, operators and units, to one unit per kind', (t) => {

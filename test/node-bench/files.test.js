@@ -5,10 +5,10 @@
 const { test } = require('tap')
 const path = require('node:path')
 const fs = require('node:fs')
-const { spawn } = require('node:child_process')
 const { needNode } = require('../helpers/tools.js')
 const { parseCsvRecords } = require('../../lib/report/csv.js')
 const { formatConfiguration } = require('../../lib/report/text.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const REPO = path.join(__dirname, '..', '..')
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'node-bench')
@@ -27,15 +27,7 @@ const EXPECTED = [
 function runWith (bin, args, extraEnv = {}) {
   const env = { ...process.env, ...extraEnv }
   delete env.NODE_OPTIONS
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(bin, args, { cwd: REPO, env })
 }
 
 function binaryFor (t, major) {

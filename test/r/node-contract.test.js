@@ -7,13 +7,14 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawnSync } = require('node:child_process')
 const { needTool } = require('../helpers/tools.js')
 const { parseCsvRecords } = require('../../lib/report/csv.js')
 const { rowsFromCsvText } = require('../../lib/compare/load-csv.js')
 const { createCsvSink, COLUMNS } = require('../../lib/compare/output.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 const { makeWrapper, runCompare } = require('../compare/fixtures/helpers.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const REPO = path.join(__dirname, '..', '..')
 const CONTRACT = path.join(__dirname, 'node-contract.R')
@@ -25,14 +26,7 @@ function rscript (args, input) {
 }
 
 function node (args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, args, { cwd: REPO })
 }
 
 const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b))

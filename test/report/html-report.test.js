@@ -8,7 +8,6 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const http = require('node:http')
-const { spawn } = require('node:child_process')
 const { load } = require('../../index.js')
 const { main: report } = require('../../lib/cli/report.js')
 const { main: loadMain } = require('../../lib/cli/load.js')
@@ -18,6 +17,7 @@ const { linearTicks, decadeLabel } = require('../../lib/report/html/charts.js')
 const { needTool } = require('../helpers/tools.js')
 const { visitPages } = require('../helpers/chromium-page.js')
 const { decodePng } = require('../helpers/png.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 
@@ -34,14 +34,7 @@ async function target (t) {
 }
 
 function cli (args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (b) => { stdout += b })
-    child.stderr.on('data', (b) => { stderr += b })
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, [BIN, ...args])
 }
 
 const at = (obj, p) => p.split('.').reduce((o, k) => (o === undefined ? undefined : o[k]), obj)

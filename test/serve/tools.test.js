@@ -4,20 +4,12 @@
 // autocannon. /stats tells how many requests the server itself answered.
 const t = require('tap')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { needTool } = require('../helpers/tools.js')
 const { request, startCli, BIN } = require('../helpers/serve.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 
 function run (cmd, args, timeout = 30000) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(cmd, args, { timeout })
 }
 
 async function served (url) {
