@@ -14,6 +14,7 @@ const { spawnSync } = require('node:child_process')
 const { load } = require('../../index.js')
 const { UsageError } = require('../../lib/errors.js')
 const { spawnOutput } = require('../helpers/spawn-output.js')
+const { freePort } = require('../helpers/loopback.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 const SCRIPT = path.join(__dirname, '..', 'fixtures', 'hooks', 'script.js')
@@ -39,15 +40,6 @@ async function echoServer (t) {
   await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve) }))
   return { seen, url: `http://127.0.0.1:${s.address().port}` }
-}
-
-function freePort () {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
 }
 
 function openssl (dir, args) {

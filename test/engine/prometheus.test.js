@@ -7,15 +7,14 @@
 // reported by it (so the check can fail).
 const t = require('tap')
 const fs = require('node:fs')
-const net = require('node:net')
 const path = require('node:path')
-const http = require('node:http')
 const { spawn } = require('node:child_process')
 const { load } = require('../../index.js')
 const { Histogram } = require('../../lib/engine/measure/histogram.js')
 const { prometheusText, bucketCounts, BUCKETS } = require('../../lib/engine/result/prometheus.js')
 const { main: report } = require('../../lib/cli/report.js')
 const { needTool } = require('../helpers/tools.js')
+const { freePort, statusTarget } = require('../helpers/loopback.js')
 
 /** Sample lines of an exposition text as {"name{labels}": value}. */
 function samples (text) {
@@ -28,22 +27,10 @@ function samples (text) {
   return out
 }
 
-/** A server that answers 200 on /, 404 on /missing, and drops the connection on /drop. */
-async function target (t) {
-  const s = http.createServer((req, res) => {
-    if (req.url === '/drop') return req.socket.destroy()
-    res.statusCode = req.url === '/missing' ? 404 : 200
-    res.end('ok')
-  })
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve) }))
-  return `http://127.0.0.1:${s.address().port}`
-}
-
 let runResult
 async function runOnce (t) {
   if (runResult) return runResult
-  const base = await target(t)
+  const base = await statusTarget(t)
   runResult = JSON.parse(JSON.stringify(await load({ url: [`${base}/`, `${base}/missing`, `${base}/drop`], amount: 300, connections: 3 })))
   return runResult
 }
@@ -91,15 +78,6 @@ t.test('the text of a real run: families, counters by status and kind, histogram
   t.match(text, /^benchrig_load_info\{url="http:\/\/127\.0\.0\.1:\d+\/ http:\/\/127\.0\.0\.1:\d+\/missing http:\/\/127\.0\.0\.1:\d+\/drop",version="9\.9\.9"\} 1$/m)
   t.notMatch(text, /^[a-z_]+(\{[^}]*\})? \S+ \S+$/m, 'no sample has a timestamp (the textfile collector refuses them)')
 })
-
-function freePort () {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    }).on('error', reject)
-  })
-}
 
 async function scrape (port) {
   // node_exporter answers once it has bound its port: wait for that, not for a time

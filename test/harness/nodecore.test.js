@@ -3,23 +3,13 @@
 // that re-exports ours, files that require('../common.js'), `n` configs,
 // --expose-internals, a server on common.PORT loaded by bench.http.
 const { test } = require('tap')
-const net = require('node:net')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { collect, collectLoad, plainNode } = require('./fixtures/helpers.js')
 const { needNode } = require('../helpers/tools.js')
+const { freePort } = require('../helpers/loopback.js')
 
 const NODECORE = path.join(__dirname, '..', 'fixtures', 'nodecore')
-
-/** A port that was free a moment ago, for files that listen on common.PORT. */
-function freePort () {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    }).on('error', reject)
-  })
-}
 
 test('a Node core style file with --expose-internals runs every configuration', async (t) => {
   const r = await collect(path.join(NODECORE, 'misc', 'internals.js'))

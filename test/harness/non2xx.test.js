@@ -3,21 +3,12 @@
 // the configuration fails with a message saying so, unless the file passes
 // allowNon2xx. Real server, real built-in load generator.
 const { test } = require('tap')
-const net = require('node:net')
 const path = require('node:path')
 const { collectLoad } = require('./fixtures/helpers.js')
 const { checkResponses } = require('../../lib/harness/bench-http.js')
+const { freePort } = require('../helpers/loopback.js')
 
 const FILE = path.join(__dirname, '..', 'fixtures', 'nodecore', 'misc', 'http-notfound.js')
-
-function freePort () {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    }).on('error', reject)
-  })
-}
 
 test('all 404: a failed configuration; with allowNon2xx: a result', async (t) => {
   const env = { ...process.env, PORT: String(await freePort()) }

@@ -7,7 +7,6 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const http = require('node:http')
 const { load } = require('../../index.js')
 const { main: report } = require('../../lib/cli/report.js')
 const { main: loadMain } = require('../../lib/cli/load.js')
@@ -18,20 +17,9 @@ const { needTool } = require('../helpers/tools.js')
 const { visitPages } = require('../helpers/chromium-page.js')
 const { decodePng } = require('../helpers/png.js')
 const { spawnOutput } = require('../helpers/spawn-output.js')
+const { statusTarget } = require('../helpers/loopback.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
-
-/** A server that answers 200 on /, 404 on /missing, and drops the connection on /drop. */
-async function target (t) {
-  const s = http.createServer((req, res) => {
-    if (req.url === '/drop') return req.socket.destroy()
-    res.statusCode = req.url === '/missing' ? 404 : 200
-    res.end('ok')
-  })
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve) }))
-  return `http://127.0.0.1:${s.address().port}`
-}
 
 function cli (args) {
   return spawnOutput(process.execPath, [BIN, ...args])
@@ -79,7 +67,7 @@ t.test('bad input: exit 2 naming the file or flag, before any work, nothing writ
 })
 
 t.test('rendered in headless Chromium: no console error, no request, a drawn page whose numbers are the JSON\'s', async (t) => {
-  const base = await target(t)
+  const base = await statusTarget(t)
   const dir = t.testdir({ 'control.html': '<!DOCTYPE html><title>c</title><p>x</p><img src="http://127.0.0.1:1/a.png"><script>console.error("control error")</script>' })
   const urls = [`${base}/`, `${base}/missing`, `${base}/drop`]
 
