@@ -24,6 +24,8 @@ class CaptureScanner extends ResponseScanner {
   constructor (owner, how) {
     super(owner, how.captureBody || how.expectBody !== undefined ? CAPTURE : undefined, how.maxHeaderSize)
     this.how = how
+    // it feeds the state machine a line at a time: a whole head is never in view
+    this.wholeHeads = false
     this.expected = how.expectBody
     this.wantBody = this.expect === CAPTURE
     this.bodyParts = []
