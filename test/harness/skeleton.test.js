@@ -41,6 +41,18 @@ test('coverage: c8 checks a threshold that is set on purpose, and tap leaves it 
   t.match(taprc, /^# Coverage is measured by c8[^]*deliberate threshold/m, '.taprc says why')
 })
 
+test('the wall-clock proofs run on their own, one file at a time, after the rest', async (t) => {
+  const taprc = read('.taprc')
+  const list = /^exclude:\n((?: {2}- .*\n?)+)/m.exec(taprc)
+  t.ok(list, '.taprc has an exclude list')
+  const excluded = [...list[1].matchAll(/^ {2}- (\S+)$/gm)].map((m) => m[1])
+  t.same(excluded.sort(), ['test/engine/h2-shapes.test.js', 'test/engine/rate.test.js'], 'out of the parallel pool')
+  const serial = /tap && tap --jobs 1 ((?:test\/\S+\.test\.js ?)+)/.exec(pkg.scripts.test)
+  t.ok(serial, `npm test runs them after the rest with --jobs 1: ${pkg.scripts.test}`)
+  t.same(serial[1].trim().split(' ').sort(), excluded.sort(), 'the same files')
+  for (const f of excluded) t.ok(fs.existsSync(path.join(REPO, f)), f)
+})
+
 test('README: the two commands; .ci/run runs the second', async (t) => {
   const readme = read('README.md')
   const blocks = [...readme.matchAll(/```sh\n([^`]+)```/g)].map((b) => b[1].trim())
