@@ -4,12 +4,13 @@
 // (bench/node-floor-client.js), counted by valgrind's callgrind: a measure
 // that does not move with the machine's load, unlike the CPU-time ratios of
 // bench/engine-vs-peers.js. Each client runs twice against the same local
-// nginx, at -a N1 and -a N2 requests on one connection; the difference of
+// nginx, at -a N1 and -a N2 requests on --connections C (1 by default); the difference of
 // the two totals over N2 - N1 cancels start-up and exit, leaving the cost of
 // one request (the client's user-space instructions: the kernel's share of a
 // request is not counted, and is the same for every client).
 //
-//   node bench/instructions-per-request.js [--n1 2000] [--n2 6000] [--only p1|p10|h2]
+//   node bench/instructions-per-request.js [--n1 2000] [--n2 6000] [--only p1|p10|h2] [--connections 1]
+// (--connections 50 is what bench/engine-vs-peers.js runs; N a multiple of C x depth is exact)
 // prints one line per client and the ratios to the floor of the same depth,
 // and with -j one JSON object. The V8 flag --predictable keeps compilation
 // and GC on the main thread in a fixed order (lib/harness/callgrind.js), so
@@ -31,9 +32,10 @@ function arg (name, def) {
 }
 
 /** The clients compared, by group: [name, argv after node] (N is filled in). */
-function clients (url, group) {
-  const engine = (...extra) => (n) => [BIN, 'load', '-c', '1', '-a', String(n), '-j', ...extra, url]
-  const floor = (p) => (n) => [FLOOR, url, '-c', '1', '-p', String(p), '-a', String(n)]
+function clients (url, group, connections) {
+  const c = String(connections)
+  const engine = (...extra) => (n) => [BIN, 'load', '-c', c, '-a', String(n), '-j', ...extra, url]
+  const floor = (p) => (n) => [FLOOR, url, '-c', c, '-p', String(p), '-a', String(n)]
   if (group === 'p1') return [['node-floor p1', floor(1)], ['benchrig p1', engine()]]
   if (group === 'p10') {
     return [
@@ -68,6 +70,8 @@ async function main () {
   const n1 = Number(arg('--n1', 2000))
   const n2 = Number(arg('--n2', 6000))
   const only = arg('--only', undefined)
+  const connections = Number(arg('--connections', 1))
+  if (!(Number.isInteger(connections) && connections >= 1)) throw new Error(`--connections ${arg('--connections')}: give a whole number of connections, 1 or more`)
   const json = process.argv.includes('-j')
   const groups = only === undefined ? ['p1', 'p10', 'h2'] : [only]
   const nginx = await startNginx({ cpus: '1' })
@@ -76,7 +80,7 @@ async function main () {
   try {
     for (const group of groups) {
       const url = group === 'h2' ? nginxH2.url : nginx.url
-      for (const [name, argvOf] of clients(url, group)) {
+      for (const [name, argvOf] of clients(url, group, connections)) {
         const a = count(argvOf(n1))
         const b = count(argvOf(n2))
         const perRequest = (b.instructions - a.instructions) / (b.total - a.total)
@@ -94,7 +98,7 @@ async function main () {
     const floor = rows.find((x) => x.group === r.group && x.name.startsWith('node-floor'))
     if (floor && floor !== r) ratios[r.name] = Math.round(floor.perRequest / r.perRequest * 1000) / 1000
   }
-  if (json) console.log(JSON.stringify({ n1, n2, rows, floorOverEngine: ratios }))
+  if (json) console.log(JSON.stringify({ n1, n2, connections, rows, floorOverEngine: ratios }))
   else for (const [name, ratio] of Object.entries(ratios)) console.log(`floor / ${name}: ${ratio}`)
 }
 
