@@ -15,6 +15,16 @@ const NGINX_HEAD = 'HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nDate: Tue, 24 Nov
 
 let onePass = 0 // heads the scanners read in one pass, over all calls of verdict()
 
+/** Calls `counted` for each head `scanner` reads in one pass. */
+function countOnePass (scanner, counted) {
+  const readWholeHead = scanner.readWholeHead
+  scanner.readWholeHead = function (...args) {
+    const after = readWholeHead.apply(this, args)
+    if (after > 0) counted()
+    return after
+  }
+}
+
 /** What a scanner says about `bytes` cut at `cuts`: its owner's calls and how it stopped. */
 function verdict (bytes, cuts, { wholeHeads, head = false, maxHeaderSize }) {
   const events = []
@@ -25,12 +35,7 @@ function verdict (bytes, cuts, { wholeHeads, head = false, maxHeaderSize }) {
   }
   const scanner = new ResponseScanner(owner, undefined, maxHeaderSize)
   scanner.wholeHeads = wholeHeads
-  const readWholeHead = scanner.readWholeHead
-  scanner.readWholeHead = function (...args) {
-    const after = readWholeHead.apply(this, args)
-    if (after > 0) onePass++
-    return after
-  }
+  countOnePass(scanner, () => onePass++)
   // one read buffer for every chunk, as a connection has: stale bytes of the
   // earlier chunks lie past each chunk's end
   const readBuffer = Buffer.alloc(4096, 0x0a)
@@ -98,12 +103,7 @@ t.test('the usual heads take the one-pass path and are read right', async (t) =>
   const owner = { calls: [], noBodyExpected: () => false, complete (s) { this.calls.push(s) }, informational () {} }
   const scanner = new ResponseScanner(owner, undefined)
   let wholeHeadCalls = 0
-  const readWholeHead = scanner.readWholeHead
-  scanner.readWholeHead = function (...args) {
-    const after = readWholeHead.apply(this, args)
-    if (after > 0) wholeHeadCalls++
-    return after
-  }
+  countOnePass(scanner, () => wholeHeadCalls++)
   t.equal(scanner.scan(bytes, 0, bytes.length), true)
   t.same(owner.calls, Array(10).fill(200))
   t.equal(wholeHeadCalls, 10, 'each head read in one pass')

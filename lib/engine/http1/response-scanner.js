@@ -70,42 +70,21 @@ const KNOWN = [
   [H_CONNECTION, Buffer.from('connection')]
 ]
 // The known names after their first letter, with the colon ('ontent-length:'),
-// by kind, for matching in place; OR-ing 0x20 lowercases a letter and is
-// applied to letters only (a CR OR 0x20 would read as '-')
+// by kind: their lengths say where a value starts after a match and how many
+// bytes a match needs (matchKnownName compares the names a word at a time)
 /** @type {Buffer[]} */
 const KNOWN_REST = []
 for (const [kind, name] of KNOWN) KNOWN_REST[kind] = Buffer.concat([name.subarray(1), Buffer.from(':')])
 const NAME_MATCH_BYTES = Math.max(...KNOWN.map(([kind]) => KNOWN_REST[kind].length))
 
-/** True when buf[at...] starts with `rest`, letters compared case-insensitively. */
-function startsWithName (buf, at, rest) {
-  for (let j = 0; j < rest.length; j++) {
-    const want = rest[j]
-    const b = buf[at + j]
-    if (want >= 97 && want <= 122 ? (b | 0x20) !== want : b !== want) return false
-  }
-  return true
-}
-
-/**
- * The kind of the header whose name starts with `first` (lowercase c or t)
- * and continues at buf[at]; at least NAME_MATCH_BYTES bytes must follow.
- */
-function matchKnownName (buf, at, first) {
-  if (first === 116) return startsWithName(buf, at, KNOWN_REST[H_TRANSFER_ENCODING]) ? H_TRANSFER_ENCODING : H_OTHER
-  if (startsWithName(buf, at, KNOWN_REST[H_CONTENT_LENGTH])) return H_CONTENT_LENGTH
-  if (startsWithName(buf, at, KNOWN_REST[H_CONNECTION])) return H_CONNECTION
-  return H_OTHER
-}
-
 /**
  * A known name with its colon as little-endian 32-bit words to compare with
  * DataView reads: [offset, mask, want] per word, the last word overlapping
  * the one before it; the mask ORs 0x20 into letters only (lowercasing them)
- * @param {string} name
+ * @param {Buffer} name
  */
 function nameWords (name) {
-  const bytes = Buffer.from(name + ':', 'latin1')
+  const bytes = Buffer.concat([name, Buffer.from(':')])
   const words = []
   for (let off = 0; off < bytes.length; off += 4) {
     const at = Math.min(off, bytes.length - 4)
@@ -115,9 +94,11 @@ function nameWords (name) {
   }
   return Int32Array.from(words)
 }
-const CONTENT_LENGTH_WORDS = nameWords('content-length')
-const TRANSFER_ENCODING_WORDS = nameWords('transfer-encoding')
-const CONNECTION_WORDS = nameWords('connection')
+// the words of each known name (one constant each: V8 folds them into matchKnownName)
+const wordsOf = (/** @type {number} */ kind) => nameWords(/** @type {[number, Buffer]} */ (KNOWN.find(([k]) => k === kind))[1])
+const CONTENT_LENGTH_WORDS = wordsOf(H_CONTENT_LENGTH)
+const TRANSFER_ENCODING_WORDS = wordsOf(H_TRANSFER_ENCODING)
+const CONNECTION_WORDS = wordsOf(H_CONNECTION)
 
 /**
  * True when the name at `at` (its first byte included) is the one of `words`,
@@ -131,6 +112,21 @@ function wordsMatch (view, at, words) {
     if ((view.getInt32(at + words[w], true) | words[w + 1]) !== words[w + 2]) return false
   }
   return true
+}
+
+/**
+ * The kind of the header whose name starts at `at` with `first` (c or t,
+ * lowercased), compared a word at a time; more than NAME_MATCH_BYTES bytes
+ * must follow `at`.
+ * @param {DataView} view
+ * @param {number} at
+ * @param {number} first
+ */
+function matchKnownName (view, at, first) {
+  if (first === 116) return wordsMatch(view, at, TRANSFER_ENCODING_WORDS) ? H_TRANSFER_ENCODING : H_OTHER
+  if (wordsMatch(view, at, CONTENT_LENGTH_WORDS)) return H_CONTENT_LENGTH
+  if (wordsMatch(view, at, CONNECTION_WORDS)) return H_CONNECTION
+  return H_OTHER
 }
 
 // list tokens matched as they stream past (w1 and w2 of tokenByte)
@@ -271,15 +267,11 @@ class ResponseScanner {
             }
           }
           // fast path: a whole "HTTP/1.x NNN" in this chunk
-          if (this.lp === 0 && c === 72 && i + 11 <= end && buf[i + 7] === 32 && buf[i + 3] === 47 &&
-              buf[i] === 84 && buf[i + 1] === 84 && buf[i + 2] === 80 && buf[i + 4] === 49 && buf[i + 5] === 46) {
-            const minor = buf[i + 6] - 48
-            const d1 = buf[i + 8] - 48
-            const d2 = buf[i + 9] - 48
-            const d3 = buf[i + 10] - 48
-            if ((minor === 0 || minor === 1) && d1 >= 1 && d1 <= 5 && d2 >= 0 && d2 <= 9 && d3 >= 0 && d3 <= 9) {
-              this.minor = minor
-              this.status = d1 * 100 + d2 * 10 + d3
+          if (this.lp === 0 && c === 72) {
+            const line = statusLineAt(buf, i, end)
+            if (line >= 0) {
+              this.minor = line >> 10
+              this.status = line & 1023
               this.lp = 12
               // the space after the code in this chunk too (the usual case):
               // straight to the reason, else S_STATUS_END checks the next byte
@@ -344,7 +336,7 @@ class ResponseScanner {
             // With the longest such name in this chunk, match in place
             // (no copy): one of ours, or a line to skip (Content-Type)
             if (end - i >= NAME_MATCH_BYTES) {
-              const kind = matchKnownName(buf, i, c | 0x20)
+              const kind = matchKnownName(view, i - 1, c | 0x20)
               if (kind === H_OTHER) {
                 // not ours: the name must still be a token ending in a colon
                 // ("Content-Length : 2" is a bad framing header, not another
@@ -542,13 +534,9 @@ class ResponseScanner {
    */
   readWholeHead (buf, view, at, end) {
     let p = at + 1
-    if (p + 12 > end || buf[p + 7] !== 32 || buf[p + 3] !== 47 || buf[p] !== 84 || buf[p + 1] !== 84 ||
-        buf[p + 2] !== 80 || buf[p + 4] !== 49 || buf[p + 5] !== 46 || buf[p + 11] !== 32) return -1
-    const minor = buf[p + 6] - 48
-    const d1 = buf[p + 8] - 48
-    const d2 = buf[p + 9] - 48
-    const d3 = buf[p + 10] - 48
-    if ((minor !== 0 && minor !== 1) || d1 < 2 || d1 > 5 || d2 < 0 || d2 > 9 || d3 < 0 || d3 > 9) return -1
+    // a final status and the space after the code (1xx: the state machine)
+    const line = statusLineAt(buf, p, end)
+    if (line < 0 || (line & 1023) < 200 || p + 12 > end || buf[p + 11] !== 32) return -1
     p = lineFeedAt(view, buf, p + 12, end) + 1
     for (;;) {
       if (p >= end) return this.notWhole()
@@ -562,9 +550,7 @@ class ResponseScanner {
       if (lower === 99 || lower === 116) {
         // c/t: one of ours, or a token name ending in a colon (checked as the state machine does)
         if (end - p <= NAME_MATCH_BYTES) return this.notWhole()
-        const kind = lower === 116
-          ? (wordsMatch(view, p, TRANSFER_ENCODING_WORDS) ? H_TRANSFER_ENCODING : H_OTHER)
-          : (wordsMatch(view, p, CONTENT_LENGTH_WORDS) ? H_CONTENT_LENGTH : (wordsMatch(view, p, CONNECTION_WORDS) ? H_CONNECTION : H_OTHER))
+        const kind = matchKnownName(view, p, lower)
         if (kind !== H_OTHER) {
           this.kind = kind
           const valueAt = p + KNOWN_REST[kind].length + 1
@@ -585,8 +571,8 @@ class ResponseScanner {
       p = lf + 1
     }
     if (p - at > this.maxHeaderSize) return this.notWhole()
-    this.minor = minor
-    this.status = d1 * 100 + d2 * 10 + d3
+    this.minor = line >> 10
+    this.status = line & 1023
     this.headersDone()
     return p
   }
@@ -822,6 +808,25 @@ class ResponseScanner {
     this.error = why
     return false
   }
+}
+
+/**
+ * "HTTP/1.x NNN" whole in buf from `p` - 1 (the 'H') to `p` + 11: the minor
+ * version << 10 | the code (100-599), or -1 (the byte-level states read
+ * anything else, and say what is wrong).
+ * @param {Uint8Array} buf
+ * @param {number} p the index after the 'H'
+ * @param {number} end
+ */
+function statusLineAt (buf, p, end) {
+  if (p + 11 > end || buf[p + 7] !== 32 || buf[p + 3] !== 47 || buf[p] !== 84 || buf[p + 1] !== 84 ||
+      buf[p + 2] !== 80 || buf[p + 4] !== 49 || buf[p + 5] !== 46) return -1
+  const minor = buf[p + 6] - 48
+  const d1 = buf[p + 8] - 48
+  const d2 = buf[p + 9] - 48
+  const d3 = buf[p + 10] - 48
+  if ((minor !== 0 && minor !== 1) || d1 < 1 || d1 > 5 || d2 < 0 || d2 > 9 || d3 < 0 || d3 > 9) return -1
+  return (minor << 10) | (d1 * 100 + d2 * 10 + d3)
 }
 
 /**
