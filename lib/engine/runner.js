@@ -101,6 +101,10 @@ class Runner {
     this.pacing = false
     this.paceTimer = null
     this.budget = opts.amount > 0 ? opts.amount : Infinity
+    // -a: the run stops once this many requests are finished (a field of its
+    // own: opts is a dictionary-mode object, and a load from it in response()
+    // was a generic LoadIC call per response)
+    this.amountLimit = this.budget
     this.finished = 0
     this.stopping = false
     this.everConnected = false
@@ -284,12 +288,12 @@ class Runner {
     counters[C.S1XX + ((status / 100) | 0) - 1]++
     if (mismatch) this.mismatched()
     if (this.onResponse !== null) this.onResponse(status, latencyMs, conn.id)
-    if (++this.finished >= this.opts.amount && this.opts.amount > 0) this.stop('amount')
+    if (++this.finished >= this.amountLimit) this.stop('amount')
   }
 
   dropped () {
     this.counters[C.DROPPED]++
-    if (++this.finished >= this.opts.amount && this.opts.amount > 0) this.stop('amount')
+    if (++this.finished >= this.amountLimit) this.stop('amount')
   }
 
   /** @param {number} kind C.ERR_* @param {string} detail @param {any} [conn] the connection it happened on (its endpoint) */

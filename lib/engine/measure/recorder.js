@@ -45,7 +45,6 @@ function chainFor (runner) {
   const endpoints = runner.endpoints
   const uncorrected = runner.uncorrected
   const paced = runner.lag !== null
-  const amount = runner.opts.amount
   return function response (status, latencyMs, mismatch, conn, uncorrectedMs) {
     // filter
     const kept = !excludeErrors || (status >= 200 && status < 300)
@@ -71,7 +70,7 @@ function chainFor (runner) {
       conn.client.emit('response', status, conn.scanner.resBytes, latencyMs)
     }
     if (runner.onResponse !== null) runner.onResponse(status, latencyMs, conn.id)
-    if (++runner.finished >= amount && amount > 0) runner.stop('amount')
+    if (++runner.finished >= runner.amountLimit) runner.stop('amount')
   }
 }
 

@@ -181,6 +181,7 @@ function scriptThread (runner, hooks) {
     // not started yet: the share starts empty and ends at once
     runner.opts.durationMs = 0
     runner.opts.amount = 0
+    runner.amountLimit = Infinity
   }
   runner.prepared = hooks.wrk.init ? initThread(require(hooks.script), hooks.wrk.args, thread, failed) : undefined
 }
