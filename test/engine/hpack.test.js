@@ -188,3 +188,40 @@ t.test("node's encoder (nghttp2): dynamic table and Huffman over many responses;
   t.same(seen[0], { method: 'POST', path: '/p/0?q=1', authority: 'example.test:8080', x: 'v0', len: '5' })
   t.same(seen.find((s) => s.path === '/p/7?q=1'), { method: 'GET', path: '/p/7?q=1', authority: 'example.test:8080', x: 'v7', len: undefined })
 })
+
+t.test('the block template: a repeated block replays its inserts; a block that reads the table is decoded each time', async (t) => {
+  // a response block of nginx's shape: :status 200 indexed, then server,
+  // date (Huffman), content-type and content-length as literals with
+  // incremental indexing and static names; the second has another date
+  const NGINX = '887689aa6355e580ae212e1f6196df697e94134a693f75040138a01ab827ae09c53168df5f87497ca58ae819aa5c023131'
+  const block = hex(NGINX)
+  const later = hex(NGINX.replace('c53168df', 'c53171df'))
+  const full = new HpackDecoder({ full: true }) // keeps strings: never uses the template
+  const lean = new HpackDecoder()
+  let decoded = 0
+  const decodeBlock = lean.decodeBlock
+  lean.decodeBlock = function (...args) {
+    decoded++
+    return decodeBlock.apply(this, args)
+  }
+  let same = 0
+  for (let i = 0; i < 300; i++) {
+    const b = i % 50 < 40 ? block : later
+    t.ok(decodeAll(full, b).ok)
+    t.ok(lean.decode(b, 0, b.length))
+    if (lean.status === full.status && lean.contentLength === 11 && lean.tableSize === full.tableSize && lean.count === full.count) same++
+  }
+  t.equal(same, 300, 'every block: the same :status, content-length and table as a full decode')
+  t.equal(decoded, 12, 'decoded only when the block changed (6 runs of each date)')
+  t.ok(full.count > 10, 'the blocks filled and churned the dynamic table')
+
+  // blocks that read the table: index 62 is whatever the last insert was
+  const insertStatus = (code) => Buffer.concat([Buffer.from([0x48, 0x03]), Buffer.from(code)])
+  const fromTable = Buffer.from([0xbe])
+  const sizeUpdate = Buffer.from([0x20]) // table size 0: empties it
+  const d = new HpackDecoder()
+  const statusOf = (b) => (d.decode(b, 0, b.length) ? d.status : `error: ${d.error}`)
+  t.same([insertStatus('200'), fromTable, insertStatus('404'), fromTable, fromTable].map(statusOf), [200, 200, 404, 404, 404])
+  t.equal(statusOf(Buffer.concat([sizeUpdate, Buffer.from([0x3f, 0xe1, 0x1f])])), -1, 'a size update to 0 and back to 4096')
+  t.match(statusOf(fromTable), /out of range/, 'the emptied table has no index 62')
+})

@@ -136,6 +136,16 @@ const LENGTH_BYTES = Buffer.from('content-length')
 
 const DEFAULT_TABLE_SIZE = 4096
 const ENTRY_OVERHEAD = 32
+// The block template: a block that reads nothing from the dynamic table (no
+// dynamic index, no size update) decodes the same way whenever its bytes come
+// again, and changes the table by the same inserts. So a block equal to the
+// last such block takes its results and replays its inserts without decoding.
+// nginx sends one such block per response (every field a literal with
+// incremental indexing, names from the static table; its Huffman-coded date
+// changes once a second), and decoding it bit by bit was most of a
+// response's cost.
+const TEMPLATE_MAX = 256
+const TEMPLATE_INSERTS = 16
 
 class HpackDecoder {
   /**
@@ -171,6 +181,24 @@ class HpackDecoder {
     this.strKind = KIND_OTHER
     this.strNum = -1
     this.strText = ''
+    // the block being decoded: whether it read the dynamic table, and its
+    // inserts (entry size parts, kind, number), while they fit TEMPLATE_INSERTS
+    this.readTable = false
+    this.inserts = 0
+    this.insNameLen = new Int32Array(TEMPLATE_INSERTS)
+    this.insValueLen = new Int32Array(TEMPLATE_INSERTS)
+    this.insKind = new Uint8Array(TEMPLATE_INSERTS)
+    this.insNum = new Float64Array(TEMPLATE_INSERTS)
+    // the block template (TEMPLATE_MAX): its bytes, results and inserts
+    this.tplBytes = new Uint8Array(TEMPLATE_MAX)
+    this.tplLength = -1 // -1: none
+    this.tplStatus = -1
+    this.tplContentLength = -1
+    this.tplInserts = 0
+    this.tplNameLen = new Int32Array(TEMPLATE_INSERTS)
+    this.tplValueLen = new Int32Array(TEMPLATE_INSERTS)
+    this.tplKind = new Uint8Array(TEMPLATE_INSERTS)
+    this.tplNum = new Float64Array(TEMPLATE_INSERTS)
   }
 
   /**
@@ -179,8 +207,43 @@ class HpackDecoder {
    * Sets this.status (-1 when absent) and this.contentLength (-1 when absent).
    */
   decode (buf, start, end) {
+    if (end - start === this.tplLength && this.sameBlock(buf, start)) {
+      this.status = this.tplStatus
+      this.contentLength = this.tplContentLength
+      for (let k = 0; k < this.tplInserts; k++) this.insert(this.tplNameLen[k], this.tplValueLen[k], this.tplKind[k], this.tplNum[k], '', '')
+      return true
+    }
+    if (!this.decodeBlock(buf, start, end)) return false
+    if (!this.readTable && this.inserts <= TEMPLATE_INSERTS && !this.full && end - start <= TEMPLATE_MAX) this.learnBlock(buf, start, end)
+    return true
+  }
+
+  /** The block at buf[start, start + tplLength) is the template's, byte for byte. */
+  sameBlock (buf, start) {
+    const bytes = this.tplBytes
+    // from the end: a date, near the end of nginx's block, is what changes
+    for (let i = this.tplLength - 1; i >= 0; i--) if (buf[start + i] !== bytes[i]) return false
+    return true
+  }
+
+  learnBlock (buf, start, end) {
+    const bytes = this.tplBytes
+    for (let i = start; i < end; i++) bytes[i - start] = buf[i]
+    this.tplLength = end - start
+    this.tplStatus = this.status
+    this.tplContentLength = this.contentLength
+    this.tplInserts = this.inserts
+    this.tplNameLen.set(this.insNameLen)
+    this.tplValueLen.set(this.insValueLen)
+    this.tplKind.set(this.insKind)
+    this.tplNum.set(this.insNum)
+  }
+
+  decodeBlock (buf, start, end) {
     this.status = -1
     this.contentLength = -1
+    this.readTable = false
+    this.inserts = 0
     let p = start
     while (p < end) {
       const b = buf[p]
@@ -195,6 +258,7 @@ class HpackDecoder {
         p = this.readInt(buf, p, end, 5)
         if (p < 0) return this.fail('bad integer')
         if (this.int > this.maxTableSize) return this.fail(`table size update ${this.int} above ${this.maxTableSize}`)
+        this.readTable = true
         this.tableLimit = this.int
         this.evict(0)
       } else {
@@ -291,6 +355,7 @@ class HpackDecoder {
         nameLen = STATIC[nameIndex - 1][0].length
         if (this.full) name = STATIC[nameIndex - 1][0]
       } else {
+        this.readTable = true
         kind = this.kinds[at]
         nameLen = this.nameLens[at]
         if (this.full) name = this.names[at]
@@ -301,7 +366,16 @@ class HpackDecoder {
     const num = kind === KIND_OTHER ? -1 : this.strNum
     this.found(kind, num)
     if (this.full && this.onHeader !== null) this.onHeader(name, this.strText)
-    if (index) this.insert(nameLen, this.strLen, kind, num, name, this.strText)
+    if (index) {
+      const k = this.inserts++
+      if (k < TEMPLATE_INSERTS) {
+        this.insNameLen[k] = nameLen
+        this.insValueLen[k] = this.strLen
+        this.insKind[k] = kind
+        this.insNum[k] = num
+      }
+      this.insert(nameLen, this.strLen, kind, num, name, this.strText)
+    }
     return p
   }
 
@@ -313,6 +387,7 @@ class HpackDecoder {
       this.found(STATIC_KIND[index - 1], STATIC_NUM[index - 1])
       if (this.full && this.onHeader !== null) this.onHeader(STATIC[index - 1][0], STATIC[index - 1][1])
     } else {
+      this.readTable = true
       this.found(this.kinds[at], this.nums[at])
       if (this.full && this.onHeader !== null) this.onHeader(this.names[at], this.values[at])
     }
