@@ -146,6 +146,8 @@ const ENTRY_OVERHEAD = 32
 // response's cost.
 const TEMPLATE_MAX = 256
 const TEMPLATE_INSERTS = 16
+// the smallest normal double (2^-1022): see learnBlock
+const MIN_NORMAL = 2.2250738585072014e-308
 
 class HpackDecoder {
   /**
@@ -189,9 +191,16 @@ class HpackDecoder {
     this.insValueLen = new Int32Array(TEMPLATE_INSERTS)
     this.insKind = new Uint8Array(TEMPLATE_INSERTS)
     this.insNum = new Float64Array(TEMPLATE_INSERTS)
-    // the block template (TEMPLATE_MAX): its bytes, results and inserts
-    this.tplBytes = new Uint8Array(TEMPLATE_MAX)
+    // the block template (TEMPLATE_MAX): its bytes as little-endian 8-byte
+    // words read as doubles (the last overlapping the one before it), its
+    // results and inserts
+    this.tplWords = new Float64Array(TEMPLATE_MAX >> 3)
+    this.tplTail = 0
     this.tplLength = -1 // -1: none
+    /** @type {Uint8Array|null} the buffer `view` reads */
+    this.viewOf = null
+    /** @type {DataView<ArrayBufferLike>} */
+    this.view = new DataView(new ArrayBuffer(0))
     this.tplStatus = -1
     this.tplContentLength = -1
     this.tplInserts = 0
@@ -218,18 +227,51 @@ class HpackDecoder {
     return true
   }
 
-  /** The block at buf[start, start + tplLength) is the template's, byte for byte. */
+  /**
+   * The block at buf[start, start + tplLength) is the template's, byte for
+   * byte: compared 8 bytes at a time as doubles (as the HTTP/1.1 scanner's
+   * head template is, response-scanner.js), from the end, where nginx's date
+   * is; a block shorter than 8 bytes or with a word that reads as a zero, a
+   * subnormal or a NaN is never the template (learnBlock).
+   * @param {Uint8Array} buf
+   * @param {number} start
+   */
   sameBlock (buf, start) {
-    const bytes = this.tplBytes
-    // from the end: a date, near the end of nginx's block, is what changes
-    for (let i = this.tplLength - 1; i >= 0; i--) if (buf[start + i] !== bytes[i]) return false
+    const length = this.tplLength
+    if (length <= 0) return length === 0
+    const view = buf === this.viewOf ? this.view : this.viewOver(buf)
+    const words = this.tplWords
+    if (view.getFloat64(start + length - 8, true) !== this.tplTail) return false
+    for (let w = (length >> 3) - 1; w >= 0; w--) if (view.getFloat64(start + (w << 3), true) !== words[w]) return false
     return true
   }
 
+  /** @param {Uint8Array} buf */
+  viewOver (buf) {
+    this.viewOf = buf
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength)
+    return this.view
+  }
+
   learnBlock (buf, start, end) {
-    const bytes = this.tplBytes
-    for (let i = start; i < end; i++) bytes[i - start] = buf[i]
-    this.tplLength = end - start
+    const length = end - start
+    this.tplLength = -1
+    if (length < 8) {
+      if (length === 0) this.tplLength = 0
+      else return
+    } else {
+      const view = buf === this.viewOf ? this.view : this.viewOver(buf)
+      const words = this.tplWords
+      for (let w = 0; w < (length >> 3); w++) {
+        const x = view.getFloat64(start + (w << 3), true)
+        if (!(Math.abs(x) >= MIN_NORMAL)) return
+        words[w] = x
+      }
+      const tail = view.getFloat64(end - 8, true)
+      if (!(Math.abs(tail) >= MIN_NORMAL)) return
+      this.tplTail = tail
+      this.tplLength = length
+    }
     this.tplStatus = this.status
     this.tplContentLength = this.contentLength
     this.tplInserts = this.inserts
