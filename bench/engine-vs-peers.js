@@ -232,6 +232,26 @@ async function long () {
   }
 }
 
+/** Every argument is a known flag with a value (or --long): else one line of usage, exit 2. */
+function checkArgs (argv) {
+  const WITH_VALUE = ['--rounds', '--duration', '--connections', '--only', '--peers', '--also']
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--long') continue
+    if (!WITH_VALUE.includes(argv[i]) || argv[i + 1] === undefined) return argv[i]
+    i++
+  }
+  const only = arg('only')
+  if (only !== undefined && !['p1', 'p10', 'h2'].includes(only)) return `--only ${only}`
+  return null
+}
+
+const bad = checkArgs(process.argv.slice(2))
+if (bad !== null) {
+  console.error(`engine-vs-peers: unknown or incomplete argument '${bad}'; usage: node bench/engine-vs-peers.js ` +
+    '[--rounds 3] [--duration 5] [--connections 50] [--only p1|p10|h2] [--peers NAME] [--also LABEL=PATH/bin/benchrig.js] | --long')
+  process.exit(2)
+}
+
 (process.argv.includes('--long') ? long() : compare()).catch((err) => {
   console.error(err)
   process.exitCode = 1

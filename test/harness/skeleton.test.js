@@ -130,3 +130,12 @@ test('bench/harness-overhead.js measures one configuration against node -e 0', a
   t.ok(ratio, 'prints the figure and the target')
   t.ok(Number.isFinite(Number(ratio?.[1])), `the figure is a number (${ratio?.[1]})`)
 })
+
+test('bench/engine-vs-peers.js refuses an unknown flag before starting anything', async (t) => {
+  for (const argv of [['--help'], ['--only', 'p3'], ['--rounds']]) {
+    const r = spawnSync(process.execPath, [path.join(REPO, 'bench', 'engine-vs-peers.js'), ...argv], { encoding: 'utf8', timeout: 30000 })
+    t.equal(r.status, 2, `${argv.join(' ')}: exit 2`)
+    t.match(r.stderr, /^engine-vs-peers: unknown or incomplete argument '.+'; usage: node bench\/engine-vs-peers\.js /, 'one line naming it, with the usage')
+    t.equal(r.stdout, '', 'nothing run')
+  }
+})

@@ -12,9 +12,10 @@
 // parsers), checked once per chunk and once per head, not per byte.
 // A head of the usual shape that is whole in the chunk is read in one pass
 // (readWholeHead: lines skipped a word at a time, known names compared a word
-// at a time); anything else falls back to the byte-level state machine, which
-// reads the same bytes again (test/engine/scanner-fast-path.test.js holds the
-// two to one verdict).
+// at a time), and a head equal to the last one so read takes its framing
+// from it (sameHead, the head template); anything else falls back to the
+// byte-level state machine, which reads the same bytes again
+// (test/engine/scanner-fast-path.test.js holds the three to one verdict).
 // docs/load.md lists the framing rules and where they differ from llhttp.
 //
 // The owner (a connection) provides:
