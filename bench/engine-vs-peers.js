@@ -37,9 +37,9 @@ const PEERS = (c, d) => ({
     { name: 'node-floor', cmd: [NODE, FLOOR, '-c', c, '-d', d], parse: json }
   ],
   p10: [
-    // the default refill is half; batch is wrk's pipelining, window autocannon's sliding window
+    // the default refill is batch (wrk's pipelining); half refills at half the window, window is autocannon's sliding window
     { name: 'benchrig -p 10', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '-j'], parse: json },
-    { name: 'benchrig -p 10 --refill batch', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '--refill', 'batch', '-j'], parse: json },
+    { name: 'benchrig -p 10 --refill half', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '--refill', 'half', '-j'], parse: json },
     { name: 'benchrig -p 10 --refill window', cmd: [NODE, BIN, 'load', '-c', c, '-d', d, '-p', '10', '--refill', 'window', '-j'], parse: json },
     { name: 'wrk lua pipeline 10', cmd: ['wrk', '-t1', `-c${c}`, `-d${d}s`, '-s', LUA], tail: ['--', '10'], parse: wrkCount },
     { name: 'autocannon -p 10', cmd: [NODE, AUTOCANNON, '-c', c, '-d', d, '-p', '10', '-j'], parse: json },
@@ -172,7 +172,7 @@ async function compare () {
   console.log(`  benchrig / wrk (p=1)                    ${ratio('benchrig', 'wrk', steady)}`)
   console.log(`  benchrig / autocannon (p=1)             ${ratio('benchrig', 'autocannon', steady)}`)
   console.log(`  benchrig -p 10 / wrk lua pipeline 10    ${ratio('benchrig -p 10', 'wrk lua pipeline 10', steady)}`)
-  console.log(`  benchrig -p 10 --refill batch / wrk lua pipeline 10  ${ratio('benchrig -p 10 --refill batch', 'wrk lua pipeline 10', steady)}`)
+  console.log(`  benchrig -p 10 --refill half / wrk lua pipeline 10   ${ratio('benchrig -p 10 --refill half', 'wrk lua pipeline 10', steady)}`)
   console.log(`  benchrig -p 10 --refill window / wrk lua pipeline 10 ${ratio('benchrig -p 10 --refill window', 'wrk lua pipeline 10', steady)}`)
   // the floor: what node alone costs (no parsing, no measurement); if it is
   // below a peer, no engine on node's net can reach that peer
@@ -186,7 +186,7 @@ async function compare () {
   console.log(`  benchrig / autocannon (p=1)             ${ratio('benchrig', 'autocannon')}`)
   console.log(`  benchrig / h2load --h1 (p=1)            ${ratio('benchrig', 'h2load --h1')}`)
   console.log(`  benchrig -p 10 / wrk lua pipeline 10    ${ratio('benchrig -p 10', 'wrk lua pipeline 10')}`)
-  console.log(`  benchrig -p 10 --refill batch / wrk lua pipeline 10  ${ratio('benchrig -p 10 --refill batch', 'wrk lua pipeline 10')}`)
+  console.log(`  benchrig -p 10 --refill half / wrk lua pipeline 10   ${ratio('benchrig -p 10 --refill half', 'wrk lua pipeline 10')}`)
   console.log(`  benchrig -p 10 --refill window / wrk lua pipeline 10 ${ratio('benchrig -p 10 --refill window', 'wrk lua pipeline 10')}`)
   console.log(`  benchrig -p 10 / autocannon -p 10       ${ratio('benchrig -p 10', 'autocannon -p 10')}`)
   console.log(`  benchrig --h2 -m 10 / h2load -m 10      ${ratio('benchrig --h2 --max-streams 10', 'h2load -m 10')} (excluding start-up: ${ratio('benchrig --h2 --max-streams 10', 'h2load -m 10', steady)})`)

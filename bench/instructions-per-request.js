@@ -40,9 +40,8 @@ function clients (url, group, connections) {
   if (group === 'p10') {
     return [
       ['node-floor p10', floor(10)],
-      ['benchrig p10 (default refill)', engine('-p', '10')],
+      ['benchrig p10 (default refill: batch)', engine('-p', '10')],
       ['benchrig p10 --refill half', engine('-p', '10', '--refill', 'half')],
-      ['benchrig p10 --refill batch', engine('-p', '10', '--refill', 'batch')],
       ['benchrig p10 --refill window', engine('-p', '10', '--refill', 'window')]
     ]
   }

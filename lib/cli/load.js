@@ -32,7 +32,7 @@ const LOAD_OPTIONS = [
   { name: 'headers', alias: 'H', type: 'string', value: 'HEADER', group: COMMON, describe: 'request header "name: value" or name=value (repeatable)' },
   { name: 'body', alias: 'b', type: 'string', value: 'TEXT', group: COMMON, describe: 'request body' },
   { name: 'input', alias: 'i', type: 'string', value: 'FILE', group: COMMON, describe: 'file whose content is the request body' },
-  { name: 'refill', type: 'string', value: 'MODE', group: 'Rate and traffic shape', default: 'half', describe: 'pipelining: half (refill when half the window is free), batch (the next -p requests once all are answered, like wrk) or window (refill after each read, always -p in flight, like autocannon)' },
+  { name: 'refill', type: 'string', value: 'MODE', group: 'Rate and traffic shape', default: 'batch', describe: 'pipelining: batch (the next -p requests once all are answered, like wrk), half (refill when half the window is free) or window (refill after each read, always -p in flight, like autocannon)' },
   { name: 'socket-path', alias: 'S', type: 'string', value: 'PATH', group: 'Running', describe: 'connect to this unix socket (the URL still gives Host and path)' },
   { name: 'bailout', alias: 'B', type: 'string', value: 'N', group: 'Running', describe: 'stop after this many errors (per worker)' },
   { name: 'max-header-size', type: 'string', value: 'BYTES', group: 'Running', default: '80k', describe: 'bytes a response\'s header section may take (or 16k, 1m); a longer one is a parse error and resets the connection' },

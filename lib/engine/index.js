@@ -396,7 +396,7 @@ function liveTick (tick, sums, latencyCounts) {
 
 /**
  * Starts a load run. Options (see docs/load.md): url (string or array),
- * connections, pipelining, refill ('half' (default) | 'batch' | 'window'), duration
+ * connections, pipelining, refill ('batch' (default) | 'half' | 'window'), duration
  * (seconds or "10s"), amount, workers, timeout, method, headers, body,
  * bodyFile, socketPath, bailout, expectBody, rejectUnauthorized.
  * Invalid options throw a UsageError synchronously; a target that cannot be

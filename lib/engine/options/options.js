@@ -122,12 +122,14 @@ function normalizeOptions (o) {
   const connectionRamp = connectionStagesOf(o, parseDuration)
   const connections = connectionRamp !== null ? connectionRamp.peak : integer(o.connections ?? DEFAULTS.connections, '-c/--connections', 1, 100000)
   const pipelining = integer(o.pipelining ?? DEFAULTS.pipelining, '-p/--pipelining', 1, 1024)
-  // half by default: refill once half the window is free, in one write. The
-  // sliding window writes after every read, and against a fast server those
-  // writes carry a request or two each, which costs more kernel time per request
-  // than anything in the engine; half measured ahead of batch (wrk's pipelining)
-  // in every run of bench/engine-vs-peers.js (docs/load.md, "Refill modes")
-  const refill = o.refill ?? 'half'
+  // batch by default (wrk's pipelining): the next -p requests in one write once
+  // the window is answered. The sliding window writes after every read, and
+  // against a fast server those writes carry a request or two each, which costs
+  // more kernel time per request than anything in the engine; half writes twice
+  // per window. Since responses became cheap to read (the head template), batch
+  // used the least CPU per request in each of four runs of
+  // bench/engine-vs-peers.js (docs/load.md, "Refill modes")
+  const refill = o.refill ?? 'batch'
   if (refill !== 'window' && refill !== 'half' && refill !== 'batch') {
     throw new UsageError(`invalid --refill "${refill}": give window, half or batch`)
   }

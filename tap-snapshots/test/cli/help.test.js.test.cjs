@@ -204,10 +204,10 @@ Common:
                                   corrected)
 
 Rate and traffic shape:
-      --refill MODE               pipelining: half (refill when half the window is free), batch (the
-                                  next -p requests once all are answered, like wrk) or window
+      --refill MODE               pipelining: batch (the next -p requests once all are answered,
+                                  like wrk), half (refill when half the window is free) or window
                                   (refill after each read, always -p in flight, like autocannon)
-                                  (default half)
+                                  (default batch)
   -r, --connection-rate RPS       constant rate per connection; wins over -R
   -C, --ignore-coordinated-omission
                                   rate mode: report latency from the actual sends only (hides server
