@@ -59,6 +59,8 @@ for (const ch of "!#$%&'*+-.^_`|~") TOKEN[ch.charCodeAt(0)] = 1
 for (let c = 48; c <= 57; c++) TOKEN[c] = 1
 for (let c = 65; c <= 90; c++) TOKEN[c] = TOKEN[c + 32] = 1
 
+const { ByteTemplate } = require('../byte-template.js')
+
 // Header kinds we care about, by their lowercase names.
 const H_OTHER = 0
 const H_CONTENT_LENGTH = 1
@@ -141,8 +143,6 @@ function matchKnownName (view, at, first) {
 const TEMPLATE_MAX = 1024
 const TEMPLATE_MISSES = 4
 const TEMPLATE_REST = 1024
-// the smallest normal double (2^-1022)
-const MIN_NORMAL = 2.2250738585072014e-308
 
 // list tokens matched as they stream past (w1 and w2 of tokenByte)
 const CHUNKED = Buffer.from('chunked')
@@ -173,13 +173,9 @@ class ResponseScanner {
     this.view = new DataView(new ArrayBuffer(0))
     /** readWholeHead is tried at each response (capture-scanner.js feeds a line at a time and turns it off) */
     this.wholeHeads = true
-    // the head template (see TEMPLATE_MAX): its bytes as little-endian
-    // 8-byte words read as doubles (the last word overlaps the one before it
-    // when the length is not a multiple of 8), and the framing values it was
-    // read with
-    this.tplWords = new Float64Array(TEMPLATE_MAX >> 3)
-    this.tplTail = 0
-    this.tplLength = 0 // 0: none
+    // the head template (see TEMPLATE_MAX): its bytes, and the framing
+    // values it was read with
+    this.headTemplate = new ByteTemplate(TEMPLATE_MAX)
     this.tplStatus = 0
     this.tplMinor = 1
     this.tplKind = H_OTHER
@@ -294,7 +290,7 @@ class ResponseScanner {
             if (c === 72 && this.wholeHeads) {
               let after = -1
               if (this.tplRest > 0) this.tplRest--
-              else if (this.tplLength > 0) after = this.sameHead(view, i - 1, end)
+              else if (this.headTemplate.length > 0) after = this.sameHead(view, i - 1, end)
               if (after < 0) after = this.readWholeHead(buf, view, i - 1, end)
               if (after > 0) {
                 i = after
@@ -624,14 +620,9 @@ class ResponseScanner {
    * @param {number} end
    */
   sameHead (view, at, end) {
-    const length = this.tplLength
+    const length = this.headTemplate.length
     if (at + length > end) return -1
-    const words = this.tplWords
-    const n = length >> 3
-    for (let w = 0; w < n; w++) {
-      if (view.getFloat64(at + (w << 3), true) !== words[w]) return this.missedHead()
-    }
-    if (view.getFloat64(at + length - 8, true) !== this.tplTail) return this.missedHead()
+    if (!this.headTemplate.matches(view, at)) return this.missedHead()
     this.tplMisses = 0
     this.status = this.tplStatus
     this.minor = this.tplMinor
@@ -656,29 +647,13 @@ class ResponseScanner {
 
   /**
    * The head in view[at, at + length), just read in one pass (its framing
-   * values set), becomes the template. Its words are compared as doubles (8
-   * bytes a compare, the cheapest read V8 has here), and two doubles that
-   * compare equal have the same bits unless they are zeros (+0 === -0) or
-   * NaN (never equal): so a head with a word that reads as a zero, a
-   * subnormal or a NaN (NUL and 0x7f-0xff bytes, not text) is not kept.
+   * values set), becomes the template (unless byte-template.js cannot keep it).
    * @param {DataView} view
    * @param {number} at
-   * @param {number} length at least 8 (a status line alone is 12 bytes)
+   * @param {number} length
    */
   learnHead (view, at, length) {
-    this.tplLength = 0
-    if (length > TEMPLATE_MAX) return
-    const words = this.tplWords
-    const n = length >> 3
-    for (let w = 0; w < n; w++) {
-      const x = view.getFloat64(at + (w << 3), true)
-      if (!(Math.abs(x) >= MIN_NORMAL)) return
-      words[w] = x
-    }
-    const tail = view.getFloat64(at + length - 8, true)
-    if (!(Math.abs(tail) >= MIN_NORMAL)) return
-    this.tplTail = tail
-    this.tplLength = length
+    if (!this.headTemplate.learn(view, at, length)) return
     this.tplStatus = this.status
     this.tplMinor = this.minor
     this.tplKind = this.kind

@@ -13,6 +13,8 @@
 // `content-length`, and that value as a number. A decoder made with
 // `{ full: true }` keeps the strings and reports every header (tests, tools).
 
+const { ByteTemplate } = require('../byte-template.js')
+
 /** RFC 7541 Appendix A: the static table, index 1..61. */
 const STATIC = [
   [':authority', ''], [':method', 'GET'], [':method', 'POST'], [':path', '/'],
@@ -146,8 +148,6 @@ const ENTRY_OVERHEAD = 32
 // response's cost.
 const TEMPLATE_MAX = 256
 const TEMPLATE_INSERTS = 16
-// the smallest normal double (2^-1022): see learnBlock
-const MIN_NORMAL = 2.2250738585072014e-308
 
 class HpackDecoder {
   /**
@@ -191,12 +191,8 @@ class HpackDecoder {
     this.insValueLen = new Int32Array(TEMPLATE_INSERTS)
     this.insKind = new Uint8Array(TEMPLATE_INSERTS)
     this.insNum = new Float64Array(TEMPLATE_INSERTS)
-    // the block template (TEMPLATE_MAX): its bytes as little-endian 8-byte
-    // words read as doubles (the last overlapping the one before it), its
-    // results and inserts
-    this.tplWords = new Float64Array(TEMPLATE_MAX >> 3)
-    this.tplTail = 0
-    this.tplLength = -1 // -1: none
+    // the block template (TEMPLATE_MAX): its bytes, results and inserts
+    this.blockTemplate = new ByteTemplate(TEMPLATE_MAX)
     /** @type {Uint8Array|null} the buffer `view` reads */
     this.viewOf = null
     /** @type {DataView<ArrayBufferLike>} */
@@ -216,7 +212,7 @@ class HpackDecoder {
    * Sets this.status (-1 when absent) and this.contentLength (-1 when absent).
    */
   decode (buf, start, end) {
-    if (end - start === this.tplLength && this.sameBlock(buf, start)) {
+    if (end - start === this.blockTemplate.length && this.sameBlock(buf, start)) {
       this.status = this.tplStatus
       this.contentLength = this.tplContentLength
       for (let k = 0; k < this.tplInserts; k++) this.insert(this.tplNameLen[k], this.tplValueLen[k], this.tplKind[k], this.tplNum[k], '', '')
@@ -228,22 +224,12 @@ class HpackDecoder {
   }
 
   /**
-   * The block at buf[start, start + tplLength) is the template's, byte for
-   * byte: compared 8 bytes at a time as doubles (as the HTTP/1.1 scanner's
-   * head template is, response-scanner.js), from the end, where nginx's date
-   * is; a block shorter than 8 bytes or with a word that reads as a zero, a
-   * subnormal or a NaN is never the template (learnBlock).
+   * The block at buf[start, start + its length) is the template's, byte for byte.
    * @param {Uint8Array} buf
    * @param {number} start
    */
   sameBlock (buf, start) {
-    const length = this.tplLength
-    if (length <= 0) return length === 0
-    const view = buf === this.viewOf ? this.view : this.viewOver(buf)
-    const words = this.tplWords
-    if (view.getFloat64(start + length - 8, true) !== this.tplTail) return false
-    for (let w = (length >> 3) - 1; w >= 0; w--) if (view.getFloat64(start + (w << 3), true) !== words[w]) return false
-    return true
+    return this.blockTemplate.matches(buf === this.viewOf ? this.view : this.viewOver(buf), start)
   }
 
   /** @param {Uint8Array} buf */
@@ -254,24 +240,8 @@ class HpackDecoder {
   }
 
   learnBlock (buf, start, end) {
-    const length = end - start
-    this.tplLength = -1
-    if (length < 8) {
-      if (length === 0) this.tplLength = 0
-      else return
-    } else {
-      const view = buf === this.viewOf ? this.view : this.viewOver(buf)
-      const words = this.tplWords
-      for (let w = 0; w < (length >> 3); w++) {
-        const x = view.getFloat64(start + (w << 3), true)
-        if (!(Math.abs(x) >= MIN_NORMAL)) return
-        words[w] = x
-      }
-      const tail = view.getFloat64(end - 8, true)
-      if (!(Math.abs(tail) >= MIN_NORMAL)) return
-      this.tplTail = tail
-      this.tplLength = length
-    }
+    const view = buf === this.viewOf ? this.view : this.viewOver(buf)
+    if (!this.blockTemplate.learn(view, start, end - start)) return
     this.tplStatus = this.status
     this.tplContentLength = this.contentLength
     this.tplInserts = this.inserts
