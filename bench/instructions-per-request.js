@@ -45,7 +45,7 @@ function clients (url, group, connections) {
       ['benchrig p10 --refill window', engine('-p', '10', '--refill', 'window')]
     ]
   }
-  return [['benchrig --h2 -m 10', engine('--h2', '-m', '10')]]
+  return [['benchrig --h2 --max-streams 10', engine('--h2', '--max-streams', '10')]]
 }
 
 /** The total instructions of one run of `node argv` under callgrind. */
