@@ -32,6 +32,81 @@ t.test('Huffman code: the RFC 7541 Appendix B codes', async (t) => {
   t.equal(huffmanDecode(Buffer.from([0xff, 0xff, 0xff, 0xff]), 0, 4, out), -1, 'EOS inside the string is an error')
 })
 
+t.test('Huffman decoding four bits at a time agrees with a bit-by-bit reading of the code table', async (t) => {
+  const { codes, lengths } = huffmanCodes()
+  // the reference: the code table read a bit at a time (RFC 7541 5.2: EOS
+  // is an error, the padding is fewer than 8 bits and all ones)
+  const bySymbolBits = new Map()
+  for (let s = 0; s < 257; s++) bySymbolBits.set(`${lengths[s]}:${codes[s]}`, s)
+  function reference (bytes) {
+    const outBytes = []
+    let code = 0
+    let bits = 0
+    let ones = true
+    for (const byte of bytes) {
+      for (let b = 7; b >= 0; b--) {
+        const bit = (byte >> b) & 1
+        code = code * 2 + bit
+        bits++
+        if (bit === 0) ones = false
+        const s = bySymbolBits.get(`${bits}:${code}`)
+        if (s === undefined) continue
+        if (s === 256) return -1
+        outBytes.push(s)
+        code = 0
+        bits = 0
+        ones = true
+      }
+    }
+    return bits > 7 || !ones ? -1 : Buffer.from(outBytes).toString('latin1')
+  }
+  function encode (text, padBits) {
+    let bitsOut = ''
+    for (const ch of text) bitsOut += codes[ch].toString(2).padStart(lengths[ch], '0')
+    bitsOut += '1'.repeat(padBits)
+    const bytes = []
+    for (let i = 0; i < bitsOut.length; i += 8) bytes.push(parseInt(bitsOut.slice(i, i + 8).padEnd(8, '1'), 2))
+    return Buffer.from(bytes)
+  }
+  let seed = 7
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  const out = Buffer.alloc(4096)
+  const decoded = (bytes) => {
+    const n = huffmanDecode(bytes, 0, bytes.length, out)
+    return n < 0 ? -1 : out.latin1Slice(0, n)
+  }
+  let valid = 0
+  let invalid = 0
+  let differ = 0
+  for (let i = 0; i < 3000; i++) {
+    let bytes
+    if (i % 3 === 0) {
+      // random bytes: mostly invalid (EOS, bad padding)
+      bytes = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 24) }, () => Math.floor(random() * 256)))
+    } else {
+      const text = Buffer.from(Array.from({ length: Math.floor(random() * 40) }, () => (i % 3 === 1 ? 32 + Math.floor(random() * 95) : Math.floor(random() * 256))))
+      bytes = encode(text, 0)
+      if (i % 7 === 0 && bytes.length > 1) bytes = bytes.subarray(0, bytes.length - 1) // cut inside a code
+      if (i % 11 === 0) bytes = Buffer.concat([bytes, Buffer.from([0xff])]) // 8 or more bits of padding
+    }
+    const want = reference(bytes)
+    if (want === -1) invalid++
+    else valid++
+    if (decoded(bytes) !== want) {
+      differ++
+      if (differ < 5) t.equal(decoded(bytes), want, bytes.toString('hex'))
+    }
+  }
+  t.equal(differ, 0, 'no string is read differently')
+  t.ok(valid > 1000 && invalid > 500, `valid (${valid}) and invalid (${invalid}) strings`)
+  // every symbol alone, with every legal padding
+  let each = 0
+  for (let ch = 0; ch < 256; ch++) {
+    if (decoded(encode(Buffer.from([ch]), 0)) === Buffer.from([ch]).toString('latin1')) each++
+  }
+  t.equal(each, 256, 'each of the 256 symbols alone')
+})
+
 t.test('RFC 7541 C.3: requests without Huffman, one table', async (t) => {
   const d = new HpackDecoder({ full: true })
   let r = decodeAll(d, hex('8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d'))
