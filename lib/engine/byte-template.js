@@ -5,8 +5,8 @@
 // sends the same head again and again, and comparing it costs a fraction of
 // reading it. The bytes are kept as little-endian 8-byte words read as
 // doubles through a DataView, the cheapest read V8 has here (a 148-byte nginx
-// head: about 520 instructions, where a native Buffer#compare with offsets
-// costs 1,100), the last word overlapping the one before it when the length
+// head: 625 instructions, where a native Buffer#compare with offsets costs
+// 1,146: bench/instructions-of-parts.js), the last word overlapping the one before it when the length
 // is not a multiple of 8. Two doubles that compare equal have the same bits
 // unless they are zeros (+0 === -0) or NaN (never equal), so bytes with a
 // word that reads as a zero, a subnormal or a NaN (NUL and 0x7f-0xff bytes,

@@ -139,3 +139,10 @@ test('bench/engine-vs-peers.js refuses an unknown flag before starting anything'
     t.equal(r.stdout, '', 'nothing run')
   }
 })
+
+test('bench/instructions-of-parts.js refuses bad counts before starting valgrind (exit 2)', async (t) => {
+  const r = spawnSync(process.execPath, [path.join(REPO, 'bench', 'instructions-of-parts.js'), '--n1', '10', '--n2', '5'], { encoding: 'utf8', timeout: 30000 })
+  t.equal(r.status, 2)
+  t.equal(r.stderr.trim(), 'instructions-of-parts: --n1 and --n2: whole numbers with 1 <= n1 < n2')
+  t.equal(r.stdout, '')
+})
