@@ -68,4 +68,27 @@ class ByteTemplate {
   }
 }
 
-module.exports = { ByteTemplate }
+/**
+ * The DataView the word reads go through, made once per buffer: a connection
+ * reads into one buffer, so this is once per connection, not per chunk (TLS
+ * hands each chunk in a new Buffer, and gets a new view each time).
+ */
+class ViewCache {
+  constructor () {
+    /** @type {Uint8Array|null} the buffer `view` reads */
+    this.of = null
+    /** @type {DataView<ArrayBufferLike>} */
+    this.view = new DataView(new ArrayBuffer(0))
+  }
+
+  /** @param {Uint8Array} buf */
+  over (buf) {
+    if (buf !== this.of) {
+      this.of = buf
+      this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength)
+    }
+    return this.view
+  }
+}
+
+module.exports = { ByteTemplate, ViewCache }

@@ -59,7 +59,7 @@ for (const ch of "!#$%&'*+-.^_`|~") TOKEN[ch.charCodeAt(0)] = 1
 for (let c = 48; c <= 57; c++) TOKEN[c] = 1
 for (let c = 65; c <= 90; c++) TOKEN[c] = TOKEN[c + 32] = 1
 
-const { ByteTemplate } = require('../byte-template.js')
+const { ByteTemplate, ViewCache } = require('../byte-template.js')
 
 // Header kinds we care about, by their lowercase names.
 const H_OTHER = 0
@@ -167,10 +167,8 @@ class ResponseScanner {
     /** true after a complete response that ends the connection (Connection: close, HTTP/1.0) */
     this.closeAfter = false
     this.error = ''
-    /** @type {Uint8Array|null} the buffer `view` reads */
-    this.viewOf = null
-    /** @type {DataView<ArrayBufferLike>} */
-    this.view = new DataView(new ArrayBuffer(0))
+    // word reads (lineFeedAt, matchKnownName, the head template)
+    this.views = new ViewCache()
     /** readWholeHead is tried at each response (capture-scanner.js feeds a line at a time and turns it off) */
     this.wholeHeads = true
     // the head template (see TEMPLATE_MAX): its bytes, and the framing
@@ -178,7 +176,6 @@ class ResponseScanner {
     this.headTemplate = new ByteTemplate(TEMPLATE_MAX)
     this.tplStatus = 0
     this.tplMinor = 1
-    this.tplKind = H_OTHER
     this.tplContentLength = -1
     this.tplChunked = false
     this.tplTransferCoded = false
@@ -187,13 +184,6 @@ class ResponseScanner {
     this.tplMisses = 0
     this.tplRest = 0
     this.reset()
-  }
-
-  /** @param {Uint8Array} buf */
-  viewOver (buf) {
-    this.viewOf = buf
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength)
-    return this.view
   }
 
   /** Back to the start of a response, e.g. on a fresh connection. */
@@ -258,9 +248,7 @@ class ResponseScanner {
     let i = start
     // where the current header (or trailer) section started in this chunk
     let headFrom = start
-    // word reads for lineFeedAt: a connection reads into one buffer, so this
-    // is made once per buffer, not per chunk
-    const view = buf === this.viewOf ? this.view : this.viewOver(buf)
+    const view = this.views.over(buf)
     while (i < end) {
       if (this.halted) return true
       const s = this.state
@@ -626,7 +614,6 @@ class ResponseScanner {
     this.tplMisses = 0
     this.status = this.tplStatus
     this.minor = this.tplMinor
-    this.kind = this.tplKind
     this.contentLength = this.tplContentLength
     this.chunked = this.tplChunked
     this.transferCoded = this.tplTransferCoded
@@ -656,7 +643,6 @@ class ResponseScanner {
     if (!this.headTemplate.learn(view, at, length)) return
     this.tplStatus = this.status
     this.tplMinor = this.minor
-    this.tplKind = this.kind
     this.tplContentLength = this.contentLength
     this.tplChunked = this.chunked
     this.tplTransferCoded = this.transferCoded

@@ -13,7 +13,7 @@
 // `content-length`, and that value as a number. A decoder made with
 // `{ full: true }` keeps the strings and reports every header (tests, tools).
 
-const { ByteTemplate } = require('../byte-template.js')
+const { ByteTemplate, ViewCache } = require('../byte-template.js')
 
 /** RFC 7541 Appendix A: the static table, index 1..61. */
 const STATIC = [
@@ -223,10 +223,7 @@ class HpackDecoder {
     this.insNum = new Float64Array(TEMPLATE_INSERTS)
     // the block template (TEMPLATE_MAX): its bytes, results and inserts
     this.blockTemplate = new ByteTemplate(TEMPLATE_MAX)
-    /** @type {Uint8Array|null} the buffer `view` reads */
-    this.viewOf = null
-    /** @type {DataView<ArrayBufferLike>} */
-    this.view = new DataView(new ArrayBuffer(0))
+    this.views = new ViewCache()
     this.tplStatus = -1
     this.tplContentLength = -1
     this.tplInserts = 0
@@ -259,19 +256,11 @@ class HpackDecoder {
    * @param {number} start
    */
   sameBlock (buf, start) {
-    return this.blockTemplate.matches(buf === this.viewOf ? this.view : this.viewOver(buf), start)
-  }
-
-  /** @param {Uint8Array} buf */
-  viewOver (buf) {
-    this.viewOf = buf
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength)
-    return this.view
+    return this.blockTemplate.matches(this.views.over(buf), start)
   }
 
   learnBlock (buf, start, end) {
-    const view = buf === this.viewOf ? this.view : this.viewOver(buf)
-    if (!this.blockTemplate.learn(view, start, end - start)) return
+    if (!this.blockTemplate.learn(this.views.over(buf), start, end - start)) return
     this.tplStatus = this.status
     this.tplContentLength = this.contentLength
     this.tplInserts = this.inserts
