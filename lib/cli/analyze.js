@@ -8,7 +8,7 @@ const { withExamples } = require('./examples.js')
 const { parseCommandLine } = require('../harness/cli-args.js')
 const { analyze } = require('../stats/analyze.js')
 const { readCompareCsv } = require('../compare/load-csv.js')
-const { checkShards, describeCheck, machineBlocks, formatMachineBlocks } = require('../compare/shard-check.js')
+const { checkShards, describeCheck, planConflict, machineBlocks, formatMachineBlocks } = require('../compare/shard-check.js')
 const { readPlanSidecar } = require('../compare/plan-file.js')
 const { formatAnalysisText } = require('../report/analysis-text.js')
 const { formatAnalysisMarkdown } = require('../report/markdown.js')
@@ -26,10 +26,12 @@ geomean and warnings. The rows' "measure" column (wall, cpu, instructions)
 labels the output; rows of different measures are refused. Instruction
 counts get a paired t-test on log ratios instead of the rank test.
 
-Several files (the shards of compare --shard, or rounds of --plan) are
-checked first: one plan, no missing and no duplicate pairs (named on
-stderr; exit 3 unless --allow-partial), then analysed together, each
-machine a block (pairs never span two machines; see docs/compare.md).
+Several files (whole runs of any seeds, the shards of compare --shard, or
+rounds of --plan) are checked first: no missing and no duplicate pairs
+(named on stderr; exit 3 unless --allow-partial), shards not mixed with
+files of another plan, then analysed together (pairs keyed by seed and
+pair), each machine a block (pairs never span two machines; see
+docs/compare.md).
 
 Options:
   --format FORMAT         text | markdown | json (default text)
@@ -202,11 +204,9 @@ async function main (argv, ctx = {}) {
   const sharded = inputs.length > 1 || rows.some((r) => r.shard_count !== undefined && r.shard_count !== '')
   let blocks
   if (sharded) {
+    const conflict = planConflict(inputs)
+    if (conflict) throw new UsageError(conflict)
     const c = checkShards(inputs)
-    if (c.mixedPlans || c.mixedCounts) {
-      const byFile = inputs.map((i) => `${i.file}: plan ${[...new Set(i.rows.map((r) => r.plan || '?'))].join('/')}, ${[...new Set(i.rows.map((r) => r.shard_count || '?'))].join('/')} shards`)
-      throw new UsageError(`these files come from different plans (seed, files, runs, --set or binaries differ) or shard counts, so their pairs do not belong together:\n  ${byFile.join('\n  ')}\nanalyse each plan's files on their own`)
-    }
     const problems = describeCheck(c)
     if (problems.length > 0) {
       const partial = Boolean(parsed.values['allow-partial'])

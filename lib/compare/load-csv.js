@@ -18,6 +18,9 @@ function rowsFromCsvText (text, where) {
   } catch (err) {
     throw new UsageError(`${where}: not valid CSV (${err.message})`)
   }
+  // `cat a.csv b.csv`: the second file's header is a record that repeats
+  // the header; drop it, so concatenated runs read as the files would
+  parsed.records = parsed.records.filter((r) => !parsed.header.every((h) => r[h] === h))
   const missing = REQUIRED.filter((c) => !parsed.header.includes(c))
   if (missing.length > 0) {
     throw new UsageError(`${where}: no "${missing.join('", "')}" column; give a CSV written by compare.js (header "binary","filename","configuration","rate","time",...)`)

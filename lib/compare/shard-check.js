@@ -97,23 +97,26 @@ function checkShards (inputs) {
   // its CSV when there is one, else the gaps in each file's pair numbers.
   const sidecars = new Map()
   for (const i of inputs) if (i.sidecar && !sidecars.has(i.sidecar.plan)) sidecars.set(i.sidecar.plan, i.sidecar)
-  const seenNames = new Set([...pairs.values()].map((p) => `${p.filename}\u0000${p.pair}`))
+  const seenNames = new Set([...pairs.values()].map((p) => `${p.filename}\u0000${p.seed}\u0000${p.pair}`))
   if (sidecars.size > 0) {
     for (const sidecar of sidecars.values()) {
       for (const u of sidecar.units) {
-        if (!seenNames.has(`${u.filename}\u0000${u.pair}`)) missing.push({ filename: u.filename, seed: String(sidecar.seed), pair: u.pair, shard: u.shard, why: `shard ${u.shard} did not report it` })
+        if (!seenNames.has(`${u.filename}\u0000${sidecar.seed}\u0000${u.pair}`)) missing.push({ filename: u.filename, seed: String(sidecar.seed), pair: u.pair, shard: u.shard, why: `shard ${u.shard} did not report it` })
       }
     }
   } else {
+    // per benchmark file and seed: whole runs of other seeds number their
+    // pairs from 1 again, and one run's gap must not hide behind another's
     const byFile = new Map()
     for (const p of pairs.values()) {
-      const f = byFile.get(p.filename) ?? { seed: p.seed, max: 0, have: new Set() }
+      const key = `${p.filename}\u0000${p.seed}`
+      const f = byFile.get(key) ?? { filename: p.filename, seed: p.seed, max: 0, have: new Set() }
       f.max = Math.max(f.max, p.pair)
       f.have.add(p.pair)
-      byFile.set(p.filename, f)
+      byFile.set(key, f)
     }
-    for (const [filename, f] of byFile) {
-      for (let n = 1; n <= f.max; n++) if (!f.have.has(n)) missing.push({ filename, seed: f.seed, pair: n, why: 'a gap in the pair numbers' })
+    for (const f of byFile.values()) {
+      for (let n = 1; n <= f.max; n++) if (!f.have.has(n)) missing.push({ filename: f.filename, seed: f.seed, pair: n, why: 'a gap in the pair numbers' })
     }
   }
   const shards = [...counts].map(([plan, c]) => ({ plan, count: [...c][0], seen: [...(shardsSeen.get(plan) ?? [])].sort((a, b) => a - b) }))
@@ -152,7 +155,53 @@ function describeCheck (c, { limit = 20 } = {}) {
   return lines
 }
 
-module.exports = { checkShards, describeCheck, basePlan }
+/**
+ * Why these files may not be analysed together, or undefined when they may.
+ * Whole runs (compare without --shard) always combine, whatever their plans:
+ * a pair is keyed by (seed, pair), so runs of other seeds only add pairs, as
+ * `cat a.csv b.csv` does. Shards do not mix with files of another plan: a
+ * shard is a slice of its plan's split, its completeness is judged against
+ * that split, and the plan hash is the only sign that two shards belong to
+ * one comparison (a stray shard of another run may have other binaries or
+ * --set). Nor do shards of one plan (round) cut into different counts.
+ * @param {Input[]} inputs
+ * @returns {string|undefined}
+ */
+function planConflict (inputs) {
+  const plans = new Map()
+  for (const input of inputs) {
+    for (const r of input.rows) {
+      const base = basePlan(r.plan ?? '')
+      const p = plans.get(base) ?? { files: new Set(), seeds: new Set(), counts: new Map(), shards: new Set() }
+      p.files.add(input.file)
+      if (r.seed !== undefined && r.seed !== '') p.seeds.add(String(r.seed))
+      if (r.shard_count !== undefined && r.shard_count !== '') {
+        const round = String(r.plan ?? '')
+        p.counts.set(round, (p.counts.get(round) ?? new Set()).add(Number(r.shard_count)))
+        p.shards.add(Number(r.shard_index))
+      }
+      plans.set(base, p)
+    }
+  }
+  const sharded = [...plans.values()].filter((p) => p.counts.size > 0)
+  const splitTwice = sharded.some((p) => [...p.counts.values()].some((c) => c.size > 1))
+  if (!splitTwice && (sharded.length === 0 || plans.size === 1)) return undefined
+  const lines = [...plans].map(([plan, p]) => {
+    const counts = [...new Set([...p.counts.values()].flatMap((c) => [...c]))]
+    const what = counts.length === 0 ? 'whole run' : `shard(s) ${[...p.shards].sort((a, b) => a - b).join(', ')} of ${counts.join(' and ')}`
+    return `  plan ${plan || '(none)'} (seed ${[...p.seeds].join(', ') || '?'}, ${what}): ${[...p.files].join(' ')}`
+  })
+  const example = [...sharded[0].files].join(' ')
+  if (splitTwice) {
+    return `these files hold shards of one plan split into different counts, so their pairs overlap or leave gaps:\n${lines.join('\n')}\n` +
+      'give the shards of one split (run the missing ones with the same --shard I/N count)'
+  }
+  return `these files hold shards of more than one plan, so they cannot be checked as one comparison:\n${lines.join('\n')}\n` +
+    `analyse each plan's files on their own (e.g. benchrig analyze ${example}); to add pairs to a sharded comparison, run another round of its plan ` +
+    '(benchrig plan --next, then compare --plan); whole runs (compare without --shard) of other seeds combine'
+}
+
+module.exports = { checkShards, describeCheck, basePlan, planConflict }
 
 /**
  * The machines as blocks: per shard, its host, its pairs and the median of
@@ -161,7 +210,8 @@ module.exports = { checkShards, describeCheck, basePlan }
  * how the change itself differs between machines, which this table shows
  * and the pooled CI already carries as spread between pairs.
  * @param {object[]} rows checked rows
- * @returns {{round: number, shard: number|undefined, host: string, pairs: number, change: number}[]}
+ * @returns {{round: number, shard: number|undefined, run?: string, host: string, pairs: number, change: number}[]}
+ *   run: the plan of a whole run (no shard columns); each such run is a block
  */
 function machineBlocks (rows) {
   const blocks = new Map()
@@ -169,8 +219,10 @@ function machineBlocks (rows) {
     const shard = r.shard_index === undefined || r.shard_index === '' ? undefined : Number(r.shard_index)
     // a round of --plan is another job array: its shard 0 is another machine
     const round = String(r.plan ?? '').split('.')[1] ?? ''
-    const key = `${round}\u0000${shard}\u0000${r.host ?? ''}`
-    const b = blocks.get(key) ?? { round, shard, host: r.host ?? '', runs: new Map() }
+    // whole runs (no shard) of other plans ran at other times: a block each
+    const run = shard === undefined ? basePlan(r.plan ?? '') : ''
+    const key = `${round}\u0000${shard}\u0000${run}\u0000${r.host ?? ''}`
+    const b = blocks.get(key) ?? { round, shard, run, host: r.host ?? '', runs: new Map() }
     const k = `${r.filename}\u0000${r.configuration}\u0000${r.seed}\u0000${r.pair}`
     const p = b.runs.get(k) ?? {}
     p[r.binary] = Number(r.rate)
@@ -182,17 +234,18 @@ function machineBlocks (rows) {
     const logs = [...b.runs.values()].filter((p) => p.old > 0 && p.new > 0).map((p) => Math.log(p.new / p.old)).sort((x, y) => x - y)
     const pairs = new Set([...b.runs.keys()].map((k) => { const [f, , seed, pair] = k.split('\u0000'); return `${f}/${seed}/${pair}` }))
     const mid = logs.length === 0 ? NaN : logs.length % 2 ? logs[(logs.length - 1) / 2] : (logs[logs.length / 2 - 1] + logs[logs.length / 2]) / 2
-    out.push({ round: b.round ? Number(b.round) : 1, shard: b.shard, host: b.host, pairs: pairs.size, change: (Math.exp(mid) - 1) * 100 })
+    out.push({ round: b.round ? Number(b.round) : 1, shard: b.shard, ...(b.run ? { run: b.run } : {}), host: b.host, pairs: pairs.size, change: (Math.exp(mid) - 1) * 100 })
   }
   return out.sort((a, b) => a.round - b.round || (a.shard ?? -1) - (b.shard ?? -1))
 }
 
 /** @param {ReturnType<typeof machineBlocks>} blocks */
 function formatMachineBlocks (blocks) {
-  const lines = ['', 'Machines (each shard a block; pairs never span two machines):']
+  const lines = ['', 'Machines (each shard or whole run a block; pairs never span two machines):']
   for (const b of blocks) {
     const change = Number.isFinite(b.change) ? `${b.change >= 0 ? '+' : ''}${b.change.toFixed(2)}%` : 'n/a'
-    lines.push(`  ${b.round > 1 ? `round ${b.round} ` : ''}shard ${b.shard ?? '-'}: ${b.pairs} pairs, median change ${change}  [${b.host || 'host unknown'}]`)
+    const where = b.shard === undefined && b.run ? `run of plan ${b.run}` : `shard ${b.shard ?? '-'}`
+    lines.push(`  ${b.round > 1 ? `round ${b.round} ` : ''}${where}: ${b.pairs} pairs, median change ${change}  [${b.host || 'host unknown'}]`)
   }
   return lines.join('\n') + '\n'
 }

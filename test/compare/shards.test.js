@@ -9,7 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { parseShard } = require('../../lib/compare/shard-spec.js')
 const { planSchedule, unitsOf, assignShards, shardSchedule, planHash, hostFingerprint } = require('../../lib/compare/shards.js')
-const { checkShards, describeCheck, machineBlocks } = require('../../lib/compare/shard-check.js')
+const { checkShards, describeCheck, planConflict, machineBlocks } = require('../../lib/compare/shard-check.js')
 const { nextRound } = require('../../lib/compare/plan-next.js')
 const { readRoundPlan } = require('../../lib/compare/plan-file.js')
 const { shardLoadOptions, parseStartAt } = require('../../lib/cli/load-shard.js')
@@ -140,6 +140,16 @@ t.test('analyze checks: missing shards and pairs by name, duplicates, plans, hos
 
   t.ok(checkShards([s0, { file: 'z.csv', rows: rowsOf({ pairs: [2], shard: 1, plan: 'p2' }) }]).mixedPlans)
   t.notOk(checkShards([s0, { file: 'r2.csv', rows: rowsOf({ pairs: [7], shard: 0, count: 2, plan: 'p1.2' }) }]).mixedCounts, 'a later round may use another shard count')
+
+  // whole runs of other seeds: no conflict, and a gap is found per seed
+  const whole = (file, seed, pairs, plan) => ({ file, rows: rowsOf({ pairs, shard: '', count: '', plan }).map((r) => ({ ...r, seed })) })
+  t.equal(planConflict([whole('a.csv', '5', [1, 3], 'pa'), whole('b.csv', '6', [2], 'pb')]), undefined)
+  t.same(checkShards([whole('a.csv', '5', [1, 3], 'pa'), whole('b.csv', '6', [1, 2], 'pb')]).missing.map((m) => [m.seed, m.pair]), [['5', 2]], "b's pair 2 does not fill a's gap")
+  t.equal(planConflict([s0, s1, s2]), undefined, 'the shards of one plan')
+  t.equal(planConflict([s0, { file: 'r2.csv', rows: rowsOf({ pairs: [7], shard: 0, count: 2, plan: 'p1.2' }) }]), undefined, 'a later round may use another shard count')
+  t.match(planConflict([s0, { file: 'z.csv', rows: rowsOf({ pairs: [2], shard: 1, plan: 'p2' }) }]), /shards of more than one plan[\s\S]*plan p1 \(seed 5, shard\(s\) 0 of 3\): s0.csv\n {2}plan p2 \(seed 5, shard\(s\) 1 of 3\): z.csv\nanalyse each plan's files on their own \(e.g. benchrig analyze s0.csv\)/)
+  t.match(planConflict([whole('n.csv', '', [1], ''), s1]), /plan \(none\) \(seed \?, whole run\): n.csv/, "a file of Node core's columns has no plan")
+  t.match(planConflict([s0, { file: 'x.csv', rows: rowsOf({ pairs: [2], shard: 1, count: 2 }) }]), /shards of one plan split into different counts[\s\S]*plan p1 \(seed 5, shard\(s\) 0, 1 of 3 and 2\): s0.csv x.csv\ngive the shards of one split/)
 
   const blocks = machineBlocks(all.rows)
   t.same(blocks.map((b) => [b.shard, b.host, b.pairs]), [[0, 'h', 2], [1, 'h', 2], [2, 'other', 2]])

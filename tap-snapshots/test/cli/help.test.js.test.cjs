@@ -15,10 +15,12 @@ geomean and warnings. The rows' "measure" column (wall, cpu, instructions)
 labels the output; rows of different measures are refused. Instruction
 counts get a paired t-test on log ratios instead of the rank test.
 
-Several files (the shards of compare --shard, or rounds of --plan) are
-checked first: one plan, no missing and no duplicate pairs (named on
-stderr; exit 3 unless --allow-partial), then analysed together, each
-machine a block (pairs never span two machines; see docs/compare.md).
+Several files (whole runs of any seeds, the shards of compare --shard, or
+rounds of --plan) are checked first: no missing and no duplicate pairs
+(named on stderr; exit 3 unless --allow-partial), shards not mixed with
+files of another plan, then analysed together (pairs keyed by seed and
+pair), each machine a block (pairs never span two machines; see
+docs/compare.md).
 
 Options:
   --format FORMAT         text | markdown | json (default text)
