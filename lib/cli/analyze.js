@@ -12,10 +12,11 @@ const { checkShards, describeCheck, planConflict, machineBlocks, formatMachineBl
 const { readPlanSidecar } = require('../compare/plan-file.js')
 const { formatAnalysisText } = require('../report/analysis-text.js')
 const { formatAnalysisMarkdown } = require('../report/markdown.js')
+const { formatGithubComment, markerOf } = require('../report/github.js')
 const { forestModel, measureOfRows } = require('../report/forest.js')
 const { renderForestSvg } = require('../report/forest-svg.js')
 
-const FORMATS = ['text', 'markdown', 'json']
+const FORMATS = ['text', 'markdown', 'json', 'github']
 
 const USAGE = `Usage: benchrig analyze [options] FILE.csv|FILE.ndjson ...   (FILE "-" reads stdin)
 
@@ -34,7 +35,13 @@ pair), each machine a block (pairs never span two machines; see
 docs/compare.md).
 
 Options:
-  --format FORMAT         text | markdown | json (default text)
+  --format FORMAT         text | markdown | json | github (default text);
+                          github: a pull-request comment (docs/compare.md):
+                          a hidden marker line, the slower and faster
+                          configurations, the full table collapsed, the
+                          design (rule, executor) and the environment
+  --marker NAME           github: the name in the hidden marker (default
+                          "default"); one comment per name on a PR
   --threshold PCT         a CI inside ±PCT% means "no change" (default 1)
   --alpha A               significance level for q and verdicts (default 0.05)
   --max-regression PCT    exit 1 when a configuration is shown to be slower
@@ -67,6 +74,7 @@ const OPTIONS = {
   unpaired: { type: 'boolean' },
   wide: { type: 'boolean' },
   plot: { type: 'string' },
+  marker: { type: 'string' },
   'allow-partial': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }
 }
@@ -116,7 +124,8 @@ function readCompareMeta (file) {
     rec = undefined
   }
   if (!rec || rec.type !== 'meta') throw new UsageError(`--meta ${file}: its first line is not a compare metadata record; give the file compare --ndjson wrote`)
-  return { seed: rec.seed, old: rec.old, new: rec.new }
+  const { schema, type, ...meta } = rec
+  return meta
 }
 
 /**
@@ -145,7 +154,16 @@ function nonNegativeNumber (raw, flag) {
 /** Analysis options shared by analyze and compare --analyze. */
 function analysisOptions (v) {
   if (v.format !== undefined && !FORMATS.includes(v.format)) throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
+  if (v.marker !== undefined) {
+    if (v.format !== 'github') throw new UsageError(`--marker ${v.marker}: goes with --format github`)
+    try {
+      markerOf(v.marker)
+    } catch {
+      throw new UsageError(`--marker ${v.marker}: use letters, digits, ".", "_" and "-" (at most 64)`)
+    }
+  }
   return {
+    marker: v.marker,
     plot: plotPath(v.plot),
     format: v.format ?? 'text',
     threshold: positiveNumber(v.threshold, '--threshold') ?? 1,
@@ -175,9 +193,12 @@ function noDataGuard (a, o, where) {
  * Renders an analysis in a format.
  * @param {object} a
  * @param {string} format
+ * @param {{wide?: boolean}} [textOptions]
+ * @param {Parameters<typeof formatGithubComment>[1]} [github] the rows and metadata the github format reads
  */
-function render (a, format, textOptions = {}) {
+function render (a, format, textOptions = {}, github = { rows: [] }) {
   if (format === 'json') return JSON.stringify(a, null, 2) + '\n'
+  if (format === 'github') return formatGithubComment(/** @type {any} */ (a), github)
   if (format === 'markdown') return formatAnalysisMarkdown(a)
   return formatAnalysisText(a, textOptions)
 }
@@ -198,8 +219,13 @@ async function main (argv, ctx = {}) {
   if (files.length === 0) throw new UsageError('give a compare CSV or NDJSON file (or - for stdin), or the files of all shards; see --help')
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin ("-") can be read only once')
   const o = analysisOptions(parsed.values)
-  const runMeta = parsed.values.meta === undefined ? {} : readCompareMeta(parsed.values.meta)
-  const inputs = files.map((f) => ({ file: f, rows: readCompareFile(f), sidecar: f === '-' ? undefined : readPlanSidecar(f) }))
+  const fullMeta = parsed.values.meta === undefined ? {} : readCompareMeta(parsed.values.meta)
+  const read = files.map((f) => ({ file: f, ...readCompareFile(f) }))
+  const inputs = read.map((i) => ({ file: i.file, rows: i.rows, sidecar: i.file === '-' ? undefined : readPlanSidecar(i.file) }))
+  // an NDJSON input carries its own meta record (the first file's, for the comment)
+  const ndjsonMeta = read.map((i) => i.meta).find(Boolean)
+  const envMeta = parsed.values.meta === undefined ? (ndjsonMeta ?? {}) : fullMeta
+  const runMeta = envMeta.seed === undefined && envMeta.old === undefined ? {} : { seed: envMeta.seed, old: envMeta.old, new: envMeta.new }
   let rows = inputs.flatMap((i) => i.rows)
   const sharded = inputs.length > 1 || rows.some((r) => r.shard_count !== undefined && r.shard_count !== '')
   let blocks
@@ -226,8 +252,8 @@ async function main (argv, ctx = {}) {
   const a = analyze(/** @type {any[]} */ (rows), { ...o, meta: { file: files.length === 1 ? files[0] : files, ...runMeta } })
   noDataGuard(a, o, files.join(' '))
   if (blocks && o.format === 'json') a.machines = blocks
-  stdout.write(render(a, o.format, { wide: o.wide }))
-  if (blocks && o.format !== 'json') stdout.write(formatMachineBlocks(blocks))
+  stdout.write(render(a, o.format, { wide: o.wide }, { rows, meta: envMeta, marker: o.marker }))
+  if (blocks && o.format !== 'json' && o.format !== 'github') stdout.write(formatMachineBlocks(blocks))
   if (o.plot) writePlot(a, o.plot, { measure: measureOfRows(rows) })
   return a.regressions.length > 0 ? 1 : 0
 }
@@ -236,11 +262,11 @@ async function main (argv, ctx = {}) {
  * Rows of a compare CSV, or of the measurement records of an NDJSON file
  * (compare --ndjson), chosen by the file's extension.
  * @param {string} file
- * @returns {Record<string, any>[]}
+ * @returns {{rows: Record<string, any>[], meta?: Record<string, any>}} meta: an NDJSON file's first meta record
  */
 function readCompareFile (file) {
   if (file !== '-' && /\.ndjson$/i.test(file)) return readCompareNdjson(file)
-  return readCompareCsv(file)
+  return { rows: readCompareCsv(file) }
 }
 
 /** @param {string} file */
@@ -254,6 +280,8 @@ function readCompareNdjson (file) {
   }
   const rows = []
   let meta = {}
+  /** @type {Record<string, any>|undefined} */
+  let first
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return
     let rec
@@ -262,11 +290,17 @@ function readCompareNdjson (file) {
     } catch {
       throw new UsageError(`${file}:${i + 1}: not JSON; give an NDJSON file written by compare --ndjson`)
     }
-    if (rec.type === 'meta') meta = rec
-    // the shard's columns live in the meta record; rows carry them as the CSV does
-    else if (rec.type === 'measurement') rows.push({ plan: meta.plan, host: meta.host, shard_index: meta.shard?.index, shard_count: meta.shard?.count, ...rec })
+    if (rec.type === 'meta') {
+      if (first === undefined) first = rec
+      meta = rec
+    } else if (rec.type === 'measurement') {
+      // the shard's columns live in the meta record; rows carry them as the CSV does
+      rows.push({ plan: meta.plan, host: meta.host, shard_index: meta.shard?.index, shard_count: meta.shard?.count, ...rec })
+    }
   })
-  return rows
+  if (first === undefined) return { rows }
+  const { schema, type, ...rest } = first
+  return { rows, meta: rest }
 }
 
 module.exports = { main, analysisOptions, render, positiveNumber, writePlot, noDataGuard, USAGE, OPTIONS }

@@ -355,7 +355,7 @@ async function main (argv, ctx = {}) {
     const a = analyze(opts.scale ? rows.map((r) => scaleRate(r, opts.scale)) : rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
     noDataGuard(a, opts.analysis, opts.output ?? 'compare')
     if (opts.analysis.plot) writePlot(a, opts.analysis.plot, { measure: measureOfRows(rows) })
-    if (opts.analyze) (opts.csv ? stderr : stdout).write(render(a, opts.analysis.format, { wide: opts.analysis.wide }))
+    if (opts.analyze) (opts.csv ? stderr : stdout).write(render(a, opts.analysis.format, { wide: opts.analysis.wide }, { rows, meta, marker: opts.analysis.marker }))
     else if (a.regressions.length > 0) stderr.write(render(a, 'text', { wide: opts.analysis.wide }))
     if (a.regressions.length > 0) code = 1
   }

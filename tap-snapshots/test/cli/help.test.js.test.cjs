@@ -23,7 +23,13 @@ pair), each machine a block (pairs never span two machines; see
 docs/compare.md).
 
 Options:
-  --format FORMAT         text | markdown | json (default text)
+  --format FORMAT         text | markdown | json | github (default text);
+                          github: a pull-request comment (docs/compare.md):
+                          a hidden marker line, the slower and faster
+                          configurations, the full table collapsed, the
+                          design (rule, executor) and the environment
+  --marker NAME           github: the name in the hidden marker (default
+                          "default"); one comment per name on a PR
   --threshold PCT         a CI inside ±PCT% means "no change" (default 1)
   --alpha A               significance level for q and verdicts (default 0.05)
   --max-regression PCT    exit 1 when a configuration is shown to be slower

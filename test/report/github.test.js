@@ -1,0 +1,112 @@
+'use strict'
+// analyze --format github: the pull-request comment. The body is pinned by
+// snapshot (tap-snapshots/); the marker, the order of the sections and what
+// the design and environment sections read from the data are asserted too.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { main } = require('../../lib/cli/analyze.js')
+const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { markerOf, designOf, sparkline, formatGithubComment } = require('../../lib/report/github.js')
+const { analyze } = require('../../lib/stats/analyze.js')
+
+const FIXTURE = path.join(__dirname, '..', 'r', 'fixtures', 'paired.csv')
+
+function capture () {
+  let text = ''
+  return { stream: { write: (s) => { text += s; return true } }, get text () { return text } }
+}
+
+// A fixed meta record, as compare --ndjson writes one (no clock, no paths of this machine).
+const META = {
+  schema: 'benchrig-compare/1',
+  type: 'meta',
+  seed: 42,
+  runs: 30,
+  measure: 'wall',
+  old: { path: '/opt/node-main/bin/node', version: 'v22.11.0', sha256: 'a'.repeat(64) },
+  new: { path: '/opt/node-pr/bin/node', version: 'v22.12.0', sha256: 'b'.repeat(64) },
+  benchrig: '0.1.0',
+  driverNode: { version: 'v20.20.2', path: '/usr/bin/node' },
+  cpu: { model: 'Example CPU @ 2.0GHz', count: 2 },
+  os: { platform: 'linux', release: '6.1.0', arch: 'x64' },
+  governor: 'performance',
+  loadavg: [0.5, 0.4, 0.3],
+  host: 'Example CPU @ 2.0GHz x2; linux 6.1.0; node v20.20.2'
+}
+
+function ndjsonFixture (dir, extra = {}) {
+  const rows = parseCsvRecords(fs.readFileSync(FIXTURE, 'utf8')).records
+  const file = path.join(dir, 'run.ndjson')
+  const lines = [JSON.stringify(META), ...rows.map((r) => JSON.stringify({ schema: 'benchrig-compare/1', type: 'measurement', ...r, rate: Number(r.rate), ...extra }))]
+  fs.writeFileSync(file, lines.join('\n') + '\n')
+  return file
+}
+
+t.test('the comment body (snapshot)', async (t) => {
+  const dir = t.testdir()
+  const out = capture()
+  const code = await main(['--format', 'github', '--max-regression', '5', ndjsonFixture(dir, { rule: 'fixed 30', executor: 'serial' })], { stdout: out.stream })
+  t.equal(code, 1, 'the gate still sets the exit code')
+  t.matchSnapshot(out.text, 'github comment of paired.csv with its meta record')
+  const lines = out.text.split('\n')
+  t.equal(lines[0], '<!-- benchrig-report default -->', 'the marker is the first line')
+  const at = (s) => out.text.indexOf(s)
+  t.ok(at('### :small_red_triangle_down: Slower (2)') < at('### :small_red_triangle: Faster (1)'), 'regressions first, then improvements')
+  t.ok(at('Faster (1)') < at('<details><summary>All 5 configurations</summary>'), 'then the full table, collapsed')
+  t.ok(at('All 5 configurations') < at('<summary>Design</summary>') && at('Design') < at('<summary>Environment</summary>'))
+  t.match(out.text, /- stopping rule: fixed 30; pairs: 30 per file/)
+  t.match(out.text, /- executor: serial\n/)
+  t.match(out.text, /- old: v22\.11\.0 \(`\/opt\/node-main\/bin\/node`, sha256 `aaaaaaaaaaaa`\)/)
+  t.match(out.text, /- CPU: Example CPU @ 2\.0GHz ×2, governor performance/)
+  const slower = lines.filter((l) => l.startsWith('| buffers/') && l.includes('**-')).slice(0, 2)
+  t.match(slower[0], /type="slow"/, 'the worst regression first')
+})
+
+t.test('the marker is stable and named; the design comes from the rows', async (t) => {
+  t.equal(markerOf(), '<!-- benchrig-report default -->')
+  t.equal(markerOf('http'), '<!-- benchrig-report http -->')
+  t.throws(() => markerOf('a b'), TypeError)
+  const one = capture()
+  const two = capture()
+  await main(['--format', 'github', '--marker', 'buffers', FIXTURE], { stdout: one.stream })
+  await main(['--format', 'github', '--marker', 'buffers', FIXTURE], { stdout: two.stream })
+  t.equal(one.text, two.text, 'the same data gives the same body (no clock, no path)')
+  t.equal(one.text.split('\n')[0], '<!-- benchrig-report buffers -->')
+  t.match(one.text, /stopping rule: not recorded in the rows/)
+  t.match(one.text, /executor: serial \(the rows name none/)
+  t.match(one.text, /Environment<\/summary>\n\n- not recorded/)
+  const d = designOf([
+    { filename: 'a.js', pair: 1, seed: 1, rule: 'sequential', executor: 'duet' },
+    { filename: 'a.js', pair: 2, seed: 1, rule: 'sequential', executor: 'duet' },
+    { filename: 'b.js', pair: 1, seed: 1, rule: 'sequential', executor: 'duet', plan: 'p1', shard_count: 2 }
+  ])
+  t.same(d, { rule: 'sequential', executor: 'duet', pairs: '1 to 2 per file', seeds: ['1'], plans: ['p1'], shards: ['2'] })
+  t.equal(designOf([{ filename: 'a.js' }]).pairs, 'none (unpaired rows)')
+})
+
+t.test('bad flags are usage errors', async (t) => {
+  await t.rejects(main(['--marker', 'x', FIXTURE]), { message: /--marker x: goes with --format github/ })
+  await t.rejects(main(['--format', 'github', '--marker', 'a/b', FIXTURE]), { message: /--marker a\/b: use letters/ })
+  await t.rejects(main(['--format', 'gitlab', FIXTURE]), { message: /use one of text, markdown, json, github/ })
+})
+
+t.test('trends of the changed configurations, and no change at all', async (t) => {
+  const rows = parseCsvRecords(fs.readFileSync(FIXTURE, 'utf8')).records
+  const a = analyze(/** @type {any[]} */ (rows), {})
+  const trends = new Map([[
+    'buffers/b.js\u0000type="slow"',
+    { points: [{ label: 'v22.10.0', value: 100 }, { label: 'v22.11.0', value: 101 }, { label: 'v22.12.0', value: 90 }], changes: [{ label: 'v22.12.0', change: -10.9 }] }
+  ]])
+  const body = formatGithubComment(a, { rows, trends })
+  t.match(body, /### Trend in the history store/)
+  t.match(body, /\| buffers\/b\.js \| type="slow" \| `▇█▁` v22\.10\.0 … v22\.12\.0 \(3\) \| -10\.0% \| v22\.12\.0 \(-10\.9%\) \|/)
+  t.match(body, /\| buffers\/a\.js \| n=1 len=1024 \| no history \|/)
+  t.ok(body.indexOf('Trend in the history store') < body.indexOf('All 5 configurations'), 'the trend comes before the full table')
+  t.equal(sparkline([1, 1, 1]), '▄▄▄')
+  const same = rows.filter((r) => r.filename === 'buffers/b.js' && r.configuration === 'type="fast"')
+  const none = formatGithubComment(analyze(/** @type {any[]} */ (same), { threshold: 5 }), { rows: same, historyNote: 'no store given' })
+  t.match(none, /No configuration is shown to be slower or faster \(95% CIs, threshold ±5%\)/)
+  t.match(none, /_no store given_/)
+  t.notMatch(none, /Slower|Faster \(/)
+})
