@@ -1,31 +1,24 @@
 'use strict'
-// `benchrig compare` and `node compare.js`: runs benchmark files with an old
-// and a new node binary, interleaved in seeded random pairs, and writes one
-// CSV row per measurement (or prints the analysis with --analyze).
+// `benchrig compare` and `node compare.js`: parses the command line into
+// the two sides and the options of the compare core (lib/compare/session.js:
+// plan -> executor -> stopping rule -> sinks), runs it, and prints the
+// analysis with --analyze.
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
 const { withExamples } = require('./examples.js')
 const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
-const { checkBenchmarkers } = require('../harness/preflight.js')
-const { findBenchmarks } = require('../harness/discover.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
-const { randomSeed } = require('../stats/prng.js')
 const { analyze } = require('../stats/analyze.js')
-const { buildSchedule } = require('../compare/schedule.js')
 const { parseShard } = require('../compare/shard-spec.js')
-const { planSchedule, shardSchedule, planHash, hostFingerprint } = require('../compare/shards.js')
-const { readRoundPlan, writePlanSidecar } = require('../compare/plan-file.js')
-const { resolveBinary, describeBinary } = require('../compare/binaries.js')
-const { createCsvSink, createNdjsonSink } = require('../compare/output.js')
-const { loadForResume, checkResumeBinaries } = require('../compare/resume.js')
-const { runSchedule, warmUp } = require('../compare/run-compare.js')
-const { runAuto } = require('../compare/auto.js')
-const { createCompareProgress } = require('../compare/progress.js')
-const { splitSetArgs, createKeyWarner } = require('../harness/pass-through.js')
+const { readRoundPlan } = require('../compare/plan-file.js')
+const { resolveBinary } = require('../compare/binaries.js')
+const { binarySides } = require('../compare/sides.js')
+const { runComparison } = require('../compare/session.js')
+const { splitSetArgs } = require('../harness/pass-through.js')
 const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
 const { measureOfRows } = require('../report/forest.js')
-const { checkMeasure, measureName } = require('../harness/measure.js')
+const { checkMeasure } = require('../harness/measure.js')
 
 const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all>
 
@@ -92,19 +85,6 @@ once, then recorded as failed while the rest goes on; the exit code is then 1.
 Ctrl-C stops at once (the run in progress is not written); every finished row
 is on disk, and --resume FILE continues.`
 
-/** The environment of the benchmark processes: --strict and --timeout travel there. */
-function childEnv (opts) {
-  if (!opts.strict && opts.timeout === undefined) return undefined
-  return {
-    ...process.env,
-    ...(opts.strict ? { BENCHRIG_STRICT: '1' } : {}),
-    ...(opts.timeout === undefined ? {} : { BENCHRIG_TIMEOUT: String(opts.timeout) })
-  }
-}
-
-/** A benchmark file as messages show it: relative to the benchmark directory, as Node prints it. */
-const displayPath = (root, file) => (path.isAbsolute(file) ? path.relative(root, file) : file)
-
 /** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
   old: { type: 'string' },
@@ -168,7 +148,7 @@ function parseCompareArgs (argv, ctx = {}) {
   const { args, cpuset } = splitSetArgs(v.set ?? [], v.cpuset)
   if ((v.csv || v.scale !== undefined) && !v.analyze) throw new UsageError(`${v.csv ? '--csv' : '--scale'} goes with --analyze (without it compare writes CSV, unscaled)`)
   const opts = {
-    binaries: { old: resolveBinary(v.old, '--old'), new: resolveBinary(v.new, '--new') },
+    sides: binarySides({ old: resolveBinary(v.old, '--old'), new: resolveBinary(v.new, '--new') }),
     root: path.resolve(v.root ?? ctx.defaultRoot ?? defaultRoot()),
     categories: parsed.positionals,
     filter: v.filter ?? [],
@@ -229,128 +209,8 @@ async function main (argv, ctx = {}) {
     stdout.write(withExamples(USAGE.replace('Usage: compare.js', `Usage: ${prog}`), 'compare', prog === 'compare.js' ? 'node compare.js' : prog))
     return 0
   }
-  const found = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
-  if (found.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
-  checkBenchmarkers(opts.args, found.map((f) => f.file))
-  const { files, batches, costs } = planBatches(found, opts)
-
-  let previous = { seed: undefined, done: new Set(), rows: [], dropped: 0 }
-  if (opts.resume) {
-    if (opts.ndjson) checkResumeBinaries(opts.ndjson, opts.binaries, describeBinary)
-    previous = loadForResume(opts.output)
-    if (opts.shard && previous.seed === undefined && opts.seed === undefined) {
-      throw new UsageError(`--resume ${opts.output}: it holds no rows yet, so no seed; give --seed S (the one every shard uses)`)
-    }
-    if (opts.seed !== undefined && previous.seed !== undefined && opts.seed !== previous.seed) {
-      throw new UsageError(`--seed ${opts.seed}: ${opts.output} was written with seed ${previous.seed}; leave --seed out to resume`)
-    }
-    checkResumeMeasure(previous.rows, opts.measure, opts.output)
-    stderr.write(`compare: resuming ${opts.output}: ${previous.rows.length} rows kept${previous.dropped ? `, ${previous.dropped} rows of unfinished runs dropped` : ''}\n`)
-  }
-  const seed = previous.seed ?? opts.seed ?? randomSeed()
-
-  /** @type {Record<string, any>} */
-  const meta = {
-    seed,
-    runs: opts.auto ? 'auto' : opts.runs,
-    measure: opts.measure,
-    args: opts.args,
-    cpuset: opts.cpuset,
-    root: opts.root,
-    old: describeBinary(opts.binaries.old),
-    new: describeBinary(opts.binaries.new),
-    ...machineMeta()
-  }
-  const hash = planHash({ seed, categories: opts.categories, batches, args: opts.args, sha256: { old: meta.old.sha256, new: meta.new.sha256 } })
-  const plan = opts.plan ? `${opts.plan.base}.${opts.plan.round}` : hash
-  let schedule = planSchedule(batches, seed)
-  const tags = { plan, host: hostFingerprint() }
-  if (opts.shard) {
-    const split = shardSchedule(schedule, opts.shard, costs)
-    schedule = split.runs
-    Object.assign(tags, { shard_index: opts.shard.index, shard_count: opts.shard.count })
-    stderr.write(`compare: shard ${opts.shard.index}/${opts.shard.count} (${opts.shard.source}): ${schedule.length / 2} of ${split.units.length} pairs, plan ${plan}\n`)
-    if (opts.output) writePlanSidecar(opts.output, { plan, seed, shardCount: opts.shard.count, units: split.units })
-  }
-  meta.plan = plan
-  meta.host = tags.host
-  if (opts.shard) meta.shard = { index: opts.shard.index, count: opts.shard.count }
-  const csv = createCsvSink({ file: opts.output, flag: opts.resume ? '--resume' : '--output', append: opts.resume && fs.existsSync(opts.output) && fs.statSync(opts.output).size > 0, stdout: opts.analyze && !opts.csv ? nullStream() : stdout })
-  let ndjson
-  try {
-    ndjson = opts.ndjson ? createNdjsonSink(opts.ndjson, meta, opts.resume && fs.existsSync(opts.ndjson)) : undefined
-  } catch (err) {
-    csv.close()
-    throw err
-  }
-  const progress = createCompareProgress({ stream: stderr, enabled: opts.progress, env: ctx.env })
-  const stop = ctx.stop ?? { stopped: false }
-  const onSigint = () => {
-    progress.stop()
-    if (stop.stopped) {
-      // A second Ctrl-C: give the signal its default meaning back.
-      process.removeListener('SIGINT', onSigint)
-      stderr.write('compare: press Ctrl-C once more to abort at once\n')
-      return
-    }
-    stop.stopped = true
-    stderr.write('compare: interrupted; stopping after the current run (every finished row is on disk)\n')
-  }
-  if (ctx.handleSigint !== false) process.on('SIGINT', onSigint)
-  const failures = []
-  const runCounter = { value: previous.rows.reduce((m, r) => Math.max(m, Number(r.run) || 0), 0) }
-  const runCtx = {
-    env: childEnv(opts),
-    onWarning: createKeyWarner({ write: (m) => { progress.clear(); stderr.write(m) } }, 'compare'),
-    binaries: opts.binaries,
-    args: opts.args,
-    cpuset: opts.cpuset,
-    measure: opts.measure,
-    seed,
-    stop,
-    done: previous.done,
-    runCounter,
-    tags,
-    onRow: (row, extra) => {
-      csv.write(row)
-      if (ndjson) ndjson.write(row, extra)
-    },
-    onFailure: (f) => {
-      failures.push(f)
-      if (ndjson) ndjson.writeFailure(f)
-      progress.clear()
-      stderr.write(`compare: FAILED ${displayPath(opts.root, f.filename)}${f.configuration ? ' ' + f.configuration : ''} with the ${f.binary} binary (${meta[f.binary].path}), pair ${f.pair}: ${f.message}\n`)
-    },
-    onProgress: (e) => progress.update(e)
-  }
-  let rows
-  let stopped
-  try {
-    if (opts.warmup > 0) await warmUp(files, opts.warmup, runCtx)
-    if (opts.auto) {
-      const res = await runAuto({
-        ...opts.auto,
-        files,
-        rows: previous.rows,
-        runBatch: (batchFiles, pairs, firstPair) => runSchedule(buildSchedule({ files: batchFiles, runs: pairs, seed, firstPair }), runCtx),
-        log: (m) => { progress.clear(); stderr.write(`compare: ${m}\n`) }
-      })
-      rows = res.rows
-      stopped = res.stoppedBy === 'interrupted'
-      if (!stopped) stderr.write(`compare: --runs auto stopped after ${res.rounds} round(s): ${res.stoppedBy}\n`)
-    } else {
-      const res = await runSchedule(schedule, runCtx)
-      rows = [...previous.rows, ...res.rows]
-      stopped = res.stopped
-    }
-  } finally {
-    progress.stop()
-    if (ctx.handleSigint !== false) process.removeListener('SIGINT', onSigint)
-    csv.close()
-    if (ndjson) ndjson.close()
-  }
+  const { rows, failures, stopped, seed, meta } = await runComparison(opts, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint })
   let code = failures.length > 0 ? 1 : 0
-  if (failures.length > 0) stderr.write(`compare: ${failures.length} run(s) failed after a retry; their rows are missing (--resume ${opts.output ?? 'FILE'} runs them again)\n`)
   if (opts.analyze || opts.analysis.maxRegression !== undefined || opts.analysis.plot) {
     const a = analyze(opts.scale ? rows.map((r) => scaleRate(r, opts.scale)) : rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
     noDataGuard(a, opts.analysis, opts.output ?? 'compare')
@@ -364,42 +224,6 @@ async function main (argv, ctx = {}) {
 }
 
 /**
- * The batches of the plan: every file with --runs pairs, or the round a
- * --plan file describes (its files, each with its own pairs and first pair).
- * @param {{file: string, name: string}[]} found
- * @param {object} opts
- */
-function planBatches (found, opts) {
-  if (!opts.plan) return { files: found, batches: [{ files: found, runs: opts.runs ?? opts.auto?.pilot ?? 1, firstPair: 1 }], costs: undefined }
-  const byName = new Map(found.map((f) => [f.name, f]))
-  const groups = new Map()
-  const costs = new Map()
-  for (const e of opts.plan.files) {
-    const f = byName.get(e.filename)
-    if (!f) throw new UsageError(`--plan ${opts.plan.path}: ${e.filename} is not among the benchmark files of the categories given (${opts.categories.join(' ') || 'none'}); give the categories of the first round`)
-    const key = `${e.firstPair}/${e.pairs}`
-    const g = groups.get(key) ?? { files: [], runs: e.pairs, firstPair: e.firstPair }
-    g.files.push(f)
-    groups.set(key, g)
-    if (e.cost > 0) costs.set(f.name, e.cost)
-  }
-  const batches = [...groups.values()]
-  return { files: batches.flatMap((b) => b.files), batches, costs }
-}
-
-/** A resumed file keeps its measure: rows of two measures cannot be analysed together. */
-function checkResumeMeasure (rows, measure, file) {
-  const other = rows.find((r) => measureName(r.measure) !== measure)
-  if (other) throw new UsageError(`--measure ${measure}: ${file} holds rows measured as ${measureName(other.measure)}; resume with --measure ${measureName(other.measure)}`)
-}
-
-function machineMeta () {
-  const { collectMeta } = require('../report/meta.js')
-  const m = collectMeta()
-  return { benchrig: m.benchrig, driverNode: m.driverNode, cpu: m.cpu, os: m.os, governor: m.governor, loadavg: m.loadavg, date: m.date, hostname: m.hostname }
-}
-
-/**
  * --scale N: the rate Node core's --analyze effectively analyses, which
  * records max(1, round(rate * N)) in an integer histogram.
  * @param {object} row
@@ -407,10 +231,6 @@ function machineMeta () {
  */
 function scaleRate (row, scale) {
   return { ...row, rate: Math.max(1, Math.round(Number(row.rate) * scale)) / scale }
-}
-
-function nullStream () {
-  return { write () { return true } }
 }
 
 module.exports = { main, parseCompareArgs, scaleRate, USAGE }

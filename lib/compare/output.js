@@ -88,6 +88,8 @@ function createNdjsonSink (file, meta, append = false) {
   return {
     write: (row, extra) => { fs.writeSync(fd, JSON.stringify({ schema: 'benchrig-compare/1', type: 'measurement', ...row, ...(extra ? { extra } : {}) }) + '\n') },
     writeFailure: (f) => { fs.writeSync(fd, JSON.stringify({ schema: 'benchrig-compare/1', type: 'failure', ...f }) + '\n') },
+    /** @param {object[]} stops per configuration: the rule that stopped it, after how many pairs, why */
+    writeStops: (stops) => { for (const s of stops) fs.writeSync(fd, JSON.stringify({ schema: 'benchrig-compare/1', type: 'stop', ...s }) + '\n') },
     close: () => fs.closeSync(fd)
   }
 }

@@ -1,16 +1,20 @@
 'use strict'
-// Runs a compare schedule: each planned run forks one benchmark file with
-// the binary under test (runBenchmarkFile), streams every report to the
+// The serial executor: runs a compare schedule one run after the other, each
+// planned run forking one benchmark file on its side (runBenchmarkFile with
+// the side's binary, directory and environment), streams every report to the
 // sinks as a row, retries a failed run once, records what still fails, and
 // stops cleanly between runs when asked to.
 const { runBenchmarkFile } = require('../harness/run-file.js')
 const { formatConfiguration } = require('../report/text.js')
 const { confToArgs } = require('../harness/args.js')
 const { runKey } = require('./schedule.js')
+const { fileOnSide, envOnSide } = require('./sides.js')
 
 /**
  * @typedef {object} CompareContext
- * @property {{old: string, new: string}} binaries absolute paths
+ * @property {import('./sides.js').Sides} [sides] the two sides (how to start a process on each)
+ * @property {{old: string, new: string}} [binaries] absolute paths, when no sides are given
+ * @property {string} [root] the plan's benchmark directory (a side with its own root maps files from it)
  * @property {string[]} args key=value narrowings (from --set)
  * @property {string} [cpuset]
  * @property {'wall'|'cpu'|'instructions'} [measure] what the rates count (default wall)
@@ -39,7 +43,7 @@ const CONFIGURATION_ERRORS = new Set(['BENCHRIG_ERR_INVALID_ARG', 'BENCHRIG_ERR_
  */
 async function runOne (run, ctx) {
   const runFile = ctx.runFile ?? runBenchmarkFile
-  const execPath = ctx.binaries[run.binary]
+  const side = sideOf(ctx, run.binary)
   const start = (ctx.now ?? Date.now)() // epoch ms: Node's compare.R reads column 10 as a number
   const seq = ctx.runCounter ? ++ctx.runCounter.value : undefined
   const rows = []
@@ -48,12 +52,8 @@ async function runOne (run, ctx) {
   const attempt = async (extraArgs) => {
     const errors = []
     const res = await runFile({
-      file: run.file,
-      execPath,
+      ...processOn(side, run.file, ctx),
       args: [...ctx.args, ...extraArgs],
-      cpuset: ctx.cpuset,
-      measure: ctx.measure,
-      env: ctx.env,
       onConfig: (c) => {
         if (configs === undefined && extraArgs.length === 0) configs = c.queueLength
         if (ctx.onProgress) ctx.onProgress({ phase: 'config', queueLength: c.queueLength })
@@ -111,6 +111,35 @@ async function runOne (run, ctx) {
     }
   }
   return { rows, failures }
+}
+
+/**
+ * The side a run is on: ctx.sides, or a bare binary of ctx.binaries.
+ * @param {CompareContext} ctx
+ * @param {'old'|'new'} label
+ * @returns {import('./sides.js').Side}
+ */
+function sideOf (ctx, label) {
+  if (ctx.sides) return ctx.sides[label]
+  return { label, execPath: ctx.binaries[label], describe: () => ({ path: ctx.binaries[label], version: null, sha256: '' }) }
+}
+
+/**
+ * How runBenchmarkFile starts a file on a side (all but the args).
+ * @param {import('./sides.js').Side} side
+ * @param {string} file
+ * @param {CompareContext} ctx
+ */
+function processOn (side, file, ctx) {
+  return {
+    file: fileOnSide(side, file, ctx.root),
+    execPath: side.execPath,
+    execArgv: side.execArgv,
+    cwd: side.cwd,
+    cpuset: ctx.cpuset,
+    measure: ctx.measure,
+    env: envOnSide(side, ctx.env)
+  }
 }
 
 /**
@@ -174,12 +203,12 @@ async function warmUp (files, count, ctx) {
   const runFile = ctx.runFile ?? runBenchmarkFile
   for (let i = 0; i < count; i++) {
     for (const f of files) {
-      for (const binary of ['old', 'new']) {
+      for (const binary of /** @type {const} */ (['old', 'new'])) {
         if (ctx.stop && ctx.stop.stopped) return
-        await runFile({ file: f.file, execPath: ctx.binaries[binary], args: ctx.args, cpuset: ctx.cpuset, measure: ctx.measure, env: ctx.env })
+        await runFile({ ...processOn(sideOf(ctx, binary), f.file, ctx), args: ctx.args })
       }
     }
   }
 }
 
-module.exports = { runOne, runSchedule, warmUp }
+module.exports = { runOne, runSchedule, warmUp, sideOf, processOn }

@@ -25,6 +25,8 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
  * @param {string[]} [opts.args] `key=value` narrowings and --test / --test-all
  * @param {NodeJS.ProcessEnv} [opts.env] environment (default process.env); BENCHRIG_DRIVER_NODE is added
  * @param {string} [opts.cpuset] taskset CPU list for the root and its children
+ * @param {string} [opts.cwd] working directory of the root (default this process's)
+ * @param {string[]} [opts.execArgv] node options before the file (a compare side's own)
  * @param {'wall'|'cpu'|'instructions'} [opts.measure] what the rates count (default wall);
  *   the one way every driver passes it (BENCHRIG_MEASURE to the root)
  * @param {(r: Report) => void} [opts.onReport]
@@ -38,7 +40,7 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
  *   failures counts error messages, plus one when the root exited non-zero without any
  */
 function runBenchmarkFile (opts) {
-  const { file, execPath = process.execPath, args = [], cpuset, onReport, onError, onConfig, onWarning } = opts
+  const { file, execPath = process.execPath, args = [], cpuset, cwd, execArgv = [], onReport, onError, onConfig, onWarning } = opts
   const output = opts.output ?? process.stderr
   /** @type {NodeJS.ProcessEnv} */
   const env = { ...(opts.env ?? process.env), BENCHRIG_DRIVER_NODE: process.execPath }
@@ -52,9 +54,9 @@ function runBenchmarkFile (opts) {
     try {
       if (cpuset !== undefined) {
         const [cmd, ...prefix] = cpusetPrefix(cpuset)
-        child = spawn(cmd, [...prefix, execPath, entry, ...entryArgs, ...args], { env, stdio, serialization: 'json' })
+        child = spawn(cmd, [...prefix, execPath, ...execArgv, entry, ...entryArgs, ...args], { cwd, env, stdio, serialization: 'json' })
       } else {
-        child = fork(entry, [...entryArgs, ...args], { execPath, env, stdio, execArgv: [] })
+        child = fork(entry, [...entryArgs, ...args], { cwd, execPath, env, stdio, execArgv })
       }
     } catch (err) {
       reject(err)
