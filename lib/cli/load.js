@@ -13,6 +13,7 @@ const { UsageError, RunError } = require('../errors.js')
 const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./load-shape-flags.js')
 const { renderHelp, terminalWidth } = require('./help.js')
 const { EXAMPLES } = require('./examples.js')
+const { WS_OPTIONS, WS_GROUP, wsOptions } = require('./load-ws-flags.js')
 
 const COMMON = 'Common'
 const OUTPUT = 'Output'
@@ -64,15 +65,16 @@ const LOAD_OPTIONS = [
 /** @type {import('./help.js').HelpSpec} */
 const HELP = {
   usage: 'benchrig load [options] <url...>',
-  summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent round-robin; URLs on several origins split -c over the origins. autocannon\'s flags work as they are (camelCase long names too).',
-  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Thresholds', 'Requests and scripts', OUTPUT, 'TLS', H2, 'Running', 'Several generators', 'Other'],
-  options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS],
+  summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://), or a WebSocket server (ws:// or wss://: messages and their replies). Several URLs are sent round-robin; URLs on several origins split -c over the origins. autocannon\'s flags work as they are (camelCase long names too).',
+  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Thresholds', 'Requests and scripts', OUTPUT, 'TLS', H2, WS_GROUP, 'Running', 'Several generators', 'Other'],
+  options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS, ...WS_OPTIONS],
   examples: [
     ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
     ['benchrig load -c 1k -R 10k -d 1m30s http://127.0.0.1:3000/', 'counts take SI suffixes (k is 1000, M a million), durations Go\'s form'],
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
+    ['benchrig load -c 50 -R 5000 -d 10 -b \'{"op":"echo"}\' --ws-id id ws://127.0.0.1:8080/', 'WebSocket: 5000 messages per second over 50 connections, replies matched by their "id"'],
     ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
     ['benchrig load -d 30 --html report.html http://127.0.0.1:3000/', 'a self-contained HTML report to open in a browser (benchrig report builds one from a.json)'],
     ['benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL', 'the run\'s metrics where node_exporter\'s textfile collector reads them'],
@@ -319,7 +321,8 @@ function loadOptions (args, argv, warmup, urls) {
     scriptArgs: undefined, // the arguments after -- when they are not an --on-port command
     sampleInt: last(args.sampleInt),
     ...shapeOptions(args, warmup),
-    ...requestOptions(args, argv)
+    ...requestOptions(args, argv),
+    ...wsOptions(args)
   }
 }
 

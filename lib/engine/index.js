@@ -69,6 +69,7 @@ function planRunners (opts) {
       breakout: opts.breakout,
       localAddresses: opts.localAddresses,
       h2: opts.h2,
+      ws: opts.ws, // a WebSocket run (options/ws-options.js; null: HTTP)
       hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
       intervalMs: opts.intervalMs,
       sampleIntMs: opts.sampleIntMs,
@@ -239,7 +240,7 @@ class LoadRun extends EventEmitter {
 
   #runHere (ro) {
     // a 'response' listener from the start gets autocannon's (client, status, resBytes, ms): the run takes the dynamic path
-    if (this.listenerCount('response') > 0) ro = withResponses(ro)
+    if (this.listenerCount('response') > 0 && !ro.ws) ro = withResponses(ro)
     const runner = new Runner(ro)
     this.#runners.push(runner)
     if (ro.intervalMs > 0) runner.onInterval = (row) => this.#interval(row, this.#sources)
@@ -253,7 +254,7 @@ class LoadRun extends EventEmitter {
     const hook = (status, latencyMs, id) => {
       const conn = runner.connections[id - ro.idOffset]
       // only the capturing scanners (a hook reads bodies) count a response's bytes
-      this.emit('response', clientOf(conn), status, /** @type {{resBytes?: number}} */ (conn.scanner).resBytes ?? 0, latencyMs)
+      this.emit('response', clientOf(conn), status, /** @type {{resBytes?: number}|undefined} */ (conn.scanner)?.resBytes ?? 0, latencyMs)
     }
     if (this.listenerCount('response') > 0) runner.onResponse = hook
     this.on('newListener', (name) => { if (name === 'response') runner.onResponse = hook })

@@ -48,6 +48,7 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {number} [endpointBase] index of its first endpoint in the run's list
  * @property {number} [share] the worker it runs in (index.js planRunners)
  * @property {{maxStreams: number, window: number, lastStreamId?: number}|null} [h2] HTTP/2 (options/h2-options.js; null: HTTP/1.1)
+ * @property {ReturnType<typeof import('./options/ws-options.js').normalizeWs>} [ws] a WebSocket run (null: HTTP)
  * @property {object} [hooks] sequences, hooks and body capture (scripting/hooks.js; undefined: none)
  * @property {number} [intervalMs] --interval (0: no timeline)
  * @property {string[]} [localAddresses] --local-address: the connections take them in turn
@@ -135,16 +136,12 @@ class Runner {
     // several endpoints in this runner (URLs of its origin, sequence entries):
     // their own results, through the recording chain (measure/endpoints.js)
     this.endpoints = (opts.endpointCount ?? 1) > 1 ? new EndpointRecorder(opts.endpointCount) : null
+    // a WebSocket run: its message template, mask pool and handshake, and what it records (ws/run.js)
+    this.wsRun = opts.ws ? require('./ws/run.js').wsRunOf(opts.ws) : null
+    this.ws = this.wsRun === null ? null : this.wsRun.stats
     this.connections = []
     this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
-    // --h2: the same interface, its own framing
-    // a script's delay(): the one closed-loop connection that pauses before a write
-    const Closed = opts.h2
-      ? require('./http2/connection.js').H2Connection
-      : (opts.hooks?.delay !== undefined ? require('./scripting/delayed-connection.js').DelayedConnection : Connection)
-    const Paced = rate === null
-      ? null
-      : (opts.h2 ? require('./http2/paced-connection.js').PacedH2Connection : require('./http1/paced-connection.js').PacedConnection)
+    const { Closed, Paced } = connectionClasses(opts, rate)
     for (let i = 0; i < opts.connections; i++) {
       this.connections.push(rate === null
         ? new Closed(this, opts.idOffset + i)
@@ -377,6 +374,7 @@ class Runner {
       firstBytes: this.firstBytes === null ? null : this.firstBytes.toTransfer(),
       firstToLast: this.firstToLast === null ? null : this.firstToLast.toTransfer(),
       openMax: this.openMax,
+      ws: this.ws === null ? undefined : this.ws.toTransfer(),
       // this runner's endpoints, from endpointBase on in the run's list
       endpointBase: this.opts.endpointBase ?? 0,
       endpoints: null,
@@ -392,6 +390,33 @@ class Runner {
     stats.endpoints = this.endpoints === null ? fromTotals(stats) : this.endpoints.toTransfer()
     // let the sockets' close events run before reporting
     setImmediate(() => this.resolveDone(stats))
+  }
+}
+
+/**
+ * The connection classes of a run, chosen once: the closed loop's and the
+ * rate plan's (null without a plan). --h2 and ws:// have the same interface
+ * with their own framing; a script's delay() is the one closed-loop
+ * connection that pauses before a write.
+ * @param {RunnerOptions} opts @param {object|null} rate
+ * @returns {{Closed: any, Paced: any}}
+ */
+function connectionClasses (opts, rate) {
+  if (opts.ws) {
+    return {
+      Closed: require('./ws/connection.js').WsConnection,
+      Paced: rate === null ? null : require('./ws/paced-connection.js').PacedWsConnection
+    }
+  }
+  if (opts.h2) {
+    return {
+      Closed: require('./http2/connection.js').H2Connection,
+      Paced: rate === null ? null : require('./http2/paced-connection.js').PacedH2Connection
+    }
+  }
+  return {
+    Closed: opts.hooks?.delay !== undefined ? require('./scripting/delayed-connection.js').DelayedConnection : Connection,
+    Paced: rate === null ? null : require('./http1/paced-connection.js').PacedConnection
   }
 }
 

@@ -10,6 +10,7 @@ const { normalizeH2 } = require('./h2-options.js')
 const { groupOrigins, checkOrigins, applyEndpoints } = require('./endpoint-options.js')
 const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
 const { parseThresholds } = require('../thresholds.js')
+const { normalizeWs, WS_SCHEMES } = require('./ws-options.js')
 // parseDuration lives in units.js with parseCount; re-exported below for older imports
 const { parseDuration, parseCount } = require('./units.js')
 
@@ -90,12 +91,15 @@ function parseTarget (u, socketPath, rejectUnauthorized) {
   } catch {
     throw new UsageError(`invalid URL "${u}": give a full URL like http://127.0.0.1:3000/path`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`invalid URL "${u}": only http:// and https:// are supported`)
+  // ws:// and wss:// travel over the transports of http:// and https:// (ws-options.js)
+  const protocol = WS_SCHEMES[url.protocol] ?? url.protocol
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new UsageError(`invalid URL "${u}": only http://, https://, ws:// and wss:// are supported`)
   }
-  const port = url.port ? Number(url.port) : (url.protocol === 'https:' ? 443 : 80)
+  const port = url.port ? Number(url.port) : (protocol === 'https:' ? 443 : 80)
   return {
-    protocol: url.protocol,
+    scheme: url.protocol,
+    protocol,
     hostname: url.hostname.replace(/^\[|\]$/g, ''),
     port,
     host: url.host,
@@ -163,6 +167,8 @@ function normalizeOptions (o) {
   if (thresholdAbort && thresholds.length === 0) throw new UsageError('--threshold-abort stops a run on a failing threshold: add at least one --threshold')
   const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
   const h2 = normalizeH2(o, { pipelining, body, shape })
+  // a ws:// or wss:// URL: a WebSocket run (null: HTTP)
+  const ws = normalizeWs(o, { urls: urls.map(String), protocols: targets.map((t) => t.scheme), pipelining, method, body, path: first.path, host: first.host, headers })
   if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'
   // each URL is an endpoint named by itself (per-endpoint results)
   const requests = targets.map((t, i) => ({ method, path: t.path, host: t.host, headers, body, name: String(urls[i]) }))
@@ -196,7 +202,8 @@ function normalizeOptions (o) {
     // the tick's p50/p99 of the last second, for a live view (measure/live.js)
     liveLatency: o.liveLatency === true,
     ...shape,
-    h2
+    h2,
+    ws
   }, { parseHeaders })
   return applyEndpoints(out, origins, urls.map(String))
 }

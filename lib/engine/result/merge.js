@@ -27,7 +27,7 @@ const SUMMED = [
 const REBUILT = [
   'url', 'socketPath', 'sampleInt', 'pipelining', 'duration', 'samples', 'start', 'finish',
   'statusCodeStats', 'requests', 'throughput', 'errorsByKind', 'errorDetails', 'stoppedBy',
-  'saturation', 'perSecond', 'intervals', 'rate', 'merge', 'endpoints'
+  'saturation', 'perSecond', 'intervals', 'rate', 'merge', 'endpoints', 'ws'
 ]
 /** Counters of the constant-rate plan (`rate`), summed; its other fields are rebuilt or reported. */
 const RATE_SUMMED = ['target', 'planned', 'sent', 'unsent']
@@ -455,6 +455,10 @@ function merge (results, options = {}) {
   if (endpoints !== undefined) out.endpoints = endpoints
   const breakout = mergeBreakout(inputs, out.connectLatency)
   if (breakout !== undefined) out.breakout = breakout
+  // WebSocket runs: counts by kind and close code (the handshake histogram is a top-level one, above)
+  if (allOrNone(inputs, 'ws', isPlainObject, 'merge WebSocket runs with WebSocket runs')) {
+    out.ws = require('../ws/stats.js').mergeWsResults(all('ws'), (k) => ignored.add(k))
+  }
 
   const sats = all('saturation').filter(isPlainObject)
   // one line per distinct warning, naming the runs that gave it

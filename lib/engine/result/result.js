@@ -81,6 +81,8 @@ function mergeStats (list) {
     rate,
     openMax,
     endpoints: mergeEndpoints(list),
+    // a WebSocket run's handshake latency, close codes, protocol errors (ws/stats.js)
+    ws: list[0]?.ws === undefined ? undefined : require('../ws/stats.js').mergeWsStats(list.map((s) => s.ws)),
     everConnected: list.some((s) => s.everConnected),
     reasons: list.map((s) => s.reason),
     runners: list.map((s) => s.saturation)
@@ -223,7 +225,9 @@ function buildResult (m, opts, usage) {
     openConnectionsMax: m.openMax,
     plannedReconnects: c[C.PLANNED_RECONNECTS],
     // one entry per URL or named request; the totals above are their sum
-    endpoints: m.endpoints === undefined ? [] : endpointResults(m.endpoints, opts.endpoints ?? [], duration, latencyStats)
+    endpoints: m.endpoints === undefined ? [] : endpointResults(m.endpoints, opts.endpoints ?? [], duration, latencyStats),
+    // WebSocket: replies count as requests (status 200, so 2xx), and these keys say the rest
+    ...(m.ws === undefined ? {} : require('../ws/stats.js').wsResult(m.ws, latencyStats, encode, { messages: require('../ws/message.js').messageLength(opts.ws), binary: opts.ws.binary, idField: opts.ws.idField }))
   }
 }
 

@@ -189,9 +189,9 @@ Examples:
 exports[`test/cli/help.test.js > TAP > benchrig load --help > help text 1`] = `
 Usage: benchrig load [options] <url...>
 
-Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://). Several URLs are sent
-round-robin; URLs on several origins split -c over the origins. autocannon's flags work as they are
-(camelCase long names too).
+Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://), or a WebSocket server
+(ws:// or wss://: messages and their replies). Several URLs are sent round-robin; URLs on several
+origins split -c over the origins. autocannon's flags work as they are (camelCase long names too).
 
 Common:
   -c, --connections N             concurrent connections (counts take SI suffixes: 1k is 1000, 1M)
@@ -308,6 +308,13 @@ HTTP/2:
       --h2-window BYTES           with --h2: our stream and connection flow-control window, bytes or
                                   1m, 16m (default 16m)
 
+WebSocket:
+      --ws-binary                 with a ws:// or wss:// URL: send the message (-b or -i; default
+                                  "hello") as binary frames, not text
+      --ws-id NAME                match replies by the number in JSON field NAME (the message holds
+                                  {{id}}, or is a JSON object the field is added to) instead of in
+                                  order
+
 Running:
   -S, --socket-path PATH          connect to this unix socket (the URL still gives Host and path)
   -B, --bailout N                 stop after this many errors (per worker)
@@ -343,6 +350,8 @@ Examples:
       10 pipelined requests per connection, refilled like wrk
   benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/
       HTTP/2 over TLS (ALPN), 20 streams per connection
+  benchrig load -c 50 -R 5000 -d 10 -b '{"op":"echo"}' --ws-id id ws://127.0.0.1:8080/
+      WebSocket: 5000 messages per second over 50 connections, replies matched by their "id"
   benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
       the result as JSON; several such files add up with benchrig merge
   benchrig load -d 30 --html report.html http://127.0.0.1:3000/
