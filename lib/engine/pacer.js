@@ -149,4 +149,29 @@ function recordTimedOut (conn, slot, now) {
   else recordGivenUp(conn.runner, now - sent, undefined, conn, id)
 }
 
-module.exports = { Pacer, createPacers, pace, recordPaced, recordTimedOut }
+/**
+ * Stamps a request sent at `now` as plan index `index`: its planned send
+ * (its actual one when the pace timer woke an idle connection: see pace())
+ * and how late it went out.
+ * @param {any} conn a paced connection @param {number} slot @param {number} index @param {number} now
+ */
+function stampPlanned (conn, slot, index, now) {
+  const planned = conn.pacer.planned(index)
+  conn.plannedTimes[slot] = conn.woken ? now : planned
+  conn.runner.lag.record((now - planned) * 1000)
+}
+
+/**
+ * What every paced connection overrides the same way, for a class to take
+ * once at load (ws/paced-connection.js): more to send while the plan has
+ * requests, the runner's clock, latency from the planned send, and a
+ * timed-out request entered in the histograms.
+ */
+const PACED_METHODS = {
+  moreToSend () { return this.pacer.issued < this.pacer.limit },
+  now () { return this.runner.clock.now() },
+  record (slot, status, mismatch) { recordPaced(this, slot, status, mismatch) },
+  givenUp (slot, now) { recordTimedOut(this, slot, now) }
+}
+
+module.exports = { Pacer, createPacers, pace, recordPaced, recordTimedOut, stampPlanned, PACED_METHODS }

@@ -6,7 +6,7 @@
 // corrected as HTTP is: pacer.js `pace()`), keeping the uncorrected latency
 // too. Chosen once by the runner, so the closed loop has no rate branch.
 const { WsConnection } = require('./connection.js')
-const { pace, recordPaced, recordTimedOut } = require('../pacer.js')
+const { pace, stampPlanned, PACED_METHODS } = require('../pacer.js')
 
 // messages in flight per connection before the plan's next ones wait (and
 // count their wait from the planned time): a server that stops answering
@@ -50,15 +50,10 @@ class PacedWsConnection extends WsConnection {
   }
 
   stamp (slot, j, now) {
-    const planned = this.pacer.planned(this.pacer.first + j)
-    this.plannedTimes[slot] = this.woken ? now : planned
-    this.runner.lag.record((now - planned) * 1000)
+    stampPlanned(this, slot, this.pacer.first + j, now)
   }
-
-  moreToSend () { return this.pacer.issued < this.pacer.limit }
-  now () { return this.runner.clock.now() }
-  record (slot, status, mismatch) { recordPaced(this, slot, status, mismatch) }
-  givenUp (slot, now) { recordTimedOut(this, slot, now) }
 }
+// moreToSend, now, record, givenUp: as every paced connection has them
+Object.assign(PacedWsConnection.prototype, PACED_METHODS)
 
 module.exports = { PacedWsConnection, PACED_DEPTH }
