@@ -5,44 +5,19 @@
 //   const bench = common.createBenchmark(main, { n: [1e6], len: [64, 1024] })
 //   function main ({ n, len }) { bench.start(); ...; bench.end(n) }
 //
-// Everything this file loads runs inside the binary under test, so it uses
-// Node 18 syntax and APIs only. The machinery lives in lib/harness/.
-const { BenchmarkCore, sendResult, setExitHandler } = require('./lib/harness/bench.js')
-const { createBenchmarkWith } = require('./lib/harness/create.js')
+// It lives in lib/harness/common-api.js. In the benchrig package this file
+// loads it from ./lib; copied into another project's benchmark folder
+// (docs/coming-from-node.md), from the installed package. Runs inside the
+// binary under test: Node 18 APIs only.
+const { existsSync } = require('node:fs')
+const { join } = require('node:path')
 
-// A benchmark child ends itself after a failure, and shortly after its report
-// when open handles would keep it alive; lib/ never calls process.exit.
-setExitHandler((code) => process.exit(code))
-
-class Benchmark extends BenchmarkCore {
-  /**
-   * Runs an HTTP load against a server of this benchmark and reports its
-   * rate (requests per second). The generator runs on the driver's node
-   * (BENCHRIG_DRIVER_NODE), never on the binary under test.
-   * @param {object} options url/path, connections, duration, benchmarker, ...
-   * @param {(code: number) => void} [cb] called when the load is over
-   */
-  http (options, cb) { require('./lib/harness/bench-http.js').http(this, options, cb) }
+if (existsSync(join(__dirname, 'lib', 'harness', 'common-api.js'))) {
+  module.exports = require('./lib/harness/common-api.js')
+  // A benchmark child ends itself after a failure, and shortly after its
+  // report when open handles would keep it alive; lib/ never calls
+  // process.exit, so the entry point installs the function that does.
+  require('./lib/harness/bench.js').setExitHandler((code) => process.exit(code))
+} else {
+  module.exports = require('benchrig/common')
 }
-
-/**
- * Declares a benchmark. In the root process it forks one child per
- * combination of `configs`; in a child it calls `main(conf)` once.
- * @param {(conf: object) => unknown} main
- * @param {Record<string, Array<string|number|boolean>|string|number|boolean>} configs
- * @param {{flags?: string[], combinationFilter?: (conf: object) => boolean,
- *   byGroups?: boolean, test?: Record<string, unknown>,
- *   setup?: (combinations: object[]) => unknown}} [options]
- * @returns {Benchmark}
- */
-function createBenchmark (main, configs, options) {
-  return createBenchmarkWith(Benchmark, main, configs, options)
-}
-
-// Node core's default port for benchmark servers.
-const PORT = Number(process.env.PORT) || 12346
-
-// The helpers Node core's url/ and querystring/ files use (our own data, Node's shapes).
-const { urls, searchParams, urlDataTypes, bakeUrlData, binding, buildType } = require('./lib/harness/url-data.js')
-
-module.exports = { createBenchmark, sendResult, PORT, Benchmark, urls, searchParams, urlDataTypes, bakeUrlData, binding, buildType }

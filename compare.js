@@ -3,8 +3,16 @@
 // node compare.js --old BIN --new BIN [options] <category ...|all>: compares
 // two node binaries over the benchmarks of the folder this file is in (like
 // Node core's benchmark/compare.js). See --help.
-const { runMain } = require('./lib/cli/dispatch.js')
-const { main } = require('./lib/cli/compare.js')
-
-runMain((argv) => main(argv, { defaultRoot: __dirname, prog: 'compare.js' }), process.argv.slice(2), 'compare.js')
-  .then((code) => { process.exitCode = code })
+// In the benchrig package this loads ./lib; copied into another project's
+// benchmark folder (docs/coming-from-node.md), the installed package.
+const { existsSync } = require('node:fs')
+const { join } = require('node:path')
+let lib
+try {
+  lib = require(existsSync(join(__dirname, 'lib', 'cli', 'entry.js')) ? './lib/cli/entry.js' : 'benchrig/entry')
+} catch (err) {
+  if (err.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes('benchrig/entry')) throw err
+  console.error('compare.js: benchrig is not installed where this copy is: run "npm install --save-dev benchrig" in its project')
+  process.exit(2)
+}
+lib.runEntry('compare', __dirname)

@@ -2,8 +2,16 @@
 'use strict'
 // node run.js [options] <category ...|all>: runs benchmark categories of the
 // folder this file is in (like Node core's benchmark/run.js). See --help.
-const { runMain } = require('./lib/cli/dispatch.js')
-const { main } = require('./lib/cli/run.js')
-
-runMain((argv) => main(argv, { defaultRoot: __dirname, prog: 'run.js' }), process.argv.slice(2), 'run.js')
-  .then((code) => { process.exitCode = code })
+// In the benchrig package this loads ./lib; copied into another project's
+// benchmark folder (docs/coming-from-node.md), the installed package.
+const { existsSync } = require('node:fs')
+const { join } = require('node:path')
+let lib
+try {
+  lib = require(existsSync(join(__dirname, 'lib', 'cli', 'entry.js')) ? './lib/cli/entry.js' : 'benchrig/entry')
+} catch (err) {
+  if (err.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes('benchrig/entry')) throw err
+  console.error('run.js: benchrig is not installed where this copy is: run "npm install --save-dev benchrig" in its project')
+  process.exit(2)
+}
+lib.runEntry('run', __dirname)

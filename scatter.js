@@ -3,7 +3,16 @@
 // node scatter.js [options] FILE.js: runs one benchmark file many times and
 // writes CSV with one column per variable (like Node core's
 // benchmark/scatter.js). See --help.
-const { runMain } = require('./lib/cli/dispatch.js')
-const { main } = require('./lib/cli/scatter.js')
-
-runMain((argv) => main(argv, { prog: 'scatter.js' }), process.argv.slice(2), 'scatter.js').then((code) => { process.exitCode = code })
+// In the benchrig package this loads ./lib; copied into another project's
+// benchmark folder (docs/coming-from-node.md), the installed package.
+const { existsSync } = require('node:fs')
+const { join } = require('node:path')
+let lib
+try {
+  lib = require(existsSync(join(__dirname, 'lib', 'cli', 'entry.js')) ? './lib/cli/entry.js' : 'benchrig/entry')
+} catch (err) {
+  if (err.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes('benchrig/entry')) throw err
+  console.error('scatter.js: benchrig is not installed where this copy is: run "npm install --save-dev benchrig" in its project')
+  process.exit(2)
+}
+lib.runEntry('scatter', __dirname)

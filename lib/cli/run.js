@@ -25,7 +25,11 @@ Options:
                       declare the key gets it passed through (one warning per
                       run names the nearest key); --set CPUSET=LIST = --cpuset
   --strict            an undeclared --set key fails the file instead
-  --format FORMAT     ${FORMATS.join(' | ')} (default simple)
+  --format FORMAT     ${FORMATS.join(' | ')} (default simple: Node core's
+                      lines, every digit of the rate, values JSON-quoted)
+  --human             the simple format for people: rates to two decimals,
+                      strings in single quotes, and a line of latency and
+                      errors under each load-generator result
   --runs N            run each file N times (default 1)
   --test              each file once, with one small configuration (Node
                       core's positional "test" keyword does the same)
@@ -56,6 +60,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   strict: { type: 'boolean' },
   track: { type: 'boolean' },
+  human: { type: 'boolean' },
   measure: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 }
@@ -84,6 +89,9 @@ function parseRunArgs (argv, ctx = {}) {
   if (v.format !== undefined && !FORMATS.includes(v.format)) {
     throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
   }
+  if (v.human && v.format !== undefined && v.format !== 'simple') {
+    throw new UsageError(`--human changes the simple format only; drop it or --format ${v.format}`)
+  }
   // Node core's run.js takes `test` as a positional keyword (its test suite
   // runs `run.js test <category>`); "test" is never a category (discover.js).
   const categories = parsed.positionals.filter((p) => p !== 'test')
@@ -99,6 +107,7 @@ function parseRunArgs (argv, ctx = {}) {
     mode: v['test-all'] ? 'test-all' : (v.test || testWord) ? 'test' : undefined,
     strict: Boolean(v.strict),
     track: Boolean(v.track),
+    human: Boolean(v.human),
     cpuset: v.cpuset,
     timeout,
     measure: v.test || v['test-all'] ? 'wall' : checkMeasure(v.measure)

@@ -51,8 +51,10 @@ function parseBenchArgs (argv) {
  */
 function coerceValue (key, raw, type) {
   if (type === 'number') {
+    // Any number Node core's `+value` reads, Infinity and -Infinity among
+    // them; text that is not a number is refused (Node would pass NaN on).
     const n = raw.trim() === '' ? NaN : Number(raw)
-    if (!Number.isFinite(n)) throw new UsageError(`${key}=${raw}: "${key}" takes numbers`)
+    if (Number.isNaN(n) && raw.trim() !== 'NaN') throw new UsageError(`${key}=${raw}: "${key}" takes numbers`)
     return n
   }
   if (type === 'boolean') {
@@ -61,6 +63,27 @@ function coerceValue (key, raw, type) {
     throw new UsageError(`${key}=${raw}: "${key}" takes true or false`)
   }
   return raw
+}
+
+// JSON has no Infinity, -Infinity or NaN (JSON.stringify writes null): the
+// conf a root hands its child (BENCHRIG_CONF) spells them as {"$number": "Infinity"}.
+const NUMBER_TAG = '$number'
+
+/**
+ * The conf as the text of BENCHRIG_CONF, every number kept exactly.
+ * @param {object} conf
+ */
+function encodeConf (conf) {
+  return JSON.stringify(conf, (_, v) => typeof v === 'number' && !Number.isFinite(v) ? { [NUMBER_TAG]: String(v) } : v)
+}
+
+/**
+ * The inverse of encodeConf.
+ * @param {string} text
+ * @returns {Record<string, any>}
+ */
+function decodeConf (text) {
+  return JSON.parse(text, (_, v) => v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && typeof v[NUMBER_TAG] === 'string' ? Number(v[NUMBER_TAG]) : v)
 }
 
 /**
@@ -103,4 +126,4 @@ function editDistance (a, b) {
   return prev[b.length]
 }
 
-module.exports = { nearestKey, parseBenchArgs, coerceValue, isPassThroughKey, confToArgs }
+module.exports = { nearestKey, parseBenchArgs, coerceValue, isPassThroughKey, confToArgs, encodeConf, decodeConf }

@@ -5,7 +5,7 @@
 // and the reporting channel (IPC to the root, or a text line by hand).
 // Runs inside the binary under test: Node 18 APIs only.
 const { UsageError } = require('../errors.js')
-const { formatResultLine, formatExtraLine, formatErrorLine } = require('../report/text.js')
+const { formatNodeResultLine, formatExtraLine, formatErrorLine } = require('../report/text.js')
 const { createMeter } = require('./meter.js')
 
 const BENCH_ERR = 'BENCHRIG_ERR_BENCHMARK'
@@ -16,6 +16,12 @@ const GRACE_MS = Number(process.env.BENCHRIG_GRACE_MS) || 1000
 // the function that does, so the safety exit and the exit after a failure
 // are decided in one visible place.
 const state = { child: false, exit: (code) => { process.exitCode = code } }
+// Set by our drivers (run-file.js), which print the errors they receive. Any
+// other parent of a root (Node core's run.js, which reads only reports, or a
+// script of the user's) would lose an error's text: the root writes it to
+// stderr as well, as Node's own child writes its error there.
+const DRIVER_PRINTS_ERRORS = process.env.BENCHRIG_DRIVER === '1'
+delete process.env.BENCHRIG_DRIVER
 
 /** @param {(code: number) => void} fn ends this process with `code` */
 function setExitHandler (fn) {
@@ -41,6 +47,7 @@ function zeroAllowed () {
 function sendResult (data, done) {
   const msg = { type: 'report', ...data }
   if (typeof process.send === 'function' && process.connected) {
+    if (msg.type === 'error' && !state.child && !DRIVER_PRINTS_ERRORS) process.stderr.write(formatErrorLine(msg) + '\n')
     process.send(msg, () => {
       if (msg.type === 'report' && state.child) {
         setTimeout(() => state.exit(0), GRACE_MS).unref()
@@ -51,8 +58,9 @@ function sendResult (data, done) {
   }
   if (msg.type === 'error') process.stderr.write(formatErrorLine(msg) + '\n')
   else {
+    // Node core's common.js line, then our detail line for load-generator results
     const detail = formatExtraLine(msg)
-    process.stdout.write(formatResultLine(msg) + '\n' + (detail ? detail + '\n' : ''))
+    process.stdout.write(formatNodeResultLine(msg, 'hand') + '\n' + (detail ? detail + '\n' : ''))
   }
   if (done) process.nextTick(done)
 }
@@ -171,14 +179,18 @@ class BenchmarkCore {
   }
 
   /**
-   * Runs main(conf) once, turning synchronous throws, rejections and
-   * uncaught exceptions into one error report.
+   * Runs main(conf) once, turning synchronous throws, a rejection of the
+   * promise main returns and uncaught exceptions into one error report.
+   * No 'unhandledRejection' handler: as under Node core's harness, node's
+   * --unhandled-rejections mode decides (the default, throw, raises one as
+   * an uncaught exception, which is reported here; a file that declares
+   * flags: ['--unhandled-rejections=warn'] leaves its rejections unhandled
+   * on purpose and must not fail).
    * @param {(conf: object) => unknown} main
    */
   _runMain (main) {
     const fail = (err) => this._fail(err)
     process.on('uncaughtException', fail)
-    process.on('unhandledRejection', fail)
     try {
       // a Promise from an async main: its rejection is this child's failure
       const r = /** @type {{then?: Function}|undefined} */ (main(this.conf))

@@ -5,7 +5,7 @@
 // functions only: the root process and the tests call them alike.
 // Runs inside benchmark processes, so Node 18 APIs only.
 const { UsageError } = require('../errors.js')
-const { coerceValue, isPassThroughKey } = require('./args.js')
+const { coerceValue, isPassThroughKey, encodeConf } = require('./args.js')
 
 const BENCH_ERR = 'BENCHRIG_ERR_BENCHMARK'
 const UNKNOWN_KEY_ERR = 'BENCHRIG_ERR_UNKNOWN_KEY'
@@ -42,9 +42,8 @@ function normalizeConfigs (configs, where = '') {
       if (t !== 'string' && t !== 'number' && t !== 'boolean') {
         throw new UsageError(`${where}configuration "${key}" has a value of type ${t}: use strings, numbers or booleans`, BENCH_ERR)
       }
-      if (t === 'number' && !Number.isFinite(v)) {
-        throw new UsageError(`${where}configuration "${key}" has the non-finite number ${v}`, BENCH_ERR)
-      }
+      // Any number, as in Node core: Infinity is a real value (util/ has
+      // maxObjectProperties: [0, 10, 100, Infinity]).
       const first = typeof values[0]
       if (t !== first) {
         throw new UsageError(`${where}configuration "${key}" mixes types (${first} and ${t}): one key takes one type, so that key=value arguments parse the same way every time`, BENCH_ERR)
@@ -138,7 +137,7 @@ function nodeKeyOrder (conf) {
 function dedupe (combos) {
   const seen = new Set()
   return combos.filter((c) => {
-    const k = JSON.stringify(c)
+    const k = encodeConf(c) // not JSON.stringify: Infinity and NaN would both be null
     if (seen.has(k)) return false
     seen.add(k)
     return true
@@ -245,10 +244,10 @@ function buildQueue ({ configs, options = {}, args = { pairs: [] }, strict = fal
       for (const [k, v] of Object.entries(narrow)) if (k !== 'group' && k in wide) wide[k] = v
       combos = crossProduct(wide, filter).slice(0, 1)
     }
-    queue.push(...combos)
-    if (mode === 'test' && queue.length > 0) break
+    // --test: one configuration of every group, as Node core's test mode
+    // reduces each group on its own (a file without groups is one group).
+    queue.push(...(mode === 'test' ? combos.slice(0, 1) : combos))
   }
-  if (mode === 'test') queue = queue.slice(0, 1)
   queue = dedupe(queue).map(nodeKeyOrder)
   if (benchmarker !== undefined) queue = queue.map((c) => ({ ...c, benchmarker }))
   return { queue, extra, keys, unknown }

@@ -4,7 +4,7 @@
 // lines when run by hand), and keeps going when a child fails.
 // Runs inside the binary under test: Node 18 APIs only.
 const { fork } = require('node:child_process')
-const { confToArgs } = require('./args.js')
+const { confToArgs, encodeConf } = require('./args.js')
 const { sendResult } = require('./bench.js')
 const { checkMeasure } = require('./measure.js')
 const callgrind = require('./callgrind.js')
@@ -44,7 +44,7 @@ function sendAsync (msg) {
 function runChild ({ file, name, conf, extra, execArgv, mode, measure, dumpDir }) {
   return new Promise((resolve) => {
     /** @type {NodeJS.ProcessEnv} */
-    const env = { ...process.env, BENCHRIG_CHILD: '1', BENCHRIG_CONF: JSON.stringify(conf), BENCHRIG_EXTRA: JSON.stringify(extra), BENCHRIG_MEASURE: measure }
+    const env = { ...process.env, BENCHRIG_CHILD: '1', BENCHRIG_CONF: encodeConf(conf), BENCHRIG_EXTRA: JSON.stringify(extra), BENCHRIG_MEASURE: measure }
     if (mode) env.BENCHRIG_MODE = mode
     let program = { execPath: process.execPath, execArgv }
     if (measure === 'instructions') {

@@ -43,7 +43,9 @@ function runBenchmarkFile (opts) {
   const { file, execPath = process.execPath, args = [], cpuset, cwd, execArgv = [], onReport, onError, onConfig, onWarning } = opts
   const output = opts.output ?? process.stderr
   /** @type {NodeJS.ProcessEnv} */
-  const env = { ...(opts.env ?? process.env), BENCHRIG_DRIVER_NODE: process.execPath }
+  // BENCHRIG_DRIVER: this driver prints the errors it receives, so the root
+  // does not write them to stderr a second time (bench.js)
+  const env = { ...(opts.env ?? process.env), BENCHRIG_DRIVER_NODE: process.execPath, BENCHRIG_DRIVER: '1' }
   if (opts.measure !== undefined) env.BENCHRIG_MEASURE = opts.measure
   delete env.BENCHRIG_CHILD
   /** @type {import('node:child_process').StdioOptions} */

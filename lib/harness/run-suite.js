@@ -23,10 +23,11 @@ const FORMATS = ['simple', 'csv', 'csv-wide', 'ndjson']
  * @param {string} format
  * @param {{write: (s: string) => unknown}} out
  * @param {() => object} meta
- * @param {{mode?: string, measure?: string}} [opts] mode: --test/--test-all (no details)
+ * @param {{mode?: string, measure?: string, human?: boolean}} [opts] mode: --test/--test-all (no details);
+ *   human: the simple format rounded, with detail lines (--human)
  */
-function createWriter (format, out, meta, { mode, measure = 'wall' } = {}) {
-  if (format === 'simple') return createTextWriter(out, { details: mode === undefined, measure })
+function createWriter (format, out, meta, { mode, measure = 'wall', human = false } = {}) {
+  if (format === 'simple') return createTextWriter(out, { details: mode === undefined, measure, human })
   if (format === 'csv') return createRunCsvWriter(out, { measure })
   if (format === 'csv-wide') return createWideCsvWriter(out, { measure })
   if (format === 'ndjson') return createNdjsonWriter(out, meta(), { measure })
@@ -47,6 +48,8 @@ function createWriter (format, out, meta, { mode, measure = 'wall' } = {}) {
  * @param {number} [opts.timeout] seconds one configuration may take before it is killed
  * @param {boolean} [opts.strict] a --set key a file does not declare fails that file
  *   (default: passed through with one warning per run, as Node core passes it)
+ * @param {boolean} [opts.human] the simple format rounded to two decimals, util.inspect
+ *   quoting and a detail line under load-generator results (default: Node core's lines)
  * @param {boolean} [opts.track] after each file, print on stderr how long it took
  * @param {() => number} [opts.now] clock in ms for --track (tests inject one)
  * @param {string} [opts.prog] program name for warnings
@@ -88,7 +91,7 @@ async function runSuite (opts) {
 
   const progress = createProgress({ stream: stderr, units: files.length * runs })
   const out = { write: (s) => { progress.clear(); stdout.write(s); progress.redraw() } }
-  const writer = createWriter(format, out, () => collectMeta({ execPath }), { mode, measure })
+  const writer = createWriter(format, out, () => collectMeta({ execPath }), { mode, measure, human: opts.human })
   const warn = createKeyWarner({ write: (s) => { progress.clear(); stderr.write(s); progress.redraw() } }, opts.prog ?? 'run')
   let results = 0
   let failures = 0
@@ -98,10 +101,15 @@ async function runSuite (opts) {
   const removeSigint = progress.line.mode === 'tty' ? clearOnSigint(progress.line, { passOn: true }) : () => {}
   for (const bench of files) {
     index++
-    writer.file(bench.name)
     for (let run = 1; run <= runs; run++) {
       if (writer.setRun) writer.setRun(run)
       progress.startFile(index, bench.name)
+      // The file's header (Node's blank line and name, once per run as its
+      // run.js prints it) waits for the file's first sign of work: a file
+      // whose combinationFilter leaves no configuration prints nothing, as
+      // under Node's harness.
+      let announced = false
+      const announce = () => { if (!announced) { announced = true; writer.file(bench.name) } }
       const t0 = now()
       const r = await runBenchmarkFile({
         file: bench.file,
@@ -111,10 +119,11 @@ async function runSuite (opts) {
         cpuset,
         measure,
         output: stderr,
-        onConfig: (c) => progress.config(c.queueLength),
+        onConfig: (c) => { if (c.queueLength > 0) announce(); progress.config(c.queueLength) },
         onWarning: warn,
-        onReport: (rep) => { results++; progress.result(); writer.result(rep) },
+        onReport: (rep) => { announce(); results++; progress.result(); writer.result(rep) },
         onError: (e) => {
+          announce()
           progress.clear()
           stderr.write(formatErrorLine(e) + '\n')
           if (writer.error) writer.error(e)

@@ -1,7 +1,8 @@
 'use strict'
 // Strict RFC 4180 CSV: CRLF-free (LF line ends, which R, Node core's tools and
 // spreadsheets all read), text fields always quoted with inner quotes doubled,
-// numbers bare, no spaces after commas. One writer and one reader for every
+// numbers bare, no spaces after commas (except where a Node core tool's layout
+// is the contract: run.js and scatter.js write ", "). One writer and one reader for every
 // CSV benchrig makes or reads (run, compare, scatter, analyze, resume).
 
 /**
@@ -79,19 +80,24 @@ function parseCsvRecords (text) {
 
 module.exports = { csvField, csvRow, parseCsv, parseCsvRecords }
 
+// Node core's run.js writes its CSV with ", " after each comma and the
+// configuration JSON-quoted, as in its text format: byte for byte the same
+// here (our own readers and R read it like any CSV).
+const RUN_SEPARATOR = ', '
+
 /**
- * A streaming writer of run.js's CSV: exactly Node core's header
- * `"filename","configuration","rate","time"` (without Node's spaces), then
- * one row per result.
+ * A streaming writer of run.js's CSV, as Node core's run.js writes it:
+ * the header `"filename", "configuration", "rate", "time"`, then one row per
+ * result (`"buffers/a.js", "n=1 method=""deepEqual""", 773200.49, 0.0129`).
  * @param {{write: (s: string) => unknown}} out
  */
 function createRunCsvWriter (out, { measure = 'wall' } = {}) {
-  const { formatConfiguration } = require('./text.js')
+  const { formatNodeConfiguration } = require('./text.js')
   const tail = measureTail(measure)
   return {
-    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...tail.header])) },
+    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...tail.header], RUN_SEPARATOR)) },
     file () {},
-    result (r) { out.write(csvRow([r.name, formatConfiguration(r.conf), r.rate, r.time, ...tail.value])) },
+    result (r) { out.write(csvRow([r.name, formatNodeConfiguration(r.conf), r.rate, r.time, ...tail.value], RUN_SEPARATOR)) },
     end () {}
   }
 }
@@ -109,20 +115,20 @@ function measureTail (measure) {
 const WIDE_COLUMNS = ['benchmarker_version', 'latency_p50', 'latency_p90', 'latency_p99', 'latency_max', 'errors', 'non2xx']
 
 /**
- * `--format csv-wide`: Node core's four columns first (so its tools still
+ * `--format csv-wide`: Node core's four columns first, in its layout (so its tools still
  * read the file), then the load generator's version, latency percentiles
  * (ms), errors and non-2xx of HTTP benchmarks; empty for other benchmarks.
  * @param {{write: (s: string) => unknown}} out
  */
 function createWideCsvWriter (out, { measure = 'wall' } = {}) {
-  const { formatConfiguration } = require('./text.js')
+  const { formatNodeConfiguration } = require('./text.js')
   const tail = measureTail(measure)
   return {
-    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...WIDE_COLUMNS, ...tail.header])) },
+    start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...WIDE_COLUMNS, ...tail.header], RUN_SEPARATOR)) },
     file () {},
     result (r) {
       const x = r.extra ?? {}
-      out.write(csvRow([r.name, formatConfiguration(r.conf), r.rate, r.time, ...WIDE_COLUMNS.map((k) => x[k]), ...tail.value]))
+      out.write(csvRow([r.name, formatNodeConfiguration(r.conf), r.rate, r.time, ...WIDE_COLUMNS.map((k) => x[k]), ...tail.value], RUN_SEPARATOR))
     },
     end () {}
   }

@@ -25,7 +25,7 @@ test('config values: scalars, types, mixed types and bad values are clear errors
   t.throws(() => normalizeConfigs({ o: [[1]] }), { message: /type array/ })
   t.throws(() => normalizeConfigs({ f: [() => 1] }), { message: /type function/ })
   t.throws(() => normalizeConfigs({ e: [] }), { message: /"e" has no values/ })
-  t.throws(() => normalizeConfigs({ x: [Infinity] }), { message: /non-finite/ })
+  t.same(normalizeConfigs({ x: [0, 10, Infinity], y: [-Infinity, NaN] }), { x: [0, 10, Infinity], y: [-Infinity, NaN] }, 'any number, as in Node core (util/ declares maxObjectProperties: [0, 10, 100, Infinity])')
   t.throws(() => normalizeConfigs([1, 2]), { message: /configs must be an object/ })
 })
 
@@ -50,7 +50,7 @@ test('byGroups: group is a key, each group expands on its own, group=NAME select
   t.same(all.keys, ['group', 'len', 'n', 'extra'])
   t.same(buildQueue({ configs, options: { byGroups: true }, args: args('group=big') }).queue, [{ group: 'big', len: 1000, n: 5, extra: 'e' }])
   t.same(buildQueue({ configs, options: { byGroups: true }, args: args('len=7') }).queue.map((c) => c.len), [7, 7], 'narrowing applies to every group (deduplicated)')
-  t.same(buildQueue({ configs, options: { byGroups: true }, args: args('--test') }).queue, [{ group: 'small', len: 1, n: 1 }])
+  t.same(buildQueue({ configs, options: { byGroups: true }, args: args('--test') }).queue, [{ group: 'small', len: 1, n: 1 }, { group: 'big', len: 1, n: 1, extra: 'e' }], '--test: one configuration of every group, as in Node core')
   t.same(buildQueue({ configs, options: { byGroups: true }, args: args('--test', 'group=big') }).queue, [{ group: 'big', len: 1, n: 1, extra: 'e' }])
   t.equal(buildQueue({ configs, options: { byGroups: true }, args: args('--test-all') }).queue.length, 3)
   t.throws(() => buildQueue({ configs: { g: { group: ['x'] } }, options: { byGroups: true } }), { message: /"group" is the name of the group/ })

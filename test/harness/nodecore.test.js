@@ -20,7 +20,7 @@ test('a Node core style file with --expose-internals runs every configuration', 
   ])
   const byHand = spawnSync(process.execPath, [path.join(NODECORE, 'misc', 'internals.js'), 'n=10', 'type=keys'], { encoding: 'utf8' })
   t.equal(byHand.status, 0, byHand.stderr)
-  t.match(byHand.stdout, /^misc\/internals\.js n=10 type='keys': [\d,]+\.\d\d\n$/, 'run by hand it prints Node-style lines')
+  t.match(byHand.stdout, /^misc\/internals\.js n=10 type="keys": [\d,]+(\.\d+)?\n$/, 'run by hand it prints Node\'s lines')
 })
 
 test('a Node core style HTTP file (common.PORT, bench.http) runs in --test mode', async (t) => {

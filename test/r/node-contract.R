@@ -8,7 +8,7 @@
 #     'numeric','numeric')) as Node's compare.R does (R recycles the five
 #     classes over further columns), then per configuration the mean rates
 #     and Welch's t-test, as Node's compare.R computes them.
-#   Rscript node-contract.R run < run.csv      4 columns: character x2, numeric x2
+#   Rscript node-contract.R run < run.csv      4 columns: character x2, numeric x2 (", " separated)
 #   Rscript node-contract.R scatter < scatter.csv   plain read.csv; mean rate per row key
 kind <- commandArgs(trailingOnly = TRUE)[1]
 if (kind == "compare") {
@@ -22,7 +22,8 @@ if (kind == "compare") {
                p.value = w$p.value, columns = ncol(sub) - 1, numeric = paste(names(sub)[sapply(sub, is.numeric)], collapse = " "))
   }))
 } else if (kind == "run") {
-  dat <- read.csv(file("stdin"), colClasses = c("character", "character", "numeric", "numeric"))
+  # run.js writes Node core's run.js layout, ", " after each comma: the spaces go
+  dat <- read.csv(file("stdin"), colClasses = c("character", "character", "numeric", "numeric"), strip.white = TRUE)
   out <- data.frame(name = paste(dat$filename, dat$configuration), rate = dat$rate, time = dat$time)
 } else if (kind == "scatter") {
   dat <- read.csv(file("stdin"))

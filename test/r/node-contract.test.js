@@ -94,7 +94,7 @@ t.test('run.js --format csv (the guide\'s --set len=64 over buffers) and scatter
   const read = rscript([CONTRACT, 'run'], run.stdout)
   t.same(read.map((x) => x.name), mine.map((x) => `${x.filename} ${x.configuration}`))
   t.ok(read.every((x, i) => close(Number(x.rate), Number(mine[i].rate))), 'the same rates')
-  t.ok(mine.some((x) => x.configuration === "group='small' n=2000 len=64 encoding='utf8'"))
+  t.ok(mine.some((x) => x.configuration === 'group="small" n=2000 len=64 encoding="utf8"'), 'Node\'s run.js configuration strings (JSON.stringify)')
 
   const sc = await node(['scatter.js', '--runs', '2', '--set', 'n=2000', '--set', 'len=16', '--set', 'diff=none', 'buffers/buffer-compare.js'])
   t.equal(sc.code, 0, sc.stderr)

@@ -515,7 +515,11 @@ Options:
                       declare the key gets it passed through (one warning per
                       run names the nearest key); --set CPUSET=LIST = --cpuset
   --strict            an undeclared --set key fails the file instead
-  --format FORMAT     simple | csv | csv-wide | ndjson (default simple)
+  --format FORMAT     simple | csv | csv-wide | ndjson (default simple: Node core's
+                      lines, every digit of the rate, values JSON-quoted)
+  --human             the simple format for people: rates to two decimals,
+                      strings in single quotes, and a line of latency and
+                      errors under each load-generator result
   --runs N            run each file N times (default 1)
   --test              each file once, with one small configuration (Node
                       core's positional "test" keyword does the same)
