@@ -23,8 +23,8 @@ const USAGE = `Usage: benchrig analyze [options] FILE.csv|FILE.ndjson ...   (FIL
 Per configuration of a compare CSV: the change of the rate (positive = new
 is faster) with a 95% CI, p, q (Benjamini-Hochberg), stars, a verdict
 (faster / slower / no change / inconclusive), compare.R's Welch columns, a
-geomean and warnings. The rows' "measure" column (wall, cpu, instructions)
-labels the output; rows of different measures are refused. Instruction
+geomean and warnings. The rows' "measure" column (wall, cpu, instructions,
+server-cpu, heap) labels the output; rows of different measures are refused. Instruction
 counts get a paired t-test on log ratios instead of the rank test.
 
 Several files (whole runs of any seeds, the shards of compare --shard, or

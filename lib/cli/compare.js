@@ -48,10 +48,13 @@ Options:
                         failed (default 300; 0: no limit)
   --seed S              seed of the run order (default random; recorded per row)
   --warmup N            unmeasured runs of each file with each binary first (default 0)
-  --measure M           wall | cpu | instructions (default wall, ops/s): cpu counts
-                        the CPU time of the measured section, instructions its
-                        instructions under valgrind (rate: ops per 10^9
-                        instructions; near-deterministic, a few pairs suffice)
+  --measure M           wall | cpu | instructions | server-cpu | heap (default
+                        wall, ops/s): cpu counts the CPU time of the measured
+                        section, instructions its instructions under valgrind
+                        (rate: ops per 10^9 instructions; near-deterministic,
+                        a few pairs suffice), server-cpu the server's CPU time
+                        in bench.http() runs (requests per server CPU-second),
+                        heap the bytes allocated (ops per MB)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
                         run what is missing with the same seed (with the

@@ -38,10 +38,12 @@ Options:
   --timeout SECONDS   kill a configuration that runs longer and count it as
                       failed (default 300; 0: no limit)
   --track             print how long each file took, on stderr
-  --measure M         wall | cpu | instructions: what the rate counts (default
-                      wall: operations per second; cpu: per CPU-second of the
-                      measured section; instructions: per 10^9 instructions,
-                      each configuration under valgrind); --test ignores it
+  --measure M         wall | cpu | instructions | server-cpu | heap: what the
+                      rate counts (default wall: operations per second; cpu: per
+                      CPU-second of the measured section; instructions: per 10^9
+                      instructions, each configuration under valgrind;
+                      server-cpu: bench.http() requests per CPU-second of the
+                      server; heap: per MB allocated); --test ignores it
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.`

@@ -40,8 +40,9 @@ Options:
   --timeout SECONDS  kill a configuration that runs longer and record it as failed
                      (default 300; 0: no limit)
   --output FILE      write the CSV to FILE (flushed per row) instead of stdout
-  --measure M        wall | cpu | instructions: what the rate counts (default
-                     wall); other than wall, the CSV gets a last "measure" column
+  --measure M        wall | cpu | instructions | server-cpu | heap: what the
+                     rate counts (default wall); other than wall, the CSV gets
+                     a last "measure" column
   --analyze          print mean and median with 95% CIs per --xaxis value instead of CSV
   --xaxis V          the variable on the x axis (needed by --analyze)
   --category V       one series per value of V

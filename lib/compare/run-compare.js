@@ -17,7 +17,7 @@ const { fileOnSide, envOnSide } = require('./sides.js')
  * @property {string} [root] the plan's benchmark directory (a side with its own root maps files from it)
  * @property {string[]} args key=value narrowings (from --set)
  * @property {string} [cpuset]
- * @property {'wall'|'cpu'|'instructions'} [measure] what the rates count (default wall)
+ * @property {import('../harness/measure.js').MeasureName} [measure] what the rates count (default wall)
  * @property {number} seed
  * @property {NodeJS.ProcessEnv} [env]
  * @property {(row: object, extra?: object) => void} onRow

@@ -7,6 +7,7 @@
 // work on Node >= 18. The generator itself runs in its own process on the
 // driver's node (BENCHRIG_DRIVER_NODE), never on the binary under test.
 const { spawnSync } = require('node:child_process')
+const fs = require('node:fs')
 const os = require('node:os')
 const benchmarkers = require('../../_http-benchmarkers.js')
 const { UsageError, RunError, isUserFacing } = require('../errors.js')
@@ -139,6 +140,96 @@ function toExtra (result) {
 }
 
 /**
+ * CPU seconds (user + system) of the processes this one has waited for:
+ * fields 16 and 17 of /proc/self/stat, in clock ticks (USER_HZ, 100 on
+ * Linux). The generator is such a child once it has exited; undefined where
+ * there is no /proc.
+ * @param {() => string} [read]
+ */
+function childrenCpuSeconds (read = () => fs.readFileSync('/proc/self/stat', 'utf8')) {
+  let text
+  try { text = read() } catch { return undefined }
+  // The command name (field 2) may hold spaces and parentheses: count from its end.
+  const fields = text.slice(text.lastIndexOf(')') + 2).trim().split(/\s+/)
+  const cutime = Number(fields[13])
+  const cstime = Number(fields[14])
+  return Number.isFinite(cutime) && Number.isFinite(cstime) ? (cutime + cstime) / 100 : undefined
+}
+
+// A generator that used this share of its threads' CPUs or more was the
+// bottleneck: the rate shows the client's limit, not the server's.
+const GENERATOR_BOUND = 0.9
+
+/**
+ * Starts counting what the server (this process) spends over a load: its CPU
+ * time, and under --measure heap its allocations; the stop function adds
+ * the generator's CPU time, read when it has exited.
+ * @param {string} measure
+ */
+function startServerCount (measure) {
+  const cpu0 = process.cpuUsage()
+  const children0 = childrenCpuSeconds()
+  const stopHeap = measure === 'heap' ? require('./heap-count.js').startHeapCount() : undefined
+  return function stop () {
+    const heap = stopHeap ? stopHeap() : undefined
+    const d = process.cpuUsage(cpu0)
+    const children1 = childrenCpuSeconds()
+    return {
+      cpuS: (d.user + d.system) / 1e6,
+      heap,
+      maxRssKb: process.resourceUsage().maxRSS,
+      generatorCpuS: children0 === undefined || children1 === undefined ? undefined : children1 - children0
+    }
+  }
+}
+
+/**
+ * The server's cost of a load, as report fields, and the rate of the
+ * measure (wall: the generator's requests per second).
+ * @param {{requests: number, duration: number, rate: number}} result
+ * @param {{cpuS: number, heap?: import('./heap-count.js').HeapCount, maxRssKb: number, generatorCpuS?: number}} cost
+ * @param {string} measure wall | server-cpu | heap
+ * @param {number} [threads] the generator's threads (its CPUs at most)
+ */
+function serverCost (result, cost, measure, threads = 1) {
+  const fields = {
+    server_cpu_s: cost.cpuS,
+    server_cpu_us_per_req: result.requests > 0 ? cost.cpuS * 1e6 / result.requests : undefined,
+    server_max_rss_kb: cost.maxRssKb
+  }
+  if (cost.heap) Object.assign(fields, require('./heap-count.js').heapFields(cost.heap, 'server_'))
+  if (cost.generatorCpuS !== undefined && result.duration > 0) {
+    fields.generator_cpu_s = cost.generatorCpuS
+    fields.generator_cores = cost.generatorCpuS / result.duration
+    fields.generator_bound = fields.generator_cores >= GENERATOR_BOUND * threads
+  }
+  let rate = result.rate
+  let time = result.duration
+  if (measure === 'server-cpu') {
+    time = Math.max(cost.cpuS, 1e-6)
+    rate = result.requests / time
+  } else if (measure === 'heap') {
+    time = Math.max(cost.heap.bytes / 1e6, 1e-6)
+    rate = result.requests / time
+  }
+  return { rate, time, fields }
+}
+
+/**
+ * The unmeasured first load of server-cpu and heap: a fifth of the load's
+ * duration (at least 0.25 s or the tool's floor), or of its request count.
+ * @param {ReturnType<typeof normalizeOptions>} opts
+ */
+function warmUpOptions (opts) {
+  const adapter = benchmarkers.getBenchmarker(opts.benchmarker)
+  let duration = Math.max(opts.duration / 5, WARM_UP_MIN_S, adapter.minDuration || 0)
+  if (adapter.wholeSeconds) duration = Math.ceil(duration)
+  const requests = opts.requests === undefined ? undefined : Math.max(opts.clients ?? 1, Math.ceil(opts.requests / 5))
+  return { ...opts, duration, requests }
+}
+const WARM_UP_MIN_S = 0.25
+
+/**
  * A load whose every response had a non-2xx status measured an error page,
  * not the benchmark: unless the file says it expects that
  * (bench.http({ allowNon2xx: true })), the configuration fails.
@@ -180,14 +271,31 @@ function pinServer (cpus) {
  */
 function http (bench, options, cb) {
   const conf = { ...extraOf(bench), ...configOf(bench) }
+  const measure = (bench && bench.measure) || 'wall'
+  let stopCount
+  let threads = 1
   Promise.resolve()
     .then(() => {
-      if (bench && bench.measure !== undefined && bench.measure !== 'wall') {
-        throw new UsageError(`bench.http(): --measure ${bench.measure} does not apply to HTTP benchmarks: the rate is measured by a load generator in another process, not by the server's own ${bench.measure === 'cpu' ? 'CPU time' : 'instructions'}; run HTTP benchmarks with --measure wall (the default)`, 'BENCHRIG_ERR_MEASURE')
+      if (measure !== 'wall' && measure !== 'server-cpu' && measure !== 'heap') {
+        throw new UsageError(`bench.http(): --measure ${measure} does not apply to HTTP benchmarks: the rate is measured by a load generator in another process, not by the server's own ${measure === 'cpu' ? 'CPU time' : 'instructions'}; run HTTP benchmarks with --measure wall (the default), server-cpu (requests per CPU-second of the server) or heap`, 'BENCHRIG_ERR_MEASURE')
       }
       const opts = normalizeOptions(options, conf, { testMode: isTestMode(bench), category: categoryOf(bench) })
       if (opts.cpusetServer !== undefined) pinServer(opts.cpusetServer)
-      return benchmarkers.run(opts.benchmarker, opts)
+      threads = opts.workers || opts.threads || 1
+      if (measure === 'wall') {
+        stopCount = startServerCount(measure)
+        return benchmarkers.run(opts.benchmarker, opts)
+      }
+      // The server's first requests compile its code (the JIT's threads
+      // count in its CPU time): a fixed cost per process, about 60 ms of CPU
+      // for test/fixtures/measure-cost/http/work.js on this machine, that a
+      // short load would spread over few requests and a long one over many.
+      // A first load, unmeasured, pays it; then the measured one.
+      return benchmarkers.run(opts.benchmarker, warmUpOptions(opts))
+        .then(() => {
+          stopCount = startServerCount(measure)
+          return benchmarkers.run(opts.benchmarker, opts)
+        })
     })
     .then((result) => {
       const bad = checkResponses(result, options)
@@ -195,9 +303,10 @@ function http (bench, options, cb) {
       return result
     })
     .then((result) => {
+      const { rate, time, fields } = serverCost(result, stopCount(), measure, threads)
       if (cb) cb(null, result)
       // extra.benchmarker also becomes a configuration key (Node core style).
-      bench.report(result.rate, { time: result.duration, ...toExtra(result) })
+      bench.report(rate, { time, measure, ...toExtra(result), ...fields })
     }, (err) => {
       if (cb) cb(err)
       process.exitCode = 1
@@ -209,4 +318,4 @@ function http (bench, options, cb) {
     })
 }
 
-module.exports = { http, normalizeOptions, toExtra, checkResponses, isTestMode, TEST_DURATION }
+module.exports = { http, normalizeOptions, toExtra, checkResponses, isTestMode, TEST_DURATION, childrenCpuSeconds, serverCost, startServerCount, warmUpOptions, GENERATOR_BOUND }

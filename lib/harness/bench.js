@@ -124,7 +124,8 @@ class BenchmarkCore {
       if (!zeroOk) throw new UsageError(`bench.end(): ${this._meter.what}: raise n (or set BENCHRIG_ZERO_ALLOWED=1)`, BENCH_ERR)
       amount = this._meter.tick
     }
-    this._send({ rate: operations / amount, time: amount })
+    const extra = this._meter.extra ? this._meter.extra() : undefined
+    this._send(extra ? { rate: operations / amount, time: amount, extra } : { rate: operations / amount, time: amount })
   }
 
   /**
@@ -136,7 +137,10 @@ class BenchmarkCore {
    *   becomes a conf key, every other field goes to the report's `extra`.
    */
   report (rate, extra) {
-    if (this.measure !== 'wall') {
+    // A caller that measured in this child's measure says so (bench.http
+    // under server-cpu or heap: extra.measure); any other rate is wall time.
+    const declared = extra && typeof extra === 'object' && !Array.isArray(extra) ? extra.measure : undefined
+    if (this.measure !== 'wall' && declared !== this.measure) {
       throw new UsageError(`bench.report()/bench.http(): the rate comes from outside bench.start()/bench.end(n) (for HTTP, from a load generator in another process), so --measure ${this.measure} cannot count it; run this benchmark with --measure wall`, 'BENCHRIG_ERR_MEASURE')
     }
     if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
@@ -147,6 +151,7 @@ class BenchmarkCore {
     if (typeof extra === 'number') time = extra
     else if (Array.isArray(extra)) time = extra[0] + extra[1] / 1e9
     else if (extra && typeof extra === 'object') ({ time, ...fields } = extra)
+    delete fields.measure
     if (typeof time !== 'number') time = Number(process.hrtime.bigint() - this._mainStart) / 1e9
     if (fields.benchmarker !== undefined) {
       this.conf.benchmarker = fields.benchmarker

@@ -17,10 +17,18 @@ const MEASURES = {
   // 0.01%: ten times the largest spread of two runs of one configuration
   // measured on buffers/ under valgrind with the deterministic V8 flags
   // (docs/compare.md, "Measures").
-  instructions: { unit: '10^9 instructions', rateLabel: 'operations per 10^9 instructions', shortLabel: 'ops/10^9 instr', resolution: 0.01 }
+  instructions: { unit: '10^9 instructions', rateLabel: 'operations per 10^9 instructions', shortLabel: 'ops/10^9 instr', resolution: 0.01 },
+  // The server's own cost in bench.http() runs: requests per CPU-second of
+  // the benchmark's process (the server), user + system, over the load.
+  'server-cpu': { unit: 'server CPU seconds', rateLabel: 'requests per server CPU-second, user + system', shortLabel: 'req/server-CPU-s', resolution: 0, http: true },
+  // Bytes allocated on V8's heap in the section (bench.http: in the server
+  // over the load), in MB of 10^6 bytes.
+  heap: { unit: 'MB allocated', rateLabel: 'operations per MB allocated on the V8 heap', shortLabel: 'ops/MB', resolution: 0, http: true }
 }
 
 const MEASURE_NAMES = Object.keys(MEASURES)
+
+/** @typedef {'wall'|'cpu'|'instructions'|'server-cpu'|'heap'} MeasureName */
 
 /**
  * The measure a CSV cell or an option names; empty or missing means wall
@@ -36,8 +44,8 @@ function measureName (value) {
  * Checks a --measure value (and, for instructions, that valgrind runs), so a
  * bad value stops a driver before any benchmark runs.
  * @param {string|undefined} raw
- * @param {{flag?: string, probe?: () => boolean}} [opts]
- * @returns {'wall'|'cpu'|'instructions'}
+ * @param {{flag?: string, probe?: () => boolean, heapProbe?: () => boolean}} [opts]
+ * @returns {MeasureName}
  */
 function checkMeasure (raw, opts = {}) {
   const flag = opts.flag ?? '--measure'
@@ -48,7 +56,14 @@ function checkMeasure (raw, opts = {}) {
   if (name === 'instructions' && !(opts.probe ?? hasValgrind)()) {
     throw new ToolMissingError('valgrind', `${flag} instructions runs each configuration under valgrind; install the Debian package "valgrind" (scripts/install-tools.sh) or use ${flag} cpu`)
   }
-  return /** @type {'wall'|'cpu'|'instructions'} */ (name)
+  if (name === 'heap' && !(opts.heapProbe ?? hasGcProfiler)()) {
+    throw new UsageError(`${flag} heap counts allocations with v8.GCProfiler, which this node (${process.version}) lacks: use node >= 18.15`, 'BENCHRIG_ERR_MEASURE')
+  }
+  return /** @type {MeasureName} */ (name)
+}
+
+function hasGcProfiler () {
+  return typeof require('node:v8').GCProfiler === 'function'
 }
 
 let valgrindPresent

@@ -27,7 +27,7 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
  * @param {string} [opts.cpuset] taskset CPU list for the root and its children
  * @param {string} [opts.cwd] working directory of the root (default this process's)
  * @param {string[]} [opts.execArgv] node options before the file (a compare side's own)
- * @param {'wall'|'cpu'|'instructions'} [opts.measure] what the rates count (default wall);
+ * @param {import('./measure.js').MeasureName} [opts.measure] what the rates count (default wall);
  *   the one way every driver passes it (BENCHRIG_MEASURE to the root)
  * @param {(r: Report) => void} [opts.onReport]
  * @param {(e: ErrorReport) => void} [opts.onError]

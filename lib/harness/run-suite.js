@@ -53,7 +53,7 @@ function createWriter (format, out, meta, { mode, measure = 'wall', human = fals
  * @param {boolean} [opts.track] after each file, print on stderr how long it took
  * @param {() => number} [opts.now] clock in ms for --track (tests inject one)
  * @param {string} [opts.prog] program name for warnings
- * @param {'wall'|'cpu'|'instructions'} [opts.measure] what the rates count (default wall;
+ * @param {import('./measure.js').MeasureName} [opts.measure] what the rates count (default wall;
  *   --test and --test-all ignore it)
  * @param {string} [opts.execPath] node binary for the benchmarks
  * @param {NodeJS.WritableStream} [opts.stdout] results

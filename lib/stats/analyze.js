@@ -118,7 +118,8 @@ function analyzeGroup (g, opts) {
     medianTime: times.length > 0 ? median(times) : undefined,
     // Under instructions `time` is a count (10^9 instructions), and a short
     // section is counted as exactly as a long one: no timer to outrun.
-    shortTime: opts.measure === 'instructions' ? undefined : SHORT_TIME_S,
+    // Under heap it is MB allocated: no timer either.
+    shortTime: opts.measure === 'instructions' || opts.measure === 'heap' ? undefined : SHORT_TIME_S,
     fallback: fallback && fallback.unpaired !== 'no-pairs' ? fallbackMessage(fallback) : undefined
   }), method)
   return { result, warnings, pairs: paired ? paired.pairs : undefined, fallback }

@@ -27,13 +27,13 @@ async function runFile (file, measure, args = []) {
   return { res, reports, errors }
 }
 
-test('checkMeasure: the three names, wall by default, a clear error for anything else', async (t) => {
-  t.same(MEASURE_NAMES, ['wall', 'cpu', 'instructions'])
+test('checkMeasure: the five names, wall by default, a clear error for anything else', async (t) => {
+  t.same(MEASURE_NAMES, ['wall', 'cpu', 'instructions', 'server-cpu', 'heap'])
   t.equal(checkMeasure(undefined), 'wall')
   t.equal(checkMeasure(''), 'wall')
   t.equal(checkMeasure('cpu'), 'cpu')
   t.equal(checkMeasure('instructions', { probe: () => true }), 'instructions')
-  t.throws(() => checkMeasure('cycles'), { constructor: UsageError, exitCode: 2, code: 'BENCHRIG_ERR_MEASURE', message: /--measure cycles: use one of wall, cpu, instructions/ })
+  t.throws(() => checkMeasure('cycles'), { constructor: UsageError, exitCode: 2, code: 'BENCHRIG_ERR_MEASURE', message: /--measure cycles: use one of wall, cpu, instructions, server-cpu, heap/ })
   t.throws(() => checkMeasure('instructions', { probe: () => false }), { constructor: ToolMissingError, message: /valgrind is not installed: --measure instructions runs each configuration under valgrind; install the Debian package "valgrind"/ })
   t.match(measureNote('instructions'), 'measure: instructions (rate = operations per 10^9 instructions)')
 })
@@ -110,7 +110,7 @@ test('run.js --measure cpu: every format says what the rate counts; wall keeps N
   t.equal(wall.stdout.split('\n')[0], '"filename", "configuration", "rate", "time"', 'wall: Node core\'s run.js header as it is')
   const bad = await run(['--measure', 'ticks', 'loop'])
   t.equal(bad.code, 2)
-  t.match(bad.stderr, /^run\.js: --measure ticks: use one of wall, cpu, instructions\n$/)
+  t.match(bad.stderr, /^run\.js: --measure ticks: use one of wall, cpu, instructions, server-cpu, heap\n$/)
 })
 
 test('test modes ignore the measure: --test --measure instructions runs without valgrind', async (t) => {

@@ -11,8 +11,8 @@ Usage: benchrig analyze [options] FILE.csv|FILE.ndjson ...   (FILE "-" reads std
 Per configuration of a compare CSV: the change of the rate (positive = new
 is faster) with a 95% CI, p, q (Benjamini-Hochberg), stars, a verdict
 (faster / slower / no change / inconclusive), compare.R's Welch columns, a
-geomean and warnings. The rows' "measure" column (wall, cpu, instructions)
-labels the output; rows of different measures are refused. Instruction
+geomean and warnings. The rows' "measure" column (wall, cpu, instructions,
+server-cpu, heap) labels the output; rows of different measures are refused. Instruction
 counts get a paired t-test on log ratios instead of the rank test.
 
 Several files (whole runs of any seeds, the shards of compare --shard, or
@@ -184,10 +184,13 @@ Options:
                         failed (default 300; 0: no limit)
   --seed S              seed of the run order (default random; recorded per row)
   --warmup N            unmeasured runs of each file with each binary first (default 0)
-  --measure M           wall | cpu | instructions (default wall, ops/s): cpu counts
-                        the CPU time of the measured section, instructions its
-                        instructions under valgrind (rate: ops per 10^9
-                        instructions; near-deterministic, a few pairs suffice)
+  --measure M           wall | cpu | instructions | server-cpu | heap (default
+                        wall, ops/s): cpu counts the CPU time of the measured
+                        section, instructions its instructions under valgrind
+                        (rate: ops per 10^9 instructions; near-deterministic,
+                        a few pairs suffice), server-cpu the server's CPU time
+                        in bench.http() runs (requests per server CPU-second),
+                        heap the bytes allocated (ops per MB)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
                         run what is missing with the same seed (with the
@@ -528,10 +531,12 @@ Options:
   --timeout SECONDS   kill a configuration that runs longer and count it as
                       failed (default 300; 0: no limit)
   --track             print how long each file took, on stderr
-  --measure M         wall | cpu | instructions: what the rate counts (default
-                      wall: operations per second; cpu: per CPU-second of the
-                      measured section; instructions: per 10^9 instructions,
-                      each configuration under valgrind); --test ignores it
+  --measure M         wall | cpu | instructions | server-cpu | heap: what the
+                      rate counts (default wall: operations per second; cpu: per
+                      CPU-second of the measured section; instructions: per 10^9
+                      instructions, each configuration under valgrind;
+                      server-cpu: bench.http() requests per CPU-second of the
+                      server; heap: per MB allocated); --test ignores it
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.
@@ -562,8 +567,9 @@ Options:
   --timeout SECONDS  kill a configuration that runs longer and record it as failed
                      (default 300; 0: no limit)
   --output FILE      write the CSV to FILE (flushed per row) instead of stdout
-  --measure M        wall | cpu | instructions: what the rate counts (default
-                     wall); other than wall, the CSV gets a last "measure" column
+  --measure M        wall | cpu | instructions | server-cpu | heap: what the
+                     rate counts (default wall); other than wall, the CSV gets
+                     a last "measure" column
   --analyze          print mean and median with 95% CIs per --xaxis value instead of CSV
   --xaxis V          the variable on the x axis (needed by --analyze)
   --category V       one series per value of V
