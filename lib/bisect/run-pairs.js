@@ -9,7 +9,7 @@ const { binarySides } = require('../compare/sides.js')
 
 /**
  * @param {{files: {file: string, name: string}[], root: string, args: string[], cpuset?: string,
- *   measure?: 'wall'|'cpu'|'instructions', timeout?: number, onFailure?: (f: object) => void}} o
+ *   measure?: import('../harness/measure.js').MeasureName, timeout?: number, onFailure?: (f: object) => void}} o
  * @returns {(binaries: {old: string, new: string}, pairs: number, firstPair: number, seed: number) => Promise<object[]>}
  */
 function runPairsWith (o) {
