@@ -15,6 +15,7 @@
 const { spawn, spawnSync } = require('node:child_process')
 const path = require('node:path')
 const { startNginx } = require('./lib/nginx.js')
+const { measurePinned } = require('./lib/pinned-cpu.js')
 
 const ROOT = path.join(__dirname, '..')
 const BIN = path.join(ROOT, 'bin', 'benchrig.js')
@@ -67,16 +68,7 @@ function h2loadCount (out) {
 
 /** Runs argv pinned to CPU 0 under bash; returns its output and children's CPU seconds. */
 function measure (argv) {
-  const script = 'taskset -c 0 "$@" 2>/dev/null; times'
-  const r = spawnSync('bash', ['-c', script, 'bench', ...argv], { encoding: 'utf8', maxBuffer: 64 << 20 })
-  const lines = r.stdout.trimEnd().split('\n')
-  const times = lines.pop()
-  lines.pop() // the shell's own times
-  const secs = times.trim().split(/\s+/).map((t) => {
-    const m = /(\d+)m([\d.]+)s/.exec(t)
-    return Number(m[1]) * 60 + Number(m[2])
-  })
-  return { out: lines.join('\n'), cpu: secs[0] + secs[1], user: secs[0], sys: secs[1] }
+  return measurePinned(argv)
 }
 
 function summary (xs) {

@@ -9,6 +9,7 @@ const WEBSOCKET = 'WebSocket'
 /** @type {import('./help.js').OptionSpec[]} */
 const WS_OPTIONS = [
   { name: 'ws-binary', type: 'boolean', group: WEBSOCKET, describe: 'with a ws:// or wss:// URL: send the message (-b or -i; default "hello") as binary frames, not text' },
+  { name: 'ws-message', type: 'string', value: 'FILE', group: WEBSOCKET, describe: 'a JS module exporting function (seq, connection) that returns each message (string or Buffer), instead of -b/-i; with --ws-id it puts seq in the field' },
   { name: 'ws-id', type: 'string', value: 'NAME', group: WEBSOCKET, describe: 'match replies by the number in JSON field NAME (the message holds {{id}}, or is a JSON object the field is added to) instead of in order' }
 ]
 
@@ -16,7 +17,8 @@ const WS_OPTIONS = [
 function wsOptions (args) {
   return {
     wsBinary: args.wsBinary === true,
-    wsId: last(args.wsId)
+    wsId: last(args.wsId),
+    wsMessage: last(args.wsMessage)
   }
 }
 

@@ -168,7 +168,7 @@ function normalizeOptions (o) {
   const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
   const h2 = normalizeH2(o, { pipelining, body, shape })
   // a ws:// or wss:// URL: a WebSocket run (null: HTTP)
-  const ws = normalizeWs(o, { urls: urls.map(String), protocols: targets.map((t) => t.scheme), pipelining, method, body, path: first.path, host: first.host, headers })
+  const ws = normalizeWs(o, { urls: urls.map(String), protocols: targets.map((t) => t.scheme), pipelining, workers, method, body, path: first.path, host: first.host, headers })
   if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'
   // each URL is an endpoint named by itself (per-endpoint results)
   const requests = targets.map((t, i) => ({ method, path: t.path, host: t.host, headers, body, name: String(urls[i]) }))

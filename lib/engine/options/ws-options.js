@@ -4,6 +4,7 @@
 // HTTP-only options a WebSocket run refuses, each with what to give instead.
 // All checked before any connection opens.
 const { UsageError } = require('../../errors.js')
+const path = require('node:path')
 const { ID_MARK } = require('../ws/message.js')
 
 /** URL schemes of WebSocket targets (parseTarget maps them onto http: and https: for the transport). */
@@ -26,14 +27,15 @@ const given = (v) => v !== undefined && v !== null && v !== false
 
 /**
  * @param {object} o the user's options
- * @param {{urls: string[], protocols: string[], pipelining: number, method: string, body: Buffer|undefined, path: string, host: string, headers: Record<string,string>}} base
- * @returns {null | {payload: Buffer, binary: boolean, idField?: string, handshake: {path: string, host: string, headers: Record<string,string>}}}
+ * @param {{urls: string[], protocols: string[], pipelining: number, workers: number, method: string, body: Buffer|undefined, path: string, host: string, headers: Record<string,string>}} base
+ * @returns {null | {payload: Buffer, binary: boolean, idField?: string, hook?: Function|string, handshake: {path: string, host: string, headers: Record<string,string>}}}
  */
 function normalizeWs (o, base) {
   const ws = base.protocols.map((p) => p in WS_SCHEMES)
   if (!ws.some(Boolean)) {
     if (given(o.wsBinary)) throw new UsageError('--ws-binary applies to WebSocket runs: give a ws:// or wss:// URL')
     if (given(o.wsId)) throw new UsageError('--ws-id applies to WebSocket runs: give a ws:// or wss:// URL')
+    if (given(o.wsMessage)) throw new UsageError('--ws-message applies to WebSocket runs: give a ws:// or wss:// URL')
     return null
   }
   if (base.urls.length > 1) throw new UsageError(`a WebSocket run loads one URL: give one ws:// or wss:// URL (got ${base.urls.length})`)
@@ -48,7 +50,8 @@ function normalizeWs (o, base) {
   const idField = given(o.wsId) ? String(o.wsId) : undefined
   if (idField !== undefined && (idField === '' || /["\\]/.test(idField) || [...idField].some((c) => c.charCodeAt(0) < 0x20))) throw new UsageError(`invalid --ws-id "${idField}": give the name of a JSON field, e.g. --ws-id id`)
   let payload = base.body ?? Buffer.from(idField === undefined ? 'hello' : '{}')
-  if (idField !== undefined && payload.indexOf(ID_MARK) < 0) {
+  // a hook writes the number itself (it gets it)
+  if (idField !== undefined && payload.indexOf(ID_MARK) < 0 && !given(o.wsMessage)) {
     // a JSON object gets the field first; anything else must say where the number goes
     const text = payload.toString('utf8')
     const open = /^\s*\{/.exec(text)
@@ -62,8 +65,26 @@ function normalizeWs (o, base) {
     payload,
     binary: given(o.wsBinary),
     idField,
+    hook: hookOf(o, base),
     handshake: { path: base.path, host: base.host, headers: base.headers }
   }
+}
+
+/**
+ * --ws-message: a function, or the path of a module exporting one, that
+ * builds each message; loaded now so a bad file fails before any traffic.
+ * @returns {Function|string|undefined}
+ */
+function hookOf (o, base) {
+  if (!given(o.wsMessage)) return undefined
+  if (base.body !== undefined) throw new UsageError('give the message either with -b/-i or with --ws-message, not both')
+  if (typeof o.wsMessage === 'function') {
+    if (base.workers > 1) throw new UsageError('with -w/--workers, give --ws-message as the path of a module that exports the function: functions cannot be sent to worker threads')
+    return o.wsMessage
+  }
+  const file = path.resolve(String(o.wsMessage))
+  require('./request-options.js').loadHook(file, '--ws-message')
+  return file
 }
 
 module.exports = { normalizeWs, WS_SCHEMES }

@@ -118,7 +118,32 @@ function prometheusText (result, opts = {}) {
     ['_sum', {}, sum],
     ['_count', {}, count]
   ])
+  if (result.ws !== undefined) wsFamilies(m, result)
   return m.text()
+}
+
+/**
+ * A WebSocket run's own series (requests_total above counts replies): close
+ * codes the server sent, protocol violations and handshake refusals by kind
+ * (zeros too), and the handshake latency's percentiles.
+ */
+function wsFamilies (m, result) {
+  const ws = result.ws
+  m.family('ws_server_closes_total', 'counter', 'Close frames the server sent, by close code (1005: without a code).',
+    Object.entries(ws.closeCodes ?? {}).map(([code, n]) => ['', { code }, n]))
+  m.family('ws_protocol_errors_total', 'counter', 'Frames from the server that broke RFC 6455, by kind (each also an error of kind parse).',
+    Object.entries(ws.protocolErrors ?? {}).map(([kind, n]) => ['', { kind }, n]))
+  m.family('ws_handshake_errors_total', 'counter', 'Opening handshakes the server refused or got wrong, by kind (each also an error of kind connect).',
+    Object.entries(ws.handshakeErrors ?? {}).map(([kind, n]) => ['', { kind }, n]))
+  m.family('ws_frames_total', 'counter', 'Frames from the server that are not replies: pings, pongs, messages with nothing in flight, replies with an unknown id.',
+    ['pings', 'pongs', 'unsolicited', 'unmatched'].map((kind) => ['', { kind }, ws[kind] ?? 0]))
+  const hs = result.handshakeLatency
+  if (hs !== undefined) {
+    m.family('ws_handshake_seconds', 'summary', 'Opening handshake latency (connect to the 101), from its HdrHistogram.', [
+      ...QUANTILES.map(([q, key]) => ['', { quantile: q }, hs[key] / 1000]),
+      ['_count', {}, hs.totalCount]
+    ])
+  }
 }
 
 module.exports = { prometheusText, bucketCounts, BUCKETS }

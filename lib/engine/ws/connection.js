@@ -89,11 +89,18 @@ class WsConnection extends ConnectionBase {
    * @param {number} k @param {number} now
    */
   send (k, now) {
-    this.allowance -= k
     const t = this.template
+    let bytes
+    try {
+      bytes = t.bytesFor(k, this.nextSeq, this.id)
+    } catch (err) {
+      this.ws.hookFailed(this.runner, err)
+      return
+    }
+    this.allowance -= k
     let out = this.out
-    if (this.socket.writableLength > 0 || out.length < k * t.frameBytes) {
-      out = this.out = Buffer.allocUnsafe(Math.max(OUT_MIN, k * t.frameBytes))
+    if (this.socket.writableLength > 0 || out.length < bytes) {
+      out = this.out = Buffer.allocUnsafe(Math.max(OUT_MIN, bytes))
     }
     let at = 0
     for (let j = 0; j < k; j++) {
@@ -103,7 +110,7 @@ class WsConnection extends ConnectionBase {
       this.seqs[slot] = seq
       this.pending[slot] = 1
       this.stamp(slot, j, now)
-      at = t.write(out, at, seq, this.pool)
+      at = t.write(out, at, seq, this.pool, j)
     }
     this.inflight += k
     this.runner.counters[C.SENT] += k

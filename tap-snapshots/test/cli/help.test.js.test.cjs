@@ -359,6 +359,9 @@ HTTP/2:
 WebSocket:
       --ws-binary                 with a ws:// or wss:// URL: send the message (-b or -i; default
                                   "hello") as binary frames, not text
+      --ws-message FILE           a JS module exporting function (seq, connection) that returns each
+                                  message (string or Buffer), instead of -b/-i; with --ws-id it puts
+                                  seq in the field
       --ws-id NAME                match replies by the number in JSON field NAME (the message holds
                                   {{id}}, or is a JSON object the field is added to) instead of in
                                   order
