@@ -7,7 +7,7 @@ const path = require('node:path')
 const fs = require('node:fs')
 const { needNode } = require('../helpers/tools.js')
 const { parseCsvRecords } = require('../../lib/report/csv.js')
-const { formatConfiguration } = require('../../lib/report/text.js')
+const { formatConfiguration, formatNodeConfiguration } = require('../../lib/report/text.js')
 const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const REPO = path.join(__dirname, '..', '..')
@@ -15,13 +15,16 @@ const FIXTURES = path.join(REPO, 'test', 'fixtures', 'node-bench')
 
 // The rows of strings/concat-join.js: params in Node's sorted key order, the
 // benchmark's full name first because the file declares two names.
-const EXPECTED = [
+const CONFS = [
   { bench: 'join', parts: 4, piece: 'a' },
   { bench: 'join', parts: 4, piece: 'hello' },
   { bench: 'join', parts: 64, piece: 'a' },
   { bench: 'join', parts: 64, piece: 'hello' },
   { bench: 'concat plus', parts: 4, piece: 'a' }
-].map(formatConfiguration)
+]
+// compare.js quotes as Node's compare.js (util.inspect), run.js as Node's run.js (JSON)
+const EXPECTED = CONFS.map(formatConfiguration)
+const EXPECTED_RUN = CONFS.map(formatNodeConfiguration)
 
 /** Runs a command with a given node binary, without tap's NODE_OPTIONS (Node 18-24 cannot load its hooks). */
 function runWith (bin, args, extraEnv = {}) {
@@ -44,13 +47,13 @@ for (const major of [20, 22, 24, 26]) {
     const { header, records } = parseCsvRecords(r.stdout)
     t.same(header, ['filename', 'configuration', 'rate', 'time'], 'run.js CSV header')
     const strings = records.filter((x) => x.filename === 'strings/concat-join.js')
-    t.same(strings.map((x) => x.configuration), EXPECTED, 'one row per benchmark, params as the configuration, in declaration order')
+    t.same(strings.map((x) => x.configuration), EXPECTED_RUN, 'one row per benchmark, params as the configuration, in declaration order')
     for (const x of strings) {
       t.ok(Number(x.rate) > 0 && Number(x.time) > 0, `${x.configuration}: positive rate and time`)
     }
     const which = records.filter((x) => x.filename === 'which/impl.js')
     const impl = major >= 26 ? 'node' : 'benchrig'
-    t.same(which.map((x) => x.configuration), [formatConfiguration({ impl })], `node ${major} ran the file with ${impl === 'node' ? "Node's node:bench" : "benchrig's node:bench"}`)
+    t.same(which.map((x) => x.configuration), [formatNodeConfiguration({ impl })], `node ${major} ran the file with ${impl === 'node' ? "Node's node:bench" : "benchrig's node:bench"}`)
   })
 }
 
@@ -63,7 +66,7 @@ test('a benchmark that breaks the node:bench contract fails alone, with the same
     const r = await runWith(bin, ['run.js', '--root', FIXTURES, '--format', 'csv', 'broken'])
     t.equal(r.code, 1, 'exit 1: two benchmarks failed')
     const { records } = parseCsvRecords(r.stdout)
-    t.same(records.map((x) => x.configuration), [formatConfiguration({ bench: 'good', k: 2 })], 'the benchmark between the broken ones still gives its row')
+    t.same(records.map((x) => x.configuration), [formatNodeConfiguration({ bench: 'good', k: 2 })], 'the benchmark between the broken ones still gives its row')
     const failed = r.stderr.split('\n').filter((l) => /: failed: /.test(l))
     // "FILE CONFIGURATION: failed: MESSAGE (CODE)": the configuration as the harness formats it
     outcomes.push(failed.map((l) => /^\S+ (.*?): failed: .*?(ERR_[A-Z_]+)/.exec(l)?.slice(1).join(' ')))
@@ -81,7 +84,7 @@ test('BENCHRIG_NODE_BENCH picks the implementation, and refuses native where the
   if (!n24 || !n26) return
   const forced = await runWith(n26, ['run.js', '--root', FIXTURES, '--format', 'csv', 'which'], { BENCHRIG_NODE_BENCH: 'ours' })
   t.equal(forced.code, 0)
-  t.same(parseCsvRecords(forced.stdout).records.map((x) => x.configuration), [formatConfiguration({ impl: 'benchrig' })], 'node 26 with BENCHRIG_NODE_BENCH=ours runs benchrig\'s')
+  t.same(parseCsvRecords(forced.stdout).records.map((x) => x.configuration), [formatNodeConfiguration({ impl: 'benchrig' })], 'node 26 with BENCHRIG_NODE_BENCH=ours runs benchrig\'s')
   const refused = await runWith(n24, ['run.js', '--root', FIXTURES, '--format', 'csv', 'which'], { BENCHRIG_NODE_BENCH: 'native' })
   t.equal(refused.code, 1, 'the file fails')
   t.match(refused.stderr, /which\/impl\.js.*BENCHRIG_NODE_BENCH=native: node v24\.\S+ has no node:bench/, 'one line naming the file, the variable and the version')

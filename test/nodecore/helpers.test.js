@@ -29,5 +29,5 @@ test('a url/ file of Node\'s shape runs with the helpers', async (t) => {
   const file = path.join(__dirname, '..', 'fixtures', 'nodecore', 'url', 'whatwg-parse.js')
   const r = spawnSync(process.execPath, [file, 'type=wpt', 'withBase=true'], { encoding: 'utf8' })
   t.equal(r.status, 0, r.stderr)
-  t.match(r.stdout, /^url\/whatwg-parse\.js e=1 withBase='true' type='wpt': [\d,]+\.\d\d\n$/)
+  t.match(r.stdout, /^url\/whatwg-parse\.js e=1 withBase="true" type="wpt": [\d,]+(\.\d+)?\n$/)
 })
