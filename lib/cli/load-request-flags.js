@@ -108,8 +108,10 @@ function watchRun (run, args, { stdout, stderr }) {
     // each finished round is printed; the round Ctrl-C stops is printed by the caller
     run.on('done', (result) => {
       if (result.stoppedBy === 'stopped') return
-      stdout.write((args.json ? (args.format === 'yaml' ? require('../engine/result/yaml.js').toYaml(result).trimEnd() : JSON.stringify(result)) : require('../engine/autocannon/print-result.js').printResult(result, { renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes })) + '\n')
-      if (args.perUrl && !args.json) stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
+      // the tables for people on stderr, the JSON or YAML on stdout (as the last round's)
+      if (args.json) stdout.write((args.format === 'yaml' ? require('../engine/result/yaml.js').toYaml(result).trimEnd() : JSON.stringify(result)) + '\n')
+      else stderr.write(require('../engine/autocannon/print-result.js').printResult(result, { outputStream: stderr, renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes }))
+      if (args.perUrl && !args.json) stderr.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
     })
   }
 }

@@ -5,7 +5,9 @@
 // yargs loads only when the argv is not the plain form that bench.http()'s
 // builtin adapter passes (parseFast): every HTTP configuration of a suite
 // starts a `benchrig load`, and yargs is about a third of its start-up CPU
-const { load } = require('../engine/autocannon/api.js') // -f: a run that starts again
+const { startRun } = require('../engine/autocannon/api.js') // -f: a run that starts again
+const { printResult } = require('../engine/autocannon/print-result.js')
+const { runningLines } = require('../engine/autocannon/track.js')
 const { REQUEST_OPTIONS, requestOptions, startCommand, watchRun, splitCommand, resolveUrls, withPort } = require('./load-request-flags.js')
 const { outputFormat, renderResult, writeHistograms, checkOutputFiles } = require('./load-output.js')
 const { attachLiveView } = require('./load-live.js')
@@ -191,9 +193,15 @@ async function main (argv) {
   }
   let run
   try {
+    if (opts.har !== undefined) {
+      // entries for other origins are skipped: say so, once per origin
+      const { skippedOrigins } = require('../engine/scripting/har.js')
+      const { withScheme } = require('../engine/options/options.js')
+      for (const line of skippedOrigins(opts.har, opts.url.map(withScheme))) process.stderr.write(line + '\n')
+    }
     // no callback: a LoadRun, or with -f a ForeverRun, which has the same
     // opts, stop(), then() and events (autocannon/api.js)
-    run = /** @type {import('../engine/index.js').LoadRun} */ (load(opts))
+    run = /** @type {import('../engine/index.js').LoadRun} */ (startRun(opts))
   } catch (err) {
     await onPort?.stop()
     throw err
@@ -202,13 +210,12 @@ async function main (argv) {
   watchShape(run, args, process)
   const chatty = tty || !args.json
   const target = urls.length === 1 ? urls[0] : `${urls.length} URLs`
+  // everything for people goes to stderr, as autocannon writes it: stdout
+  // holds the result of -j alone, and `> file` keeps the tables on screen
   if (chatty) {
-    const what = run.opts.amount > 0 ? `${run.opts.amount} requests` : `${run.opts.duration}s test`
     const origins = run.opts.origins?.length ?? 1
-    process.stderr.write(`Running ${what} @ ${target}\n${run.opts.connections} connections` + (origins > 1 ? ` over ${origins} origins` : '') +
-      (run.opts.pipelining > 1 ? ` with ${run.opts.pipelining} pipelining factor` : '') +
-      (run.opts.h2 ? ` over HTTP/2, up to ${run.opts.h2.maxStreams} streams each` : '') +
-      (run.opts.workers > 1 ? `\n${run.opts.workers} workers` : '') + '\n\n')
+    process.stderr.write(runningLines(run.opts, (origins > 1 ? ` over ${origins} origins` : '') +
+      (run.opts.h2 ? ` over HTTP/2, up to ${run.opts.h2.maxStreams} streams each` : '')))
   }
   const live = showProgress ? attachLiveView(run, process.stderr) : null
   // Ctrl-C ends the run early but keeps what it measured: the result is
@@ -226,11 +233,14 @@ async function main (argv) {
     await onPort?.stop()
   }
   // the result first: a histogram or report file that cannot be written must not lose it
-  process.stdout.write(renderResult(result, format, { latency: args.latency, statusCodes: args.renderStatusCodes }))
   if (format === 'text') {
-    if (args.perUrl) process.stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
-    // a script's done() report, after the tables (in JSON and YAML it is the result's `done`)
+    process.stderr.write(printResult(result, { outputStream: process.stderr, renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes }))
+    if (args.perUrl) process.stderr.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
+    // a script's done() report, after the tables, is the script's own output:
+    // stdout, as wrk prints it (in JSON and YAML it is the result's `done`)
     if (result.done !== undefined) process.stdout.write((typeof result.done === 'string' ? result.done : JSON.stringify(result.done, null, 2)).replace(/\n?$/, '\n'))
+  } else {
+    process.stdout.write(renderResult(result, format, {}))
   }
   writeHistograms(result, args)
   writeReports(reports, result)
@@ -259,7 +269,7 @@ async function main (argv) {
 function reportThresholds (result, json, io) {
   if (result.thresholds === undefined) return false
   const { formatThresholds, failureLines } = require('../engine/thresholds.js')
-  if (!json) io.stdout.write(`Thresholds:\n${formatThresholds(result.thresholds).join('\n')}\n`)
+  if (!json) io.stderr.write(`Thresholds:\n${formatThresholds(result.thresholds).join('\n')}\n`)
   if (result.thresholdAbort !== undefined) {
     const a = result.thresholdAbort
     io.stderr.write(`benchrig load: aborted by --threshold-abort after ${a.at.toFixed(1)} s: "${a.expr}" could no longer pass (${a.value} then); the result above covers that time only\n`)

@@ -44,7 +44,7 @@ for (const json of [true, false]) {
       t.ok(result.requests.total >= 50, 'the requests measured before the signal are in the result')
       t.ok(result.duration < 60, 'the run ended early')
     } else {
-      t.match(r.stdout, /requests in \d/, 'the tables are printed')
+      t.match(r.stderr, /requests in \d/, 'the tables are printed (on stderr, as autocannon)')
     }
   })
 }

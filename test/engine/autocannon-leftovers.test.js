@@ -40,7 +40,7 @@ t.test('-L/sampleInt: samples (and ticks) every N ms', async (t) => {
   t.ok(result.perSecond.requests.reduce((a, b) => a + b, 0) <= result.requests.total, 'the samples hold no more than the total')
   t.same(ticks, ticks.map((_, i) => i + 1), 'one tick per sample, numbered')
   t.match(printResult(result), 'Req/Bytes counts sampled every 0.05 seconds.')
-  t.throws(() => load({ url: s.url, sampleInt: 5 }), UsageError, 'under 10 ms is refused')
+  await t.rejects(load({ url: s.url, sampleInt: 5 }), UsageError, 'under 10 ms is refused (a rejected run, as autocannon reports bad options)')
   const { args } = parse(['-L', '250', s.url])
   t.equal(loadOptions(args, [], undefined, [s.url]).sampleInt, '250', '-L reaches the options')
 })

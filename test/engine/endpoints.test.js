@@ -179,7 +179,7 @@ t.test('benchrig load --per-url prints a row per URL (the CLI, once)', async (t)
   const out = await new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, 'load', '--per-url', '-c', '2', '-a', '20', `${a.url}/p`, `${b.url}/bad`], { stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
-    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stdout += d }) // the tables are on stderr (as autocannon's)
     child.on('close', (code) => resolve({ code, stdout }))
   })
   t.equal(out.code, 0)

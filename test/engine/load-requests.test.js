@@ -220,11 +220,11 @@ t.test('-I, --har, -F, --script (also with workers)', async (t) => {
 
 t.test('hooks: bad values are usage errors; a hook that throws ends the run with its message', async (t) => {
   const { url } = await echoServer(t)
-  t.throws(() => load({ url, workers: 2, connections: 2, setupClient: () => {} }), UsageError)
-  t.throws(() => load({ url, workers: 2, connections: 2, setupClient: () => {} }), /with -w\/--workers, give setupClient as the path of a module/)
-  t.throws(() => load({ url, idReplacement: true }), /no request has \[<id>\]/)
-  t.throws(() => load({ url, requests: [{ path: 'no-slash' }] }), /requests\[0\]\.path "no-slash"/)
-  t.throws(() => load({ url, verifyBody: 42 }), /invalid verifyBody/)
+  await t.rejects(load({ url, workers: 2, connections: 2, setupClient: () => {} }), UsageError)
+  await t.rejects(load({ url, workers: 2, connections: 2, setupClient: () => {} }), /with -w\/--workers, give setupClient as the path of a module/)
+  await t.rejects(load({ url, idReplacement: true }), /no request has \[<id>\]/)
+  await t.rejects(load({ url, requests: [{ path: 'no-slash' }] }), /requests\[0\]\.path "no-slash"/)
+  await t.rejects(load({ url, verifyBody: 42 }), /invalid verifyBody/)
   const err = await load({
     url,
     connections: 1,

@@ -134,8 +134,9 @@ test('API: --threshold-abort stops the run once a threshold can no longer pass, 
   // what the CLI prints of it, under the result
   const io = { stdout: { text: '', write (s) { this.text += s } }, stderr: { text: '', write (s) { this.text += s } } }
   t.equal(reportThresholds(r, false, io), true, 'a failed threshold: exit 1')
-  t.match(io.stdout.text, /^Thresholds:\n {2}FAIL {2}requests<50 +requests = \d+\n {2}pass {2}non2xx==0 +non2xx = 0\n$/)
-  t.match(io.stderr.text, /^benchrig load: aborted by --threshold-abort after [\d.]+ s: "requests<50" could no longer pass \(\d+ then\); the result above covers that time only\nbenchrig load: threshold "requests<50" failed: requests was \d+\n$/)
+  t.equal(io.stdout.text, '', 'stdout is left to -j')
+  t.match(io.stderr.text, /^Thresholds:\n {2}FAIL {2}requests<50 +requests = \d+\n {2}pass {2}non2xx==0 +non2xx = 0\n/)
+  t.match(io.stderr.text, /benchrig load: aborted by --threshold-abort after [\d.]+ s: "requests<50" could no longer pass \(\d+ then\); the result above covers that time only\nbenchrig load: threshold "requests<50" failed: requests was \d+\n$/)
   // a percentile waits for the grace period, then fails on its running value
   const slow = await server(t, { delayMs: 5 })
   const p = await load({ url: slow.url, connections: 2, duration: 30, thresholds: ['p50<1us'], thresholdAbort: true })
@@ -208,11 +209,11 @@ test('CLI: passing and failing runs as text and as JSON; exit 1 names each faile
   const flags = (list) => list.flatMap((e) => ['--threshold', e])
   const textOk = await cli(['-c', '2', '-a', '40', ...flags(PASSING), url])
   t.equal(textOk.code, 0, 'a passing run exits 0')
-  t.match(textOk.stdout, /Thresholds:\n {2}pass {2}requests==40 +requests = 40\n/, 'and lists its thresholds as passed')
+  t.match(textOk.stderr, /Thresholds:\n {2}pass {2}requests==40 +requests = 40\n/, 'and lists its thresholds as passed')
   t.notMatch(textOk.stderr, /threshold/)
   const textBad = await cli(['-c', '2', '-a', '40', ...flags(FAILING), url])
   t.equal(textBad.code, 1, 'a failing run exits 1')
-  t.match(textBad.stdout, / {2}FAIL {2}requests<40 +requests = 40\n {2}pass {2}non2xx==0 +non2xx = 0\n {2}FAIL {2}max<1us/)
+  t.match(textBad.stderr, / {2}FAIL {2}requests<40 +requests = 40\n {2}pass {2}non2xx==0 +non2xx = 0\n {2}FAIL {2}max<1us/)
   const lines = textBad.stderr.split('\n').filter((l) => l.includes('threshold'))
   t.same(lines.length, 2, 'one stderr line per failed threshold')
   t.match(lines[0], /^benchrig load: threshold "requests<40" failed: requests was 40$/)

@@ -149,13 +149,13 @@ t.test('a hook that fails stops the run with its name', async (t) => {
 
 t.test('usage errors, before any work', async (t) => {
   const both = script(t, 'both', 'module.exports = { request: (r) => r, setupRequest: (r) => r }')
-  t.throws(() => load({ url: 'http://127.0.0.1:9/', script: both }), { code: 'BENCHRIG_ERR_INVALID_ARG', message: /either request \(wrk's\) or setupRequest/ })
+  await t.rejects(load({ url: 'http://127.0.0.1:9/', script: both }), { code: 'BENCHRIG_ERR_INVALID_ARG', message: /either request \(wrk's\) or setupRequest/ })
   const delay = script(t, 'delay-rate', 'module.exports = { delay: () => 10 }')
-  t.throws(() => load({ url: 'http://127.0.0.1:9/', script: delay, overallRate: 100 }), UsageError, 'delay() with a rate')
-  t.throws(() => load({ url: 'http://127.0.0.1:9/', script: delay, h2: true }), /delay\(\) works over HTTP\/1.1/)
-  t.throws(() => load({ url: 'http://127.0.0.1:9/', scriptArgs: ['x'] }), /arguments after -- go to the --script module/)
+  await t.rejects(load({ url: 'http://127.0.0.1:9/', script: delay, overallRate: 100 }), UsageError, 'delay() with a rate')
+  await t.rejects(load({ url: 'http://127.0.0.1:9/', script: delay, h2: true }), /delay\(\) works over HTTP\/1.1/)
+  await t.rejects(load({ url: 'http://127.0.0.1:9/', scriptArgs: ['x'] }), /arguments after -- go to the --script module/)
   const notFn = script(t, 'not-fn', 'module.exports = { done: 3 }')
-  t.throws(() => load({ url: 'http://127.0.0.1:9/', script: notFn }), /done must be a function/)
+  await t.rejects(load({ url: 'http://127.0.0.1:9/', script: notFn }), /done must be a function/)
 })
 
 t.test('benchrig load --script FILE URL -- ARGS: init gets ARGS, done() is printed after the tables', async (t) => {
@@ -167,6 +167,6 @@ t.test('benchrig load --script FILE URL -- ARGS: init gets ARGS, done() is print
       done (summary) { return 'args ' + JSON.stringify(seen) + ', ' + summary.requests + ' requests' }
     }`)
   const stdout = await new Promise((resolve, reject) => execFile(process.execPath, [CLI, 'load', '-a', '4', '-c', '1', '--no-progress', '--script', file, s.url, '--', 'one', '--two'],
-    (err, out, errOut) => err ? reject(new Error(errOut)) : resolve(out)))
-  t.match(stdout, /Latency[\s\S]*\nargs \["one","--two"\], 4 requests\n$/, 'the report after the tables')
+    (err, out, errOut) => err ? reject(new Error(errOut)) : resolve(out + '\n' + errOut)))
+  t.match(stdout, /^args \["one","--two"\], 4 requests\n\n[\s\S]*Latency/, 'the report on stdout, the tables on stderr')
 })

@@ -4,11 +4,15 @@
 //   load(opts)            -> a LoadRun (EventEmitter + thenable)
 //   load(opts, cb)        -> the same, and cb(err, result) once it ends
 //   load({forever: true}) -> runs again after every 'done' until stop()
-//   load.track, load.printResult, load.aggregateResult
+//   load.track, load.printResult, load.aggregateResult, load.parseArguments, load.start
+// Invalid options are reported as autocannon reports them (cb, a rejected
+// promise, or 'error' on a forever instance), never thrown; startRun() is
+// the throwing form the CLI uses.
 // The engine itself (lib/engine/index.js) knows nothing of callbacks or
 // rounds; they live here so the engine's run stays one run.
 const { EventEmitter } = require('node:events')
 const engine = require('../index.js')
+const { UsageError } = require('../../errors.js')
 // loaded when called: `benchrig load` itself needs none of them
 const track = (/** @type {Parameters<typeof import('./track.js').track>} */ ...args) => require('./track.js').track(...args)
 const printResult = (/** @type {Parameters<typeof import('./print-result.js').printResult>} */ ...args) => require('./print-result.js').printResult(...args)
@@ -69,30 +73,77 @@ class ForeverRun extends EventEmitter {
 }
 
 /**
- * Starts a load run (options: docs/load.md). With a callback, cb(err, result)
- * is called when the run ends, and invalid options reach cb instead of being
- * thrown (as autocannon does); without one, invalid options throw a
- * UsageError at once. With `forever`, cb is never called (autocannon's rule):
- * listen for 'done', which fires after every round.
+ * The instance of a run whose options were refused: an EventEmitter that
+ * sends nothing. Without a callback it is also a promise that rejects with
+ * the error (autocannon's), except with `forever` (autocannon's forever
+ * instance is no promise). It emits 'error' on the next turn when someone
+ * listens, as a LoadRun does for a failed run (autocannon emits it for a
+ * forever instance only, and crashes the process when nobody listens).
+ */
+class RefusedRun extends EventEmitter {
+  #promise
+
+  /** @param {Error} err @param {{promise: boolean}} how */
+  constructor (err, { promise }) {
+    super()
+    this.opts = undefined
+    this.error = err
+    if (promise) {
+      this.#promise = Promise.reject(err)
+      // as a LoadRun: awaiting is optional when the events are used
+      this.#promise.catch(() => {})
+    }
+    setImmediate(() => { if (this.listenerCount('error') > 0) this.emit('error', err) })
+  }
+
+  stop () {}
+
+  then (onFulfilled, onRejected) { return this.#promise === undefined ? undefined : this.#promise.then(onFulfilled, onRejected) }
+  catch (onRejected) { return this.#promise === undefined ? undefined : this.#promise.catch(onRejected) }
+  finally (onFinally) { return this.#promise === undefined ? undefined : this.#promise.finally(onFinally) }
+}
+
+/**
+ * A run, or a ForeverRun with `forever`; invalid options throw (the CLI
+ * turns them into a usage error before any work).
+ * @param {object} options
+ */
+function startRun (options) {
+  return options?.forever ? new ForeverRun(options) : engine.load(options)
+}
+
+/**
+ * Starts a load run (options: docs/load.md), as autocannon(opts[, cb]) does.
+ * Invalid options are never thrown: with a callback they reach cb(err);
+ * without one the returned instance is a promise that rejects with them (or,
+ * with `forever`, an instance that emits 'error'). With `forever`, a callback
+ * is itself an error (autocannon's rule: listen for 'done', which fires after
+ * every round) and nothing is sent.
  * @param {object} options
  * @param {(err: Error|null, result?: object) => void} [cb]
  */
 function load (options, cb) {
-  if (typeof cb !== 'function') return options?.forever ? new ForeverRun(options) : engine.load(options)
+  const withCb = typeof cb === 'function'
   let run
   try {
-    run = options?.forever ? new ForeverRun(options) : engine.load(options)
+    if (withCb && options?.forever === true) {
+      throw new UsageError('load(options, cb): a callback cannot be used with forever: true, which never ends; listen for the \'done\' event, which fires after every round')
+    }
+    run = startRun(options)
   } catch (err) {
-    const failed = new EventEmitter()
-    setImmediate(() => cb(err))
-    return failed
+    const refused = new RefusedRun(err, { promise: !withCb && options?.forever !== true })
+    if (withCb) process.nextTick(cb, err)
+    return refused
   }
-  if (!options.forever) run.then((result) => cb(null, result), (err) => cb(err))
+  if (withCb) run.then((result) => cb(null, result), (err) => cb(err))
   return run
 }
 
 load.track = track
 load.printResult = printResult
 load.aggregateResult = aggregateResult
+// autocannon's CLI entry points, for wrappers that build on its arguments
+load.parseArguments = (/** @type {string[]} */ argv) => require('./start.js').parseArguments(argv)
+load.start = (/** @type {any} */ argv) => require('./start.js').start(argv)
 
-module.exports = { load, ForeverRun, track, printResult, aggregateResult }
+module.exports = { load, startRun, ForeverRun, RefusedRun, track, printResult, aggregateResult }

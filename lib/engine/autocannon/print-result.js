@@ -1,28 +1,52 @@
 'use strict'
 // printResult(result, opts): autocannon's API for the text report. It returns
-// the same tables `benchrig load` prints; it also accepts results that lack
-// benchrig's own keys (an aggregateResult, a result from autocannon).
+// the same tables `benchrig load` prints, laid out as autocannon's (a blank
+// line first, a newline after every line), coloured when opts.outputStream
+// (stderr by default) is a terminal that shows colour. It also takes results
+// that lack benchrig's own keys (an aggregateResult, a result from autocannon).
 const { formatResult } = require('../result/format.js')
 
 /**
+ * Whether a stream shows colour, by the rules of the color-support package
+ * autocannon asks: a TTY, a TERM that is not dumb, no CI; NO_COLOR (a
+ * convention autocannon ignores) turns it off, FORCE_COLOR on.
+ * @param {{isTTY?: boolean}|undefined} stream
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+function showsColor (stream, env = process.env) {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true
+  if (stream?.isTTY !== true) return false
+  const term = env.TERM ?? ''
+  if (term === 'dumb' && !env.COLORTERM) return false
+  if (env.TMUX) return true
+  if ((env.CI || env.TEAMCITY_VERSION) && !env.TRAVIS) return false
+  return env.TERM_PROGRAM !== undefined || /^screen|^xterm|^vt100|color|ansi|cygwin|linux/i.test(term) || Boolean(env.COLORTERM)
+}
+
+/**
  * @param {object} result from load(), 'done' or aggregateResult()
- * @param {{renderResultsTable?: boolean, renderLatencyTable?: boolean, renderStatusCodes?: boolean}} [opts]
+ * @param {{outputStream?: {isTTY?: boolean}, renderResultsTable?: boolean, renderLatencyTable?: boolean,
+ *   renderStatusCodes?: boolean, verbose?: boolean} | null} [opts]
  * @returns {string}
  */
-function printResult (result, opts = {}) {
+function printResult (result, opts) {
   if (!result || typeof result !== 'object' || !result.latency || !result.requests) {
     throw new TypeError('printResult(result): result must be the result of a load run')
   }
-  const r = { errorsByKind: {}, samples: 0, duration: 0, non2xx: 0, ...result }
+  const o = opts ?? {}
+  const r = { samples: 0, duration: 0, non2xx: 0, ...result }
   if (r.throughput === undefined) r.throughput = { total: 0 }
-  const text = formatResult(r, { latency: opts.renderLatencyTable === true, statusCodes: opts.renderStatusCodes === true })
-  const title = result.title === undefined ? '' : `${result.title}\n`
-  if (opts.renderResultsTable === false) {
-    // only the summary lines after the tables
-    const at = text.lastIndexOf('# of samples')
-    return title + text.slice(text.indexOf('\n', at) + 1).replace(/^\n+/, '')
-  }
-  return title + text
+  const text = formatResult(r, {
+    latency: o.renderLatencyTable === true,
+    statusCodes: o.renderStatusCodes === true,
+    color: showsColor(o.outputStream ?? process.stderr),
+    // autocannon's README: renderResultsTable false leaves the table out
+    // (its code reads only verbose); either leaves the summary lines
+    tables: o.renderResultsTable !== false && o.verbose !== false
+  })
+  // no title line: autocannon prints none (the title is in the JSON)
+  return '\n' + text + '\n'
 }
 
-module.exports = { printResult }
+module.exports = { printResult, showsColor }

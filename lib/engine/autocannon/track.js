@@ -18,12 +18,10 @@ function track (instance, opts = {}) {
   const out = opts.outputStream ?? process.stderr
   const progress = opts.renderProgressBar !== false && out.isTTY === true
   const o = instance.opts ?? {}
-  instance.once('start', () => {
-    const url = Array.isArray(o.urls) && o.urls.length > 1 ? `${o.urls.length} URLs` : (o.urls?.[0] ?? '')
-    const what = o.amount > 0 ? `${o.amount} requests` : `${o.duration}s test`
-    out.write(`Running ${what} @ ${url}\n${o.connections} connections` +
-      (o.pipelining > 1 ? ` with ${o.pipelining} pipelining factor` : '') + '\n\n')
-  })
+  // autocannon writes the "Running" lines only with its progress bar on
+  if (opts.renderProgressBar !== false) {
+    instance.on('start', () => out.write(runningLines(instance.opts ?? o)))
+  }
   if (opts.progressBarString !== undefined && typeof opts.progressBarString !== 'string') {
     throw new TypeError('track(instance, opts): progressBarString must be a string such as \'running [:bar] :percent\'')
   }
@@ -39,9 +37,27 @@ function track (instance, opts = {}) {
   }
   instance.on('done', (result) => {
     if (progress) out.write('\r\x1b[K')
-    out.write(printResult(result, opts) + '\n')
+    if (opts.renderResultsTable === false) return
+    out.write(printResult(result, { ...opts, outputStream: out }))
   })
   return instance
+}
+
+/**
+ * autocannon's lines at the start of a run: what runs (an amount of
+ * requests or seconds), the URL (several joined by commas, as its template
+ * prints an array), the socket path, the connections, the pipelining factor
+ * and the workers; then a blank line.
+ * @param {{amount?: number, duration?: number, urls?: string[], target?: {socketPath?: string},
+ *   connections?: number, pipelining?: number, workers?: number}} o normalized options
+ * @param {string} [extra] benchrig's own words after the connections (origins, HTTP/2)
+ */
+function runningLines (o, extra = '') {
+  const what = o.amount > 0 ? `${o.amount} requests` : `${o.duration}s`
+  const socket = o.target?.socketPath === undefined ? '' : ` (${o.target.socketPath})`
+  return `Running ${what} test @ ${(o.urls ?? []).join(',')}${socket}\n${o.connections} connections` +
+    (o.pipelining > 1 ? ` with ${o.pipelining} pipelining factor` : '') + extra +
+    (o.workers > 0 ? `\n${o.workers} workers` : '') + '\n\n'
 }
 
 const BAR_WIDTH = 20
@@ -65,4 +81,4 @@ function progressBar (template, { current, total }, elapsedS) {
     .replace(/:eta/g, eta.toFixed(1))
 }
 
-module.exports = { track, progressBar }
+module.exports = { track, progressBar, runningLines }

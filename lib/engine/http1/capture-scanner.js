@@ -89,7 +89,10 @@ class CaptureScanner extends ResponseScanner {
   }
 }
 
-/** Headers of a response head as an object of lowercase names (repeats joined by ", "). */
+/**
+ * Headers of a response head as an object of lowercase names; a repeated
+ * header (set-cookie) is an array of its values, as autocannon gives it.
+ */
 function parseHead (parts) {
   const text = Buffer.concat(parts).toString('latin1')
   const out = {}
@@ -100,7 +103,8 @@ function parseHead (parts) {
     if (colon <= 0) continue
     const name = line.slice(0, colon).trim().toLowerCase()
     const value = line.slice(colon + 1).trim()
-    out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`
+    const had = out[name]
+    out[name] = had === undefined ? value : (Array.isArray(had) ? (had.push(value), had) : [had, value])
   }
   return out
 }

@@ -91,11 +91,12 @@ class CaptureFrameReader extends FrameReader {
     return super.block(sid, buf, p, end, endStream)
   }
 
-  /** One decoded header (full decoder): into the stream's object, repeats joined as HTTP/1.1's are. */
+  /** One decoded header (full decoder): into the stream's object, a repeated one as an array, as HTTP/1.1's are. */
   header (name, value) {
     const h = this.collect
     if (h === null || name.charCodeAt(0) === 58 /* : */) return
-    h[name] = h[name] === undefined ? value : `${h[name]}, ${value}`
+    const had = h[name]
+    h[name] = had === undefined ? value : (Array.isArray(had) ? (had.push(value), had) : [had, value])
   }
 
   match (slot, buf, p, end) {

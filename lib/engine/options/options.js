@@ -84,10 +84,19 @@ function checkValue (value, shown) {
   return value
 }
 
+/**
+ * A URL as autocannon takes it: without a scheme ("localhost:3000/x") it is
+ * http:// (autocannon prepends it to anything that does not start with http).
+ * @param {string} u
+ */
+function withScheme (u) {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(u) ? u : `http://${u}`
+}
+
 function parseTarget (u, socketPath, rejectUnauthorized) {
   let url
   try {
-    url = new URL(u)
+    url = new URL(withScheme(u))
   } catch {
     throw new UsageError(`invalid URL "${u}": give a full URL like http://127.0.0.1:3000/path`)
   }
@@ -105,8 +114,21 @@ function parseTarget (u, socketPath, rejectUnauthorized) {
     host: url.host,
     path: (url.pathname || '/') + url.search,
     socketPath,
-    rejectUnauthorized
+    rejectUnauthorized,
+    // user:password@ in the URL: Basic credentials, percent-decoded as Node's
+    // http.request and autocannon decode them
+    auth: url.username === '' && url.password === '' ? undefined : `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
   }
+}
+
+/**
+ * The Authorization header of URL credentials, unless the request has one.
+ * @param {Record<string, string>} headers
+ * @param {string|undefined} auth user:password
+ */
+function withAuth (headers, auth) {
+  if (auth === undefined || Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) return headers
+  return { ...headers, Authorization: `Basic ${Buffer.from(auth).toString('base64')}` }
 }
 
 /**
@@ -137,7 +159,7 @@ function normalizeOptions (o) {
   if (refill !== 'window' && refill !== 'half' && refill !== 'batch') {
     throw new UsageError(`invalid --refill "${refill}": give window, half or batch`)
   }
-  const workers = integer(o.workers ?? DEFAULTS.workers, '-w/--workers', 0, 256)
+  let workers = integer(o.workers ?? DEFAULTS.workers, '-w/--workers', 0, 256)
   const amount = o.amount === undefined ? 0 : integer(o.amount, '-a/--amount', 1)
   // --stages and --stages-connections last the sum of their stages
   const duration = stagedDuration(o, amount, parseDuration) ?? (amount > 0 ? 0 : parseDuration(o.duration ?? DEFAULTS.duration, '-d/--duration'))
@@ -145,9 +167,10 @@ function normalizeOptions (o) {
   const bailout = o.bailout === undefined ? 0 : integer(o.bailout, '-B/--bailout', 1)
   const method = String(o.method ?? DEFAULTS.method).toUpperCase()
   if (!/^[A-Z][A-Z0-9_-]*$/.test(method)) throw new UsageError(`invalid -m/--method "${o.method}": give an HTTP method like GET or POST`)
-  if (workers > connections) {
-    throw new UsageError(`-w/--workers ${workers} is more than -c/--connections ${connections}: every worker needs a connection`)
-  }
+  // more workers than connections (autocannon runs it, a connection per
+  // worker): a worker without a connection has nothing to send, so only as
+  // many workers start as there are connections; -c stays what was asked
+  if (workers > connections) workers = connections
   checkOrigins(o, { connections, workers, socketPath }, origins.length)
   let body
   if (o.body !== undefined && o.bodyFile !== undefined) throw new UsageError('give either -b/--body or -i/--input, not both')
@@ -171,10 +194,10 @@ function normalizeOptions (o) {
   const ws = normalizeWs(o, { urls: urls.map(String), protocols: targets.map((t) => t.scheme), pipelining, workers, method, body, path: first.path, host: first.host, headers })
   if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'
   // each URL is an endpoint named by itself (per-endpoint results)
-  const requests = targets.map((t, i) => ({ method, path: t.path, host: t.host, headers, body, name: String(urls[i]) }))
+  const requests = targets.map((t, i) => ({ method, path: t.path, host: t.host, headers: withAuth(headers, t.auth), body, name: String(urls[i]) }))
   // sequences, hooks, HAR, forms, TLS files, title (request-options.js)
   const out = applyRequestOptions(o, {
-    urls: urls.map(String),
+    urls: urls.map((u) => withScheme(String(u))),
     target: { protocol: first.protocol, hostname: first.hostname, port: first.port, socketPath, rejectUnauthorized: first.rejectUnauthorized },
     requests,
     connections,
@@ -205,7 +228,10 @@ function normalizeOptions (o) {
     h2,
     ws
   }, { parseHeaders })
-  return applyEndpoints(out, origins, urls.map(String))
+  // sequences and HAR entries bring their own headers: the credentials of the
+  // first URL still apply to each (autocannon adds them to every request)
+  if (first.auth !== undefined) for (const r of out.requests) r.headers = withAuth(r.headers, first.auth)
+  return applyEndpoints(out, origins, urls.map((u) => withScheme(String(u))))
 }
 
-module.exports = { normalizeOptions, parseDuration, parseCount, parseHeaders, DEFAULTS }
+module.exports = { normalizeOptions, parseDuration, parseCount, parseHeaders, withScheme, DEFAULTS }

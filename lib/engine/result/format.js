@@ -4,16 +4,35 @@
 // latency percentile (-l) and the status codes (--render-status-codes).
 const { PERCENTILES, pkey } = require('./result.js')
 
-/** Renders rows (first row = header) as a box-drawn table. */
-function table (rows) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)))
+// SGR colours of autocannon's tables (chalk): cyan headings, bold row names;
+// status codes of 4xx and 5xx in bright red
+const CYAN = ['\x1b[36m', '\x1b[39m']
+const BOLD = ['\x1b[1m', '\x1b[22m']
+const RED = ['\x1b[91m', '\x1b[39m']
+const paint = (sgr, text) => sgr === null ? text : sgr[0] + text + sgr[1]
+
+/**
+ * Renders rows (first row = header) as a box-drawn table. `rules` draws a
+ * line between body rows too, as autocannon's tables (cli-table3) do;
+ * `color` paints the header cells and the first cell of each row (a cell may
+ * give its own colour as {text, sgr}).
+ * @param {any[][]} rows
+ * @param {{rules?: boolean, color?: boolean}} [how]
+ */
+function table (rows, how = {}) {
+  const text = (c) => String(c !== null && typeof c === 'object' ? c.text : c)
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => text(r[i]).length)))
   const line = (l, m, r) => l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r
-  const row = (cells) => '│' + cells.map((c, i) => ` ${String(c).padEnd(widths[i])} `).join('│') + '│'
+  const row = (cells, head) => '│' + cells.map((c, i) => {
+    const sgr = !how.color ? null : (c !== null && typeof c === 'object' ? c.sgr : (head ? CYAN : (i === 0 ? BOLD : null)))
+    return ` ${paint(sgr, text(c))}${' '.repeat(widths[i] - text(c).length)} `
+  }).join('│') + '│'
+  const body = rows.slice(1).map((r) => row(r, false))
   return [
     line('┌', '┬', '┐'),
-    row(rows[0]),
+    row(rows[0], true),
     line('├', '┼', '┤'),
-    ...rows.slice(1).map(row),
+    ...(how.rules ? body.flatMap((r, i) => (i === 0 ? [r] : [line('├', '┼', '┤'), r])) : body),
     line('└', '┴', '┘')
   ].join('\n')
 }
@@ -69,55 +88,65 @@ function bytes (x) {
 }
 
 /**
+ * The text report, laid out as autocannon's printResult: the latency table,
+ * the Req/Sec and Bytes/Sec table (a rule between the rows), the status
+ * codes, the sample line, the percentile table (-l), then the summary lines.
  * @param {object} r the result of load()
- * @param {{latency?: boolean, statusCodes?: boolean}} [opts]
+ * @param {{latency?: boolean, statusCodes?: boolean, color?: boolean, tables?: boolean}} [opts]
+ *   tables: false leaves only the summary lines (autocannon's verbose: false)
  * @returns {string}
  */
 function formatResult (r, opts = {}) {
   const out = []
-  const L = r.latency
-  const STATS = ['2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max']
-  const values = (x) => [x.p2_5, x.p50, x.p97_5, x.p99, x.average, x.stddev, x.max]
-  const breakout = r.breakout ? [['Connect', r.breakout.connect], ['First byte', r.breakout.firstByte], ['Last byte', r.breakout.lastByte]] : []
-  if (r.uncorrectedLatency) {
-    // Rate mode has two latencies (and more rows with --breakout): the unit
-    // moves to the header and the labels get short, so the table fits 80
-    // columns (the autocannon layout with "Latency (uncorrected)" took 95).
-    const rows = [['corrected', L], ['uncorrected', r.uncorrectedLatency], ...breakout.map(([n, x]) => [n.toLowerCase(), x])]
-    out.push(table([['Latency, ms', ...STATS], ...rows.map(([n, x]) => [n, ...values(x).map(msNumber)])]))
-  } else {
-    const rows = [['Latency', L], ...breakout]
-    out.push(table([['Stat', ...STATS], ...rows.map(([n, x]) => [n, ...values(x).map(ms)])]))
-  }
-  const q = r.requests
-  const t = r.throughput
-  out.push(table([
-    ['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'],
-    ['Req/Sec', count(q.p1), count(q.p2_5), count(q.p50), count(q.p97_5), count(q.average), count(q.stddev), count(q.min)],
-    ['Bytes/Sec', bytesCell(t.p1), bytesCell(t.p2_5), bytesCell(t.p50), bytesCell(t.p97_5), bytesCell(t.average), bytesCell(t.stddev), bytesCell(t.min)]
-  ]))
-  out.push('')
-  out.push(r.sampleInt === undefined || r.sampleInt === 1000 ? 'Req/Bytes counts sampled once per second.' : `Req/Bytes counts sampled every ${r.sampleInt / 1000} seconds.`)
-  out.push(`# of samples: ${r.samples}`)
-  if (opts.latency) {
-    out.push('')
+  const how = { rules: true, color: opts.color === true }
+  if (opts.tables !== false) {
+    const L = r.latency
+    const STATS = ['2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max']
+    const values = (x) => [x.p2_5, x.p50, x.p97_5, x.p99, x.average, x.stddev, x.max]
+    const breakout = r.breakout ? [['Connect', r.breakout.connect], ['First byte', r.breakout.firstByte], ['Last byte', r.breakout.lastByte]] : []
+    if (r.uncorrectedLatency) {
+      // Rate mode has two latencies (and more rows with --breakout): the unit
+      // moves to the header and the labels get short, so the table fits 80
+      // columns (the autocannon layout with "Latency (uncorrected)" took 95).
+      const rows = [['corrected', L], ['uncorrected', r.uncorrectedLatency], ...breakout.map(([n, x]) => [n.toLowerCase(), x])]
+      out.push(table([['Latency, ms', ...STATS], ...rows.map(([n, x]) => [n, ...values(x).map(msNumber)])], how))
+    } else {
+      const rows = [['Latency', L], ...breakout]
+      out.push(table([['Stat', ...STATS], ...rows.map(([n, x]) => [n, ...values(x).map(ms)])], how))
+    }
+    const q = r.requests
+    const t = r.throughput
     out.push(table([
-      ['Percentile', 'Latency (ms)'],
-      ...PERCENTILES.map((p) => [`${p}%`, L[pkey(p)].toFixed(3)])
-    ]))
-  }
-  if (opts.statusCodes) {
+      ['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'],
+      ['Req/Sec', count(q.p1), count(q.p2_5), count(q.p50), count(q.p97_5), count(q.average), count(q.stddev), count(q.min)],
+      ['Bytes/Sec', bytesCell(t.p1), bytesCell(t.p2_5), bytesCell(t.p50), bytesCell(t.p97_5), bytesCell(t.average), bytesCell(t.stddev), bytesCell(t.min)]
+    ], how))
+    if (opts.statusCodes) {
+      const codes = Object.entries(r.statusCodeStats ?? {})
+      const sgr = (c) => (Number(c) >= 400 ? RED : CYAN)
+      out.push(table([['Code', 'Count'], ...(codes.length ? codes.map(([c, v]) => [{ text: c, sgr: sgr(c) }, v.count]) : [['-', 0]])], how))
+    }
     out.push('')
-    const codes = Object.entries(r.statusCodeStats)
-    out.push(table([['Code', 'Count'], ...(codes.length ? codes.map(([c, v]) => [c, v.count]) : [['-', 0]])]))
+    out.push(r.sampleInt === undefined || r.sampleInt === 1000 ? 'Req/Bytes counts sampled once per second.' : `Req/Bytes counts sampled every ${r.sampleInt / 1000} seconds.`)
+    out.push(`# of samples: ${r.samples}`)
+    out.push('')
+    if (opts.latency) {
+      out.push(table([
+        ['Percentile', 'Latency (ms)'],
+        ...PERCENTILES.map((p) => [String(p), Number(L[pkey(p)]).toFixed(3)])
+      ], how))
+      out.push('')
+    }
   }
-  out.push('')
   if (r.non2xx) out.push(`${r['2xx']} 2xx responses, ${r.non2xx} non 2xx responses`)
-  out.push(`${count(r.requests.total)} requests in ${r.duration.toFixed(2)}s, ${bytes(r.throughput.total)} read`)
-  const kinds = Object.entries(r.errorsByKind).filter(([k, v]) => k !== 'status' && v > 0)
+  // requests sent, as autocannon counts them (answered ones are in the tables)
+  out.push(`${count(r.requests.sent ?? r.requests.total)} requests in ${Number(r.duration).toFixed(2)}s, ${bytes(r.throughput.total)} read`)
+  const kinds = Object.entries(r.errorsByKind ?? {}).filter(([k, v]) => k !== 'status' && v > 0)
   // several kinds with large counts: wrapped to 80 columns, the counts exact
   if (kinds.length) out.push(...wrap80(`${r.errors} errors (${kinds.map(([k, v]) => `${v} ${k}`).join(', ')})`))
-  if (r.mismatches) out.push(`${r.mismatches} responses did not match the expected body`)
+  else if (r.errors) out.push(`${count(r.errors)} errors (${count(r.timeouts ?? 0)} timeouts)`)
+  if (r.mismatches) out.push(`${count(r.mismatches)} requests with mismatched body`)
+  if (r.resets) out.push(`request pipeline was reset ${count(r.resets)} ${r.resets === 1 ? 'time' : 'times'}`)
   if (r.reconnects) out.push(`${r.reconnects} reconnects, ${r.resent} requests re-sent`)
   if (r.goaways) out.push(`${r.goaways} GOAWAY frames received (HTTP/2)`)
   if (r.rate) {
@@ -128,7 +157,8 @@ function formatResult (r, opts = {}) {
     if (!r.latencyCorrected) out.push('latency from the actual sends (-C): it hides the wait of requests the server held')
   }
   if (r.plannedReconnects) out.push(`${r.plannedReconnects} planned reconnects (--connection close, -D)`)
-  if (r.openConnectionsMax !== r.connections) out.push(`at most ${r.openConnectionsMax} connections open at once`)
+  // a result of ours knows the most connections open at once (autocannon's does not)
+  if (r.openConnectionsMax !== undefined && r.openConnectionsMax !== r.connections) out.push(`at most ${r.openConnectionsMax} connections open at once`)
   return out.join('\n')
 }
 

@@ -65,4 +65,32 @@ function harRequests (har, origin) {
   return out
 }
 
-module.exports = { harRequests }
+/**
+ * One warning per origin of the archive that none of the target URLs has:
+ * its entries are skipped (autocannon's CLI warns the same way).
+ * @param {string|object} har a path or a parsed HAR
+ * @param {string[]} urls the targets
+ * @returns {string[]}
+ */
+function skippedOrigins (har, urls) {
+  const allowed = urls.flatMap((u) => {
+    try {
+      return [new URL(u).origin]
+    } catch {
+      return [] // the options name a bad URL
+    }
+  })
+  const seen = new Set()
+  for (const e of readHar(har)?.log?.entries ?? []) {
+    let origin
+    try {
+      origin = new URL(e?.request?.url).origin
+    } catch {
+      continue // harRequests names the bad entry
+    }
+    if (!allowed.includes(origin)) seen.add(origin)
+  }
+  return [...seen].map((o) => `Warning: skipping requests to '${o}' as the target is ${allowed.join(', ')}`)
+}
+
+module.exports = { harRequests, skippedOrigins, readHar }

@@ -17,6 +17,21 @@ const path = require('node:path')
 const { loadHook } = require('../options/request-options.js')
 const C = require('../counters.js')
 
+const CASELESS = {
+  get: (o, k) => (typeof k === 'string' && !(k in o) ? o[k.toLowerCase()] : o[k]),
+  has: (o, k) => (typeof k === 'string' ? (k in o) || (k.toLowerCase() in o) : k in o)
+}
+
+/**
+ * onResponse's headers: lowercase names, read in any case. autocannon hands
+ * hooks the names as the server sent them (Set-Cookie), Node's http lowercases
+ * them; both spellings find the value here.
+ * @param {Record<string, string|string[]>|null} headers
+ */
+function caseless (headers) {
+  return headers === null ? headers : new Proxy(headers, CASELESS)
+}
+
 function resolver (hooks) {
   let mod = null
   const script = () => (mod ??= require(hooks.script))
@@ -133,7 +148,7 @@ function installHooks (runner) {
         const fn = conn.onResponseHooks[seq]
         if (fn !== undefined) {
           try {
-            const out = fn(status, body, conn.source.context, scanner.headers)
+            const out = fn(status, body, conn.source.context, caseless(scanner.headers))
             if (isThenable(out)) refuseAsync(out, 'onResponse', hookFailed)
           } catch (err) {
             hookFailed('onResponse', err)

@@ -55,9 +55,19 @@ function requestHook (fn) {
   }
 }
 
-// wrk's order of arguments (status, headers, body); headers by lowercase name
+// wrk's order of arguments (status, headers, body); headers by lowercase
+// name, each a string (a repeated header, an array for autocannon's hooks,
+// is joined with ", " here: wrk's table holds one string per name)
 function responseHook (fn) {
-  return (status, body, context, headers) => fn(status, headers, body, context)
+  return (status, body, context, headers) => fn(status, joined(headers), body, context)
+}
+
+function joined (headers) {
+  if (headers === null || headers === undefined) return headers
+  for (const k in headers) {
+    if (Array.isArray(headers[k])) return Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, Array.isArray(v) ? v.join(', ') : v]))
+  }
+  return headers
 }
 
 /**

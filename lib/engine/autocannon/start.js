@@ -1,0 +1,118 @@
+'use strict'
+// parseArguments(argv) and start(argv): autocannon's CLI as two functions,
+// which wrappers use to take autocannon's flags, change the options and run.
+// parseArguments reads `benchrig load`'s flags (autocannon's names and
+// aliases, ours besides) into the options object autocannon returns: its key
+// names, numbers as numbers, one URL as a string, headers as an object, the
+// -i file read into `body`, a HAR file parsed (with a warning per skipped
+// origin). It returns undefined after printing the help or the version, or
+// when no URL is given (autocannon prints its help then). start(argv) runs
+// such an object as the CLI would: the tables on stderr, -j's JSON on stdout.
+const fs = require('node:fs')
+
+// options whose values autocannon's parser turns into numbers
+const NUMBERS = ['connections', 'pipelining', 'duration', 'amount', 'workers', 'timeout', 'bailout', 'sampleInt',
+  'maxConnectionRequests', 'maxOverallRequests', 'connectionRate', 'overallRate', 'reconnectRate']
+
+/**
+ * @param {string[]} argv the arguments after the command name
+ * @returns {Record<string, any>|undefined}
+ */
+function parseArguments (argv) {
+  const { parse, loadOptions, HELP } = require('../../cli/load.js')
+  const { resolveUrls } = require('../../cli/load-request-flags.js')
+  const { parseHeaders } = require('../options/options.js')
+  const { args, helpText, warmup, command } = parse(argv)
+  if (args.version) {
+    console.log('benchrig', 'v' + require('../../../package.json').version)
+    console.log('node', process.version)
+    return undefined
+  }
+  if (args.help || args._.length === 0) {
+    console.error(helpText ?? require('../../cli/help.js').renderHelp(HELP, { width: 80 }))
+    return undefined
+  }
+  const urls = resolveUrls(args._.map(String), args, process.env)
+  const o = /** @type {Record<string, any>} */ (loadOptions(args, argv, warmup, urls))
+  for (const k of NUMBERS) {
+    if (typeof o[k] === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(o[k])) o[k] = Number(o[k])
+  }
+  o.url = urls.length === 1 ? urls[0] : urls
+  o.headers = parseHeaders(o.headers)
+  if (o.bodyFile !== undefined) {
+    o.body = fs.readFileSync(o.bodyFile, 'utf8')
+    delete o.bodyFile
+  }
+  if (typeof o.har === 'string') {
+    const { skippedOrigins, readHar } = require('../scripting/har.js')
+    const { withScheme } = require('../options/options.js')
+    o.har = readHar(o.har)
+    for (const line of skippedOrigins(o.har, urls.map(withScheme))) console.error(line)
+  }
+  const json = args.json === true
+  Object.assign(o, {
+    json,
+    renderLatencyTable: args.latency === true,
+    renderStatusCodes: args.renderStatusCodes === true,
+    renderProgressBar: !json && args.progress !== false && !args.n,
+    renderResultsTable: !json,
+    debug: args.debug === true,
+    onPort: args.onPort === true,
+    ...(args.onPort === true ? { spawn: command ?? [] } : {})
+  })
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k]
+  return o
+}
+
+/**
+ * Runs what parseArguments returned, as `benchrig load` does with those
+ * flags: with onPort, the command in `spawn` first. Errors are printed (their
+ * message), as autocannon's start prints them.
+ * @param {Record<string, any>|undefined} argv
+ * @returns {Promise<object|undefined>|undefined} the result, once the run ends
+ */
+function start (argv) {
+  if (!argv) return undefined // the help was printed
+  return run(argv).catch((err) => { console.error(err.message) })
+}
+
+async function run (argv) {
+  const { startRun, track } = require('./api.js')
+  let onPort = null
+  let opts = argv
+  if (argv.onPort) {
+    const { startOnPort } = require('../on-port.js')
+    const { hasPort, withPort } = require('../../cli/load-request-flags.js')
+    const { withScheme } = require('../options/options.js')
+    const first = withScheme(String([].concat(argv.url)[0]))
+    const url = new URL(first)
+    onPort = await startOnPort(argv.spawn ?? [], {
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: hasPort(first) ? Number(url.port || (url.protocol === 'https:' ? 443 : 80)) : undefined,
+      socketPath: argv.socketPath
+    })
+    const port = onPort.port
+    opts = { ...argv, url: [].concat(argv.url).map((u) => (port === undefined ? u : withPort(withScheme(String(u)), port))) }
+  }
+  try {
+    const instance = startRun(opts)
+    if (!argv.json || !process.stdout.isTTY) {
+      track(instance, {
+        outputStream: process.stderr,
+        renderProgressBar: argv.renderProgressBar,
+        renderResultsTable: argv.renderResultsTable,
+        renderLatencyTable: argv.renderLatencyTable,
+        renderStatusCodes: argv.renderStatusCodes
+      })
+    }
+    const once = () => new Promise((resolve) => setImmediate(resolve)) // track writes at 'done'
+    const result = await /** @type {Promise<any>} */ (/** @type {unknown} */ (instance))
+    await once()
+    if (argv.json) console.log(JSON.stringify(result))
+    return result
+  } finally {
+    await onPort?.stop()
+  }
+}
+
+module.exports = { parseArguments, start }
