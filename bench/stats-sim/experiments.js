@@ -346,3 +346,114 @@ function concatenated ({ seed, noise = 'realistic', pairs = 10 }) {
 }
 
 module.exports = { geomeanCoverage, autoAA, hintAA, gateAtThreshold, gatePower, welchAA, concatenated }
+
+/**
+ * --runs seq beside fixed 30 and --runs auto, on one suite of `files` files
+ * with `configs` configurations each (every configuration's true ratio is
+ * `effect`). The seq rule looks after every pair (the rule compare runs,
+ * lib/compare/sequential.js, driven over the model). Per design: the share
+ * of configurations called faster or slower (rate, with the standard error
+ * over simulations), the share of suites with any such call (suiteRate),
+ * the share called in the direction of a true change (power), and the mean
+ * pairs per configuration; for seq also the coverage of its reported
+ * intervals (true log ratio inside) and why it stopped. futility: false runs
+ * every configuration to maxPairs unless it is decided (the strictest
+ * peeking).
+ */
+function seqDesigns ({ sims, seed, noise = 'realistic', files = 3, configs = 4, effect = 1, maxPairs = 100, threshold = 1, alpha = 0.05, futility = true, others = true }) {
+  const { seqRule } = require('../../lib/compare/sequential.js')
+  return (async () => {
+    const truth = Math.log(effect)
+    const designs = { seq: newVerdictCounter(effect) }
+    if (others) Object.assign(designs, { fixed30: newVerdictCounter(effect), auto: newVerdictCounter(effect) })
+    let covered = 0
+    let tests = 0
+    const reasons = {}
+    for (let i = 0; i < sims; i++) {
+      const s = suite(files, configs, () => effect)
+      const fileList = s.map((f) => ({ file: f.name, name: f.name }))
+      const pick = (fs) => s.filter((f) => fs.some((x) => x.name === f.name))
+      const m = createMachine(simSeed(seed, i), noise)
+      const params = { alpha, threshold, maxPairs, futility }
+      const rule = futility ? seqRule(params) : seqRuleWith(params)
+      const res = await rule.run({
+        plan: /** @type {any} */ ({ files: fileList }),
+        previous: [],
+        runSchedule: async () => ({ rows: [], stopped: false }),
+        runBatch: async (fs, pairs, firstPair) => ({ rows: m.runPairs(pick(fs), pairs, firstPair).map((r) => ({ ...r, rule: rule.label })), stopped: false }),
+        log: () => {}
+      })
+      const a = analyze(res.rows, { threshold, alpha })
+      designs.seq.add(a.results)
+      for (const r of a.results) {
+        tests++
+        const lo = Math.log1p(r.ci[0] / 100)
+        const hi = Math.log1p(r.ci[1] / 100)
+        if (lo <= truth && truth <= hi) covered++
+        reasons[r.stop.reason] = (reasons[r.stop.reason] ?? 0) + 1
+      }
+      if (others) {
+        designs.fixed30.add(analyze(createMachine(simSeed(seed, i), noise).runPairs(s, 30, 1), { threshold, alpha }).results)
+        const m2 = createMachine(simSeed(seed, i), noise)
+        const au = await runAuto({ files: fileList, pilot: 6, target: threshold / 2, maxPairs: 60, runBatch: async (fs, pairs, firstPair) => ({ rows: m2.runPairs(pick(fs), pairs, firstPair), stopped: false }) })
+        designs.auto.add(analyze(au.rows, { threshold, alpha }).results)
+      }
+    }
+    const out = { sims, files, configs, effect, threshold, alpha, maxPairs, futility, noise }
+    for (const [name, c] of Object.entries(designs)) out[name] = c.summary(sims)
+    out.seq.coverage = covered / tests
+    out.seq.level = 1 - alpha / (files * configs)
+    out.seq.stops = reasons
+    return out
+  })()
+}
+
+// The seq rule with the simulation-only futility switch (see seqDesigns).
+function seqRuleWith (params) {
+  const { seqStates, seqLabel } = require('../../lib/stats/sequential.js')
+  return {
+    name: 'seq',
+    label: seqLabel(params),
+    async run (ctx) {
+      // every pair of every file until each configuration is decided or at maxPairs
+      const rows = []
+      for (let n = 1; n <= params.maxPairs; n++) {
+        const states = seqStates(rows, params)
+        const open = n === 1 ? ctx.plan.files : ctx.plan.files.filter((f) => states.some((s) => s.filename === f.name && s.verdict === 'running'))
+        if (open.length === 0) break
+        rows.push(...(await ctx.runBatch(open, 1, n)).rows)
+      }
+      return { rows, stopped: false }
+    }
+  }
+}
+
+// Verdicts per configuration: faster/slower calls (all false under A/A),
+// calls in the true direction, pairs; the suite-wide share with any call.
+function newVerdictCounter (effect) {
+  let tests = 0
+  let calls = 0
+  let right = 0
+  let suites = 0
+  let pairs = 0
+  let sumSq = 0
+  const want = effect > 1 ? 'faster' : effect < 1 ? 'slower' : undefined
+  return {
+    add (results) {
+      const k = results.filter((r) => r.verdict === 'faster' || r.verdict === 'slower').length
+      tests += results.length
+      calls += k
+      right += results.filter((r) => r.verdict === want).length
+      if (k > 0) suites++
+      pairs += results.reduce((s, r) => s + (r.stop ? r.stop.pairs : r.n_pairs), 0)
+      sumSq += (k / results.length) ** 2
+    },
+    summary (sims) {
+      const rate = calls / tests
+      const perSimVar = Math.max(0, (sumSq / sims - rate ** 2)) * sims / Math.max(1, sims - 1)
+      return { callRate: rate, se: Math.sqrt(perSimVar / sims), suiteRate: suites / sims, power: want ? right / tests : undefined, meanPairs: pairs / tests }
+    }
+  }
+}
+
+module.exports.seqDesigns = seqDesigns

@@ -6,7 +6,11 @@
 //
 //   node bench/stats-sim/run.js [--sims N] [--seed S] [--noise realistic|loaded]
 //                               [--only geomean,auto,hint,gate,power,welch] [--configs N] [--effect R]
-//                               [--skip-former]
+//                               [--skip-former] [--files N] [--max-runs N] [--threshold PCT]
+// --only seq: --runs seq beside fixed 30 and auto, A/A and true +2% and +5%
+//   changes (--effect is ignored), peeking at every pair; then with futility
+//   off (every configuration looked at after each of --max-runs pairs), and
+//   one configuration alone (no multiplicity correction)
 // --configs: configurations per file in the --runs auto experiment (default 2)
 // --effect: their true ratio new/old (default 1, no change: the A/A rate;
 //   e.g. 1.05: the share called at p < .05 and the pairs a changed file uses)
@@ -14,7 +18,8 @@
 const { parseArgs } = require('node:util')
 const e = require('./experiments.js')
 
-const { values } = parseArgs({
+const USAGE = 'usage: node bench/stats-sim/run.js [--sims N] [--seed S] [--noise realistic|loaded] [--only geomean,auto,hint,gate,power,welch,seq] [--configs N] [--effect R] [--skip-former] [--files N] [--max-runs N] [--threshold PCT]\n'
+const { values } = parseFlags({
   options: {
     sims: { type: 'string', default: '10000' },
     seed: { type: 'string', default: '1' },
@@ -22,14 +27,25 @@ const { values } = parseArgs({
     only: { type: 'string', default: 'geomean,auto,hint,gate,power' },
     configs: { type: 'string', default: '2' },
     effect: { type: 'string', default: '1' },
-    'skip-former': { type: 'boolean', default: false }
+    'skip-former': { type: 'boolean', default: false },
+    files: { type: 'string', default: '3' },
+    'max-runs': { type: 'string', default: '100' },
+    threshold: { type: 'string', default: '1' }
   }
 })
+function parseFlags (config) {
+  try {
+    return parseArgs(config)
+  } catch (err) {
+    process.stderr.write(`run.js: ${err.message}\n${USAGE}`)
+    process.exit(2)
+  }
+}
 const sims = Number(values.sims)
 const seed = Number(values.seed)
 const effect = Number(values.effect)
-if (!(sims >= 1) || !Number.isInteger(seed) || !(effect > 0)) {
-  process.stderr.write('run.js: --sims N (>= 1), --seed S (an integer) and --effect R (a ratio > 0)\n')
+if (!(sims >= 1) || !Number.isInteger(seed) || !(effect > 0) || !(Number(values.files) >= 1) || !(Number(values['max-runs']) >= 2) || !(Number(values.threshold) > 0)) {
+  process.stderr.write('run.js: --sims N (>= 1), --seed S (an integer), --effect R (a ratio > 0), --files N (>= 1), --max-runs N (>= 2), --threshold PCT (> 0)\n')
   process.exitCode = 2
 } else {
   main().catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
@@ -51,5 +67,13 @@ async function main () {
   if (only.has('gate')) await time('gate', () => e.gateAtThreshold(opts))
   if (only.has('power')) await time('power', () => e.gatePower(opts))
   if (only.has('welch')) await time('welch', () => e.welchAA(opts))
+  if (only.has('seq')) {
+    const s = { ...opts, files: Number(values.files), configs: Number(values.configs), maxPairs: Number(values['max-runs']), threshold: Number(values.threshold) }
+    await time('seqAA', () => e.seqDesigns({ ...s, effect: 1 }))
+    await time('seqPlus2', () => e.seqDesigns({ ...s, effect: 1.02 }))
+    await time('seqPlus5', () => e.seqDesigns({ ...s, effect: 1.05 }))
+    await time('seqAANoFutility', () => e.seqDesigns({ ...s, effect: 1, futility: false, others: false }))
+    await time('seqAAOneConfig', () => e.seqDesigns({ ...s, files: 1, configs: 1, effect: 1, futility: false, others: false }))
+  }
   process.stdout.write(JSON.stringify(out, null, 2) + '\n')
 }

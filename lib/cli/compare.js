@@ -25,16 +25,21 @@ const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
 "rate","time", then pair, order, run, seed, start, configs, measure, plan,
-shard_index, shard_count, host: columns Node core's compare.R reads) to
+shard_index, shard_count, host, executor, rule and a duet run's section
+columns: Node core's compare.R reads them all) to
 stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
 The "measure" column names what rate counts (see --measure).
 
 Options:
   --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
-  --runs N|auto         pairs per file (default 30); auto: a pilot of 6 pairs
-                        sets each file's pairs (12 to --max-runs) for --target
+  --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
+                        sets each file's pairs (12 to --max-runs) for --target;
+                        seq: each configuration stops as soon as its
+                        anytime-valid interval (level 1 - alpha/configurations)
+                        excludes 0 or lies inside ±--threshold, or cannot get
+                        there within --max-runs (futility)
   --target PCT          auto: wanted CI half-width in % (default 0.5)
-  --max-runs N          auto: at most N pairs per file (default 60)
+  --max-runs N          auto: at most N pairs per file (default 60); seq: 100
   --time-budget SEC     auto: start no batch that would end after SEC seconds
   --filter PATTERN      only files whose name contains PATTERN or matches /re/ (repeatable)
   --exclude PATTERN     skip such files (repeatable)
@@ -141,7 +146,9 @@ function parseCompareArgs (argv, ctx = {}) {
   const v = parsed.values
   if (v.help) return { help: true }
   const auto = v.runs === 'auto'
-  const runs = auto ? undefined : (wholeNumber(v.runs, '--runs', 1) ?? 30)
+  const seq = v.runs === 'seq'
+  if (v.runs !== undefined && !auto && !seq && !/^\d+$/.test(v.runs)) throw new UsageError(`--runs ${v.runs}: give a whole number of pairs, auto or seq`)
+  const runs = auto || seq ? undefined : (wholeNumber(v.runs, '--runs', 1) ?? 30)
   if (v.output && v.resume) throw new UsageError('--output and --resume both name the output file: give only --resume FILE to continue FILE')
   let seed
   if (v.seed !== undefined) {
@@ -172,6 +179,13 @@ function parseCompareArgs (argv, ctx = {}) {
           timeBudgetMs: v['time-budget'] === undefined ? undefined : positiveNumber(v['time-budget'], '--time-budget') * 1000
         }
       : undefined,
+    seq: seq
+      ? {
+          alpha: positiveNumber(v.alpha, '--alpha', { max: 1 }) ?? 0.05,
+          threshold: positiveNumber(v.threshold, '--threshold') ?? 1,
+          maxPairs: wholeNumber(v['max-runs'], '--max-runs', 2) ?? 100
+        }
+      : undefined,
     warmup: wholeNumber(v.warmup, '--warmup', 0) ?? 0,
     measure: checkMeasure(v.measure),
     output: v.output ?? v.resume,
@@ -188,10 +202,13 @@ function parseCompareArgs (argv, ctx = {}) {
     if (seed !== undefined && seed !== opts.plan.seed) throw new UsageError(`--seed ${v.seed}: --plan ${v.plan} was made for seed ${opts.plan.seed}; leave --seed out`)
     opts.seed = opts.plan.seed
   }
+  if (seq && opts.plan) throw new UsageError(`--runs seq does not go with --plan ${v.plan}: the rule decides after every pair on one machine; leave --plan out`)
+  if (seq && opts.shard) throw new UsageError('--runs seq does not go with --shard: the rule decides after every pair, which shards cannot share; use --runs N with --shard')
+  if (seq && (v.target !== undefined || v['time-budget'] !== undefined)) throw new UsageError('--target and --time-budget go with --runs auto; --runs seq stops each configuration on its own interval (--threshold, --alpha, --max-runs)')
   if (opts.shard && auto) throw new UsageError('--runs auto does not go with --shard: run a fixed number of pairs per shard, then "benchrig plan --next" and --plan for further rounds (docs/scale.md)')
   if (opts.shard && opts.seed === undefined && !opts.resume) throw new UsageError(`--shard ${v.shard}: give --seed S (the same on every shard), so that every shard builds the same plan`)
-  if (!auto && (v.target !== undefined || v['max-runs'] !== undefined || v['time-budget'] !== undefined)) {
-    throw new UsageError('--target, --max-runs and --time-budget go with --runs auto')
+  if (!auto && !seq && (v.target !== undefined || v['max-runs'] !== undefined || v['time-budget'] !== undefined)) {
+    throw new UsageError('--target, --max-runs and --time-budget go with --runs auto (--max-runs also with --runs seq)')
   }
   if (opts.cpuset !== undefined) cpusetPrefix(opts.cpuset)
   return opts

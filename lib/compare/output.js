@@ -10,16 +10,19 @@ const { UsageError } = require('../errors.js')
  * Node core's five columns first, then ours. Node's compare.R reads the file
  * with colClasses c('character','character','character','numeric','numeric'),
  * which R recycles over further columns: column k+5 is read with the type of
- * column k. So columns 9, 10, 14 and 15 (4 and 5 modulo 5) hold only bare
- * numbers or nothing: seed, start (epoch milliseconds), shard_index and
- * shard_count; the others may hold any text. test/r/node-contract.test.js
+ * column k. So columns 9, 10, 14, 15, 19 and 20 (4 and 5 modulo 5) hold only
+ * bare numbers or nothing: seed, start (epoch milliseconds), shard_index,
+ * shard_count, section_start and section_end; the others may hold any text
+ * (a number in a text column is read as text, which the analyses convert). test/r/node-contract.test.js
  * reads every CSV we write with that exact call.
  */
 const COLUMNS = [
   'binary', 'filename', 'configuration', 'rate', 'time', // 1-5: Node core's
   'pair', 'order', 'run', 'seed', 'start', // 6-8 text, 9-10 numeric
   'configs', 'measure', 'plan', 'shard_index', 'shard_count', // 11-13 text, 14-15 numeric
-  'host' // 16 text
+  'host', 'executor', 'rule', // 16-18 text
+  'section_start', 'section_end', // 19-20 numeric: a duet run's measured section (epoch ms)
+  'cpuset', 'starved', 'section_cpu' // 21-23 text: a duet side's CPUs, a starved pair, its CPU seconds in the section
 ]
 
 /** Columns read as numbers by Node's recycled colClasses (1-based k with k % 5 of 4 or 0). */

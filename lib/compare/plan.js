@@ -17,7 +17,7 @@ const { planSchedule, shardSchedule, planHash, hostFingerprint } = require('./sh
  * @property {Map<string, number>|undefined} costs expected seconds per pair by file (a round plan's)
  * @property {import('./schedule.js').ScheduledRun[]} schedule the runs this process runs, in order
  * @property {string} id the plan column: its hash, or BASE.ROUND of a round plan
- * @property {{plan: string, host: string, shard_index?: number, shard_count?: number}} tags columns of every row
+ * @property {{plan: string, host: string, shard_index?: number, shard_count?: number, executor?: string, rule?: string}} tags columns of every row
  * @property {{index: number, count: number, source: string, units: object[], pairs: number}} [shard]
  */
 

@@ -7,12 +7,14 @@ const { progressMode, createStatusLine, clock } = require('../harness/status-lin
 
 /**
  * @param {{index: number, total: number, name: string, binary: string, pair: number, elapsedMs: number,
- *   done?: number, queue?: number}} s index: runs finished; done/queue: configurations of the current run
+ *   done?: number, queue?: number, rule?: string}} s index: runs finished; done/queue: configurations of
+ *   the current run; rule: the stopping rule's own state (--runs seq: how far each configuration is from its stop)
  */
 function formatCompareProgress (s) {
   const eta = s.index > 0 ? clock(s.elapsedMs / s.index * (s.total - s.index)) : '?'
   const config = s.queue > 0 ? ` config ${Math.min(s.done + 1, s.queue)}/${s.queue}` : ''
-  return `[${s.index + 1}/${s.total}] ${s.name} ${s.binary} pair ${s.pair}${config}  elapsed ${clock(s.elapsedMs)}  ETA ${eta}`
+  const rule = s.rule ? `  ${s.rule}` : ''
+  return `[${s.index + 1}/${s.total}] ${s.name} ${s.binary} pair ${s.pair}${config}  elapsed ${clock(s.elapsedMs)}  ETA ${eta}${rule}`
 }
 
 /**
@@ -21,12 +23,18 @@ function formatCompareProgress (s) {
  */
 function createCompareProgress ({ stream, enabled, now = Date.now, env, timers }) {
   let state
+  let rule
   let t0 = now()
-  const render = () => formatCompareProgress({ ...state, elapsedMs: now() - t0 })
+  const render = () => formatCompareProgress({ ...state, rule, elapsedMs: now() - t0 })
   const line = createStatusLine({ stream, mode: progressMode({ stream, enabled, env }), render, timers })
   return {
-    /** @param {{phase: 'start'|'config'|'report'|'end', run?: object, index?: number, total?: number, elapsedMs?: number, queueLength?: number}} e */
+    /** @param {{phase: 'start'|'config'|'report'|'end'|'rule', text?: string, run?: object, index?: number, total?: number, elapsedMs?: number, queueLength?: number}} e */
     update (e) {
+      if (e.phase === 'rule') {
+        rule = e.text
+        if (state) line.milestone(`compare: ${rule}`)
+        return
+      }
       if (e.phase === 'start') {
         t0 = now() - e.elapsedMs // the schedule's clock, so a resumed or batched run keeps its ETA
         state = { index: e.index, total: e.total, name: e.run.name, binary: e.run.binary, pair: e.run.pair, done: 0, queue: 0 }

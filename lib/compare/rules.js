@@ -24,13 +24,13 @@ const { runAuto } = require('./auto.js')
  */
 
 /**
- * @param {number} runs
+ * @param {number} [runs] pairs per file (a round plan gives each file its own)
  * @returns {Rule}
  */
 function fixedRule (runs) {
   return {
     name: 'fixed',
-    label: `fixed ${runs}`,
+    label: runs === undefined ? 'fixed' : `fixed ${runs}`,
     async run (ctx) {
       const res = await ctx.runSchedule(ctx.plan.schedule)
       return { rows: [...ctx.previous, ...res.rows], stopped: res.stopped }
@@ -57,12 +57,13 @@ function autoRule (opts) {
 
 /**
  * The rule the parsed options ask for.
- * @param {{runs?: number, auto?: object}} opts
+ * @param {{runs?: number, auto?: object, seq?: {alpha: number, threshold: number, maxPairs: number}}} opts
  * @returns {Rule}
  */
 function ruleFor (opts) {
+  if (opts.seq) return require('./sequential.js').seqRule(opts.seq)
   if (opts.auto) return autoRule(/** @type {any} */ (opts.auto))
-  return fixedRule(opts.runs ?? 30)
+  return fixedRule(opts.runs)
 }
 
 module.exports = { fixedRule, autoRule, ruleFor }

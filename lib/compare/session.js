@@ -85,7 +85,9 @@ async function runComparison (opts, io) {
   /** @type {Record<string, any>} */
   const meta = {
     seed,
-    runs: opts.auto ? 'auto' : opts.runs,
+    runs: opts.auto ? 'auto' : opts.seq ? 'seq' : opts.runs,
+    rule: rule.label,
+    executor: executorName,
     measure: opts.measure,
     args: opts.args,
     cpuset: opts.cpuset,
@@ -95,6 +97,8 @@ async function runComparison (opts, io) {
     ...machineMeta()
   }
   const plan = buildPlan({ sides, root: opts.root, found, seed, opts })
+  // the design travels with every row, as the measure does
+  Object.assign(plan.tags, { executor: executorName, rule: rule.label })
   if (plan.shard) {
     stderr.write(`compare: shard ${plan.shard.index}/${plan.shard.count} (${plan.shard.source}): ${plan.shard.pairs} of ${plan.shard.units.length} pairs, plan ${plan.id}\n`)
     if (opts.output) writePlanSidecar(opts.output, { plan: plan.id, seed, shardCount: plan.shard.count, units: plan.shard.units })

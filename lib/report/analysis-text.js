@@ -25,11 +25,26 @@ function nameOf (r) {
 }
 
 /**
+ * A verdict of --runs seq: after how many pairs, and why the rule stopped.
+ * @param {{verdict: string, stop: {pairs: number, reason: string, needed?: number|null}}} r
+ * @param {boolean} long
+ */
+function stopText (r, long) {
+  const s = r.stop
+  const need = s.needed === undefined ? '' : Number.isFinite(s.needed) ? `, would need ~${s.needed} pairs` : ', would need more than 100x --max-runs pairs'
+  if (s.reason === 'futility') return long ? `inconclusive (futility at ${s.pairs} pairs${need})` : `inconclusive (futility${need})`
+  if (s.reason === 'max-runs') return `inconclusive (--max-runs ${s.pairs}${need})`
+  if (s.reason === 'running') return `inconclusive (not stopped at ${s.pairs} pairs)`
+  return long ? `${r.verdict} (stopped at ${s.pairs} pairs: interval ${s.reason})` : `${r.verdict} (at ${s.pairs})`
+}
+
+/**
  * The verdict with what an inconclusive result lacks.
  * @param {object} r a result
  * @param {number} [comparisons] how many configurations the correction spans
  */
 function verdictText (r, comparisons) {
+  if (r.stop) return stopText(r, true)
   if (r.verdict !== 'inconclusive') return r.verdict
   const unit = r.n_pairs ? 'pairs' : 'runs per binary'
   const more = r.more_pairs === undefined ? '' : `; needs ~${r.more_pairs} more ${unit}`
@@ -71,6 +86,7 @@ function welchStars (p) {
  * @param {object} r a result
  */
 function shortVerdict (r) {
+  if (r.stop) return stopText(r, false)
   if (r.verdict !== 'inconclusive') return r.verdict
   const unit = r.n_pairs ? 'pairs' : 'runs'
   if (r.blocker === 'too-few-pairs') return `inconclusive (too few ${unit})`
@@ -178,6 +194,7 @@ function formatAnalysisText (a, { wide = false, width = 100 } = {}) {
   if (!wide && a.results.some((r) => r.verdict === 'inconclusive' && r.blocker)) {
     out.push(prose('inconclusive: "~N more pairs" = pairs the spread says a CI within the threshold needs; "too few" = below 6 pairs a signed-rank test cannot reach significance at all; "multiplicity" = the CI excludes 0 but the correction over all configurations blocks the call (--wide says it per row).'))
   }
+  if (a.meta.rule) out.push(prose(`stopping rule: --runs seq (${a.meta.rule}): each configuration was analysed on its pairs up to where the rule stopped it; its CI is the rule's anytime-valid confidence sequence for the median ratio at level 1 - alpha/configurations, valid at whatever pair it stopped; futility = the interval could not reach a decision within max pairs at the spread seen.`))
   if (a.geomean) out.push(prose(a.geomean.method === 'per-pair' ? `geomean: the log ratios averaged over the configurations within each of the ${a.geomean.pairs} pairs they share, then the signed-rank CI over those pairs.` : 'geomean: no pairs shared by every configuration, so its CI treats the configurations as independent (too narrow when they share processes).'))
   out.push('')
   out.push(prose('Node compare.R columns (Welch t-test on the raw rates: unpaired and not adjusted for the number of comparisons; for continuity with Node core, not a verdict):'))

@@ -14,6 +14,7 @@ const { warningsFor } = require('./warnings.js')
 const { groupRows, pairsOf, fallbackMessage } = require('./pairing.js')
 const { precisionOf } = require('./precision.js')
 const { pairedTestFor, measureOfRows, effectFloor, applyFloor, warningsForMethod } = require('./near-deterministic.js')
+const { seqOfRows, seqStates } = require('./sequential.js')
 
 const SCHEMA = 'benchrig-analysis/1'
 
@@ -192,6 +193,11 @@ function analyze (rows, opts = {}) {
   // that may be called faster or slower (lib/stats/near-deterministic.js).
   o.measure = measureOfRows(rows)
   o.minEffect = effectFloor(o.measure, opts.minEffect)
+  // Rows of --runs seq: each configuration is analysed on the pairs up to
+  // where the rule stopped it, and its interval and verdict are the rule's.
+  const seq = seqOfRows(rows)
+  const stops = seq ? new Map(seqStates(rows, seq).map((s) => [`${s.filename}\u0000${s.configuration}`, s])) : undefined
+  if (stops) rows = rows.filter((r) => upToStop(r, stops))
   const analysed = groupRows(rows).map((g) => analyzeGroup(g, o))
   const partial = analysed.map((a) => a.result)
   const warnings = analysed.flatMap((a) => a.warnings)
@@ -232,6 +238,7 @@ function analyze (rows, opts = {}) {
       new: r.new
     }
   })
+  if (stops) for (const r of results) Object.assign(r, seqResult(r, stops.get(`${r.filename}\u0000${r.configuration}`), o.minEffect))
   // The gate is a one-sided test against -PCT at alpha / 2, Holm-adjusted:
   // it fires when the upper end of the (1 - alpha) CI lies below -PCT, so a
   // true change of exactly -PCT fires in at most alpha / 2 of runs.
@@ -243,8 +250,38 @@ function analyze (rows, opts = {}) {
     results,
     geomean: geomeanOf(analysed, results, o.confLevel),
     warnings,
-    meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, measure: o.measure, minEffect: o.minEffect, ...(o.meta || {}) },
+    meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, measure: o.measure, minEffect: o.minEffect, ...(seq ? { rule: seq.label } : {}), ...(o.meta || {}) },
     regressions
+  }
+}
+
+// A row of --runs seq counts when its pair is one the rule saw before it
+// stopped the row's configuration.
+function upToStop (r, stops) {
+  const s = stops.get(`${r.filename}\u0000${r.configuration}`)
+  if (!s) return true
+  const seed = r.seed === undefined || r.seed === null ? '' : String(r.seed)
+  return s.keys.includes(`${seed}\u0000${Number(r.pair)}`)
+}
+
+/**
+ * The fields the seq rule decides: its interval at its level, its verdict
+ * (a configuration it has not stopped is inconclusive), which rule stopped
+ * it after how many pairs and why, and the pairs it predicts a decision needs.
+ * @param {Result} r
+ * @param {import('./sequential.js').SeqState & {pairs: number}} s
+ * @param {number} minEffect
+ */
+function seqResult (r, s, minEffect) {
+  const verdict = s.verdict === 'running' ? 'inconclusive' : s.verdict
+  return {
+    ci: /** @type {[number, number]} */ ([toPct(s.lo), toPct(s.hi)]),
+    conf_level: s.level,
+    ci_log_width: s.hi - s.lo,
+    verdict: applyFloor(verdict, r.change, minEffect),
+    blocker: undefined,
+    stop: { rule: 'seq', pairs: s.n, reason: s.reason, ...(s.needed === undefined ? {} : { needed: s.needed }) },
+    ...(s.needed !== undefined && Number.isFinite(s.needed) ? { more_pairs: Math.max(0, s.needed - s.n) } : {})
   }
 }
 

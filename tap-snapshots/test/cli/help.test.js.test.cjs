@@ -161,16 +161,21 @@ Usage: benchrig compare --old BIN --new BIN [options] <category ...|all>
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
 "rate","time", then pair, order, run, seed, start, configs, measure, plan,
-shard_index, shard_count, host: columns Node core's compare.R reads) to
+shard_index, shard_count, host, executor, rule and a duet run's section
+columns: Node core's compare.R reads them all) to
 stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
 The "measure" column names what rate counts (see --measure).
 
 Options:
   --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
-  --runs N|auto         pairs per file (default 30); auto: a pilot of 6 pairs
-                        sets each file's pairs (12 to --max-runs) for --target
+  --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
+                        sets each file's pairs (12 to --max-runs) for --target;
+                        seq: each configuration stops as soon as its
+                        anytime-valid interval (level 1 - alpha/configurations)
+                        excludes 0 or lies inside ±--threshold, or cannot get
+                        there within --max-runs (futility)
   --target PCT          auto: wanted CI half-width in % (default 0.5)
-  --max-runs N          auto: at most N pairs per file (default 60)
+  --max-runs N          auto: at most N pairs per file (default 60); seq: 100
   --time-budget SEC     auto: start no batch that would end after SEC seconds
   --filter PATTERN      only files whose name contains PATTERN or matches /re/ (repeatable)
   --exclude PATTERN     skip such files (repeatable)

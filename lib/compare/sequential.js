@@ -1,0 +1,105 @@
+'use strict'
+// --runs seq: the stopping rule on lib/stats/sequential.js's confidence
+// sequences. One pair of every open file per round; after each round the
+// rule is run over all rows (the function analyze runs on the CSV later),
+// and a file stays open while one of its configurations is still running
+// and it has run fewer than --max-runs pairs. A stopped configuration whose
+// file goes on keeps being measured (its file's process runs them all) but
+// its later pairs are ignored by the analysis.
+const { seqLabel, seqStates } = require('../stats/sequential.js')
+
+/**
+ * @param {{alpha: number, threshold: number, maxPairs: number}} params
+ * @returns {import('./rules.js').Rule}
+ */
+function seqRule (params) {
+  const label = seqLabel(params)
+  return {
+    name: 'seq',
+    label,
+    async run (ctx) {
+      const rows = [...ctx.previous]
+      const files = ctx.plan.files
+      const ran = new Map(files.map((f) => [f.name, 0]))
+      for (const r of rows) if (ran.has(r.filename)) ran.set(r.filename, Math.max(ran.get(r.filename), Number(r.pair) || 0))
+      for (;;) {
+        const states = seqStates(rows, params)
+        const open = files.filter((f) => {
+          const n = ran.get(f.name)
+          if (n === 0) return true
+          if (n >= params.maxPairs) return false
+          // a file none of whose configurations has a pair (every run failed) stops
+          return states.some((s) => s.filename === f.name && s.verdict === 'running')
+        })
+        if (ctx.progress) ctx.progress({ phase: 'rule', text: describeOpen(states, params) })
+        if (open.length === 0) {
+          const stops = states.map((s) => stopRecord(s, label))
+          for (const line of summary(stops)) ctx.log(line)
+          return { rows, stopped: false, stoppedBy: 'every configuration stopped', stops }
+        }
+        // files at the same pair number run as one interleaved batch
+        const byNext = new Map()
+        for (const f of open) {
+          const next = ran.get(f.name) + 1
+          byNext.set(next, [...(byNext.get(next) ?? []), f])
+        }
+        for (const [next, batch] of byNext) {
+          const res = await ctx.runBatch(batch, 1, next)
+          rows.push(...res.rows)
+          for (const f of batch) ran.set(f.name, next)
+          if (res.stopped) return { rows, stopped: true, stoppedBy: 'interrupted', stops: seqStates(rows, params).map((s) => stopRecord(s, label)) }
+        }
+      }
+    }
+  }
+}
+
+/** @param {ReturnType<typeof seqStates>[number]} s @param {string} rule */
+function stopRecord (s, rule) {
+  const pct = (/** @type {number} */ v) => (Math.exp(v) - 1) * 100
+  return {
+    filename: s.filename,
+    configuration: s.configuration,
+    rule,
+    pairs: s.n,
+    verdict: s.verdict === 'running' ? 'inconclusive' : s.verdict,
+    reason: s.reason,
+    ci: [pct(s.lo), pct(s.hi)],
+    conf_level: s.level,
+    ...(s.needed === undefined ? {} : { needed: Number.isFinite(s.needed) ? s.needed : null })
+  }
+}
+
+// Why each configuration stopped, one line each, and the counts.
+function summary (stops) {
+  const lines = stops.map((s) => `--runs seq: ${s.filename} ${s.configuration}: ${s.verdict} after ${s.pairs} pairs (${why(s)})`)
+  const count = (v) => stops.filter((s) => s.verdict === v).length
+  lines.push(`--runs seq: ${stops.length} configuration(s): ${count('faster')} faster, ${count('slower')} slower, ${count('no change')} no change, ${count('inconclusive')} inconclusive`)
+  return lines
+}
+
+function why (s) {
+  const ci = `CI ${s.ci[0].toFixed(2)}%..${s.ci[1].toFixed(2)}% at ${(s.conf_level * 100).toFixed(2)}%`
+  if (s.reason === 'futility') return `futility: would need ~${s.needed ?? 'more than 100x --max-runs'} pairs; ${ci}`
+  if (s.reason === 'max-runs') return `--max-runs reached; ${ci}`
+  if (s.reason === 'above 0' || s.reason === 'below 0') return `interval ${s.reason}: ${ci}`
+  if (s.reason === 'inside threshold') return `interval inside the threshold: ${ci}`
+  return `still running: ${ci}`
+}
+
+/**
+ * The progress text: how many configurations stopped, and the open one
+ * nearest its stop (fewest predicted pairs) with its pairs and half-width.
+ * @param {ReturnType<typeof seqStates>} states
+ * @param {{threshold: number}} params
+ */
+function describeOpen (states, params) {
+  const open = states.filter((s) => s.verdict === 'running')
+  const head = `seq ${states.length - open.length}/${states.length} stopped`
+  if (open.length === 0) return head
+  const half = (s) => (Number.isFinite(s.hi - s.lo) ? `±${((Math.exp((s.hi - s.lo) / 2) - 1) * 100).toFixed(1)}%` : '±inf')
+  const near = open.reduce((a, b) => ((b.needed ?? Infinity) < (a.needed ?? Infinity) || (b.hi - b.lo) < (a.hi - a.lo) ? b : a))
+  return `${head}; open ${open.length}, nearest ${near.filename} ${near.configuration} at ${near.n} pairs ${half(near)} (threshold ±${params.threshold}%)`
+}
+
+module.exports = { seqRule, describeOpen, summary }

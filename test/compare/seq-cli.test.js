@@ -1,0 +1,50 @@
+'use strict'
+// compare --runs seq through its entry point: the usage errors before any
+// run, and a short run whose CSV, NDJSON and progress say which rule stopped
+// each configuration, after how many pairs and why; analyze of the CSV later
+// gives the rule's own intervals.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { main, parseCompareArgs } = require('../../lib/cli/compare.js')
+const { BENCH, readRows } = require('./fixtures/helpers.js')
+const { analyze } = require('../../lib/stats/analyze.js')
+
+const BIN = ['--old', process.execPath, '--new', process.execPath]
+
+function sink () {
+  let text = ''
+  return { isTTY: false, columns: 120, write: (s) => { text += s; return true }, get text () { return text } }
+}
+
+t.test('bad combinations are one usage error before any run', async (t) => {
+  const usage = (args, re) => t.throws(() => parseCompareArgs([...BIN, ...args, 'cpu'], { defaultRoot: BENCH }), { code: 'BENCHRIG_ERR_INVALID_ARG', message: re }, args.join(' '))
+  usage(['--runs', 'seq', '--shard', '0/2', '--seed', '1'], /--runs seq does not go with --shard/)
+  usage(['--runs', 'seq', '--target', '1'], /--target and --time-budget go with --runs auto/)
+  usage(['--runs', 'often'], /--runs often: give a whole number of pairs, auto or seq/)
+  usage(['--runs', 'seq', '--max-runs', '1'], /--max-runs 1: give a whole number >= 2/)
+  usage(['--runs', 'seq', '--alpha', '2'], /--alpha/)
+  usage(['--max-runs', '5'], /go with --runs auto/)
+  const opts = parseCompareArgs([...BIN, '--runs', 'seq', '--threshold', '2', 'cpu'], { defaultRoot: BENCH })
+  t.same(opts.seq, { alpha: 0.05, threshold: 2, maxPairs: 100 })
+})
+
+t.test('a short seq run: the rule in every row, its stops in NDJSON and on stderr', async (t) => {
+  const dir = t.testdir()
+  const csv = path.join(dir, 'out.csv')
+  const nd = path.join(dir, 'out.ndjson')
+  const err = sink()
+  const code = await main([...BIN, '--runs', 'seq', '--max-runs', '3', '--seed', '9', '--set', 'kind=mix', '--root', BENCH, '--output', csv, '--ndjson', nd, 'cpu'], { stdout: sink(), stderr: err, handleSigint: false, env: { CI: 'true' } })
+  t.equal(code, 0, err.text)
+  const rows = readRows(csv)
+  t.equal(rows.length, 6, '3 pairs x 2 sides: every configuration reached --max-runs')
+  t.ok(rows.every((r) => r.rule === 'seq alpha=0.05 threshold=1 max=3' && r.executor === 'serial'), 'the rule and the executor travel with each row')
+  t.match(err.text, /--runs seq: cpu\/spin\.js kind='mix' n=1000000: inconclusive after 3 pairs \(--max-runs reached/)
+  t.match(err.text, /compare: seq 0\/1 stopped; open 1, nearest cpu\/spin\.js kind='mix' n=1000000 at \d pairs/, 'progress: how far the open configuration is')
+  const records = fs.readFileSync(nd, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+  t.match(records[0], { type: 'meta', rule: 'seq alpha=0.05 threshold=1 max=3', executor: 'serial', runs: 'seq' })
+  t.match(records.find((r) => r.type === 'stop'), { filename: 'cpu/spin.js', rule: 'seq alpha=0.05 threshold=1 max=3', pairs: 3, verdict: 'inconclusive', reason: 'max-runs' })
+  const a = analyze(rows)
+  t.match(a.results[0], { verdict: 'inconclusive', stop: { rule: 'seq', pairs: 3, reason: 'max-runs' } })
+  t.equal(a.results[0].ci[0], -100, 'three pairs cannot bound the median: the interval is unbounded')
+})
