@@ -151,6 +151,7 @@ test('g: entry files copied into another project\'s benchmark folder run the ins
   const byHand = node([path.join(bench, 'assert', 'ok.js'), 'n=5'], { cwd: project })
   t.equal(byHand.status, 0, byHand.stderr)
   t.match(byHand.stdout, /^assert\/ok\.js method="deepEqual" n=5: [\d,.]+\n$/, 'the copied common.js loads the installed harness')
+  t.throws(() => require('../../lib/cli/entry.js').runEntry('nope', bench), { message: /no entry file "nope"/ })
   const help = node([path.join(bench, 'compare.js'), '--help'])
   t.match(help.stdout, /^Usage: compare\.js --old BIN --new BIN/)
   fs.unlinkSync(path.join(project, 'node_modules', 'benchrig'))
