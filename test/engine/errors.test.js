@@ -100,7 +100,6 @@ t.test('invalid options throw a UsageError naming the flag', async (t) => {
     [{ url: 'http://a/', duration: -1 }, /-d\/--duration/],
     [{ url: 'http://a/', timeout: 0 }, /-t\/--timeout/],
     [{ url: 'http://a/', amount: 1.5 }, /-a\/--amount/],
-    [{ url: 'http://a/', workers: 4, connections: 2 }, /-w\/--workers 4 is more than -c/],
     [{ url: 'http://a/', headers: ['novalue'] }, /-H\/--headers "novalue"/],
     [{ url: 'http://a/', headers: ['x: a\r\nb'] }, /CR, LF/],
     [{ url: 'http://a/', method: 'G T' }, /-m\/--method/],

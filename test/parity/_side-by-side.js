@@ -28,15 +28,26 @@ const FAST = { sampleInt: 50 }
  * request. /401 wants Basic foo:bar, /404 is 404, /cookies sets three cookies,
  * /never never answers; the others answer 'hello'.
  */
-async function server (t) {
+async function server (t, { tls } = {}) {
   const seen = []
   const sockets = new Set()
-  const s = http.createServer((req, res) => {
+  const handler = (req, res) => {
     const chunks = []
     req.on('data', (c) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString()
-      seen.push({ method: req.method, url: req.url, headers: req.headers, rawHeaders: req.rawHeaders, body })
+      const sock = req.socket
+      seen.push({
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body,
+        remotePort: sock.remotePort,
+        // TLS: the SNI name and the client certificate's CN
+        servername: sock.servername,
+        peer: tls ? sock.getPeerCertificate()?.subject?.CN : undefined
+      })
       if (req.url === '/never') return
       if (req.url === '/401' && req.headers.authorization !== `Basic ${Buffer.from('foo:bar').toString('base64')}`) res.statusCode = 401
       if (req.url === '/404') res.statusCode = 404
@@ -44,12 +55,15 @@ async function server (t) {
       res.setHeader('x-token', `tok-${seen.length}`)
       res.end(req.url.startsWith('/echo') ? `${req.method} ${req.url} ${body}` : 'hello')
     })
-  })
-  s.on('connection', (c) => { sockets.add(c); c.on('close', () => sockets.delete(c)) })
+  }
+  const s = tls
+    ? require('node:https').createServer({ ...tls, requestCert: true, rejectUnauthorized: false }, handler)
+    : http.createServer(handler)
+  s.on(tls ? 'secureConnection' : 'connection', (c) => { sockets.add(c); c.on('close', () => sockets.delete(c)) })
   await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise((resolve) => { for (const c of sockets) c.destroy(); s.close(resolve) }))
   const port = /** @type {import('node:net').AddressInfo} */ (s.address()).port
-  return { seen, port, url: `http://127.0.0.1:${port}`, connections: () => sockets.size }
+  return { seen, port, url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, connections: () => sockets.size }
 }
 
 /**
@@ -57,11 +71,12 @@ async function server (t) {
  * @template T
  * @param {any} t
  * @param {(lib: any, srv: Awaited<ReturnType<typeof server>>, name: string) => Promise<T>} fn
+ * @param {{tls?: {key: Buffer, cert: Buffer}}} [how] the servers' TLS key and certificate
  * @returns {Promise<Record<'autocannon'|'benchrig', {out: T, srv: Awaited<ReturnType<typeof server>>}>>}
  */
-async function both (t, fn) {
+async function both (t, fn, how = {}) {
   const out = await Promise.all(SIDES.map(async ([name, lib]) => {
-    const srv = await server(t)
+    const srv = await server(t, how)
     return [name, { out: await fn(lib, srv, name), srv }]
   }))
   return /** @type {any} */ (Object.fromEntries(out))
