@@ -12,8 +12,7 @@ const { cpusetPrefix } = require('../harness/cpuset.js')
 const { analyze } = require('../stats/analyze.js')
 const { parseShard } = require('../compare/shard-spec.js')
 const { readRoundPlan } = require('../compare/plan-file.js')
-const { resolveBinary } = require('../compare/binaries.js')
-const { binarySides } = require('../compare/sides.js')
+const { sideSource, buildSides, SIDE_OPTIONS } = require('../sides/index.js')
 const { runComparison } = require('../compare/session.js')
 const { splitSetArgs } = require('../harness/pass-through.js')
 const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
@@ -21,6 +20,8 @@ const { measureOfRows } = require('../report/forest.js')
 const { checkMeasure } = require('../harness/measure.js')
 
 const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all>
+       compare.js --old-ref REF --new-ref REF [--repo DIR] [options] <category ...|all>
+       compare.js --old-pkg NAME@V1 --new-pkg NAME@V2 [options] <category ...|all>
 
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
@@ -32,6 +33,22 @@ The "measure" column names what rate counts (see --measure).
 
 Options:
   --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
+  --old-ref REF, --new-ref REF
+                        two git refs of the project that holds the benchmark
+                        folder: a worktree and an install (npm ci, cached by
+                        lockfile) per ref, removed at the end; the same
+                        benchmark files on both sides
+  --repo DIR            the project folder of the refs (default: the
+                        repository of --root)
+  --bench-from W        worktree (default: the working tree's benchmark
+                        folder), old or new (that ref's)
+  --old-pkg NAME@V1, --new-pkg NAME@V2
+                        two versions of a package from the npm registry, each
+                        in its own prefix (cached): require(NAME) gets the side's
+  --node BIN            the node binary of both sides of refs or packages
+                        (default: the one running compare)
+  --cache DIR           where installs are kept (default $BENCHRIG_CACHE or
+                        ~/.cache/benchrig)
   --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
                         sets each file's pairs (12 to --max-runs) for --target;
                         seq: each configuration stops as soon as its
@@ -121,6 +138,7 @@ const OPTIONS = {
   shard: { type: 'string' },
   'shard-count': { type: 'string' },
   plan: { type: 'string' },
+  ...SIDE_OPTIONS,
   ...ANALYZE_OPTIONS
 }
 
@@ -158,7 +176,9 @@ function parseCompareArgs (argv, ctx = {}) {
   const { args, cpuset } = splitSetArgs(v.set ?? [], v.cpuset)
   if ((v.csv || v.scale !== undefined) && !v.analyze) throw new UsageError(`${v.csv ? '--csv' : '--scale'} goes with --analyze (without it compare writes CSV, unscaled)`)
   const opts = {
-    sides: binarySides({ old: resolveBinary(v.old, '--old'), new: resolveBinary(v.new, '--new') }),
+    // two binaries are sides as they are; refs and packages are built in main()
+    sideSource: sideSource(v),
+    sides: undefined,
     root: path.resolve(v.root ?? ctx.defaultRoot ?? defaultRoot()),
     categories: parsed.positionals,
     filter: v.filter ?? [],
@@ -229,7 +249,14 @@ async function main (argv, ctx = {}) {
     stdout.write(withExamples(USAGE.replace('Usage: compare.js', `Usage: ${prog}`), 'compare', prog === 'compare.js' ? 'node compare.js' : prog))
     return 0
   }
-  const { rows, failures, stopped, seed, meta } = await runComparison(opts, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint })
+  const built = await buildSides(opts.sideSource, { root: opts.root, log: (m) => stderr.write(`compare: ${m}\n`) })
+  let done
+  try {
+    done = await runComparison({ ...opts, sides: built.sides }, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint })
+  } finally {
+    built.cleanup()
+  }
+  const { rows, failures, stopped, seed, meta } = done
   let code = failures.length > 0 ? 1 : 0
   if (opts.analyze || opts.analysis.maxRegression !== undefined || opts.analysis.plot) {
     const a = analyze(opts.scale ? rows.map((r) => scaleRate(r, opts.scale)) : rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
