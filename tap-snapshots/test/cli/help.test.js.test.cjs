@@ -157,6 +157,8 @@ Examples:
 
 exports[`test/cli/help.test.js > TAP > benchrig compare --help > help text 1`] = `
 Usage: benchrig compare --old BIN --new BIN [options] <category ...|all>
+       compare.js --old-ref REF --new-ref REF [--repo DIR] [options] <category ...|all>
+       compare.js --old-pkg NAME@V1 --new-pkg NAME@V2 [options] <category ...|all>
 
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
@@ -168,6 +170,22 @@ The "measure" column names what rate counts (see --measure).
 
 Options:
   --old BIN, --new BIN  the node binaries (or wrapper scripts) to compare
+  --old-ref REF, --new-ref REF
+                        two git refs of the project that holds the benchmark
+                        folder: a worktree and an install (npm ci, cached by
+                        lockfile) per ref, removed at the end; the same
+                        benchmark files on both sides
+  --repo DIR            the project folder of the refs (default: the
+                        repository of --root)
+  --bench-from W        worktree (default: the working tree's benchmark
+                        folder), old or new (that ref's)
+  --old-pkg NAME@V1, --new-pkg NAME@V2
+                        two versions of a package from the npm registry, each
+                        in its own prefix (cached): require(NAME) gets the side's
+  --node BIN            the node binary of both sides of refs or packages
+                        (default: the one running compare)
+  --cache DIR           where installs are kept (default $BENCHRIG_CACHE or
+                        ~/.cache/benchrig)
   --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
                         sets each file's pairs (12 to --max-runs) for --target;
                         seq: each configuration stops as soon as its
