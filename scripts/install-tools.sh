@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real external tools that benchrig's adapters, R scripts, tests
+# (PostgreSQL for the history store; scripts/postgres-local.sh starts it)
 # (headless Chromium renders the SVG figures and HTML reports, node_exporter
 # reads --prometheus files) and
 # performance benchmarks drive. Idempotent: a tool already on PATH is skipped.
@@ -40,6 +41,9 @@ done
 if ! command -v taskset >/dev/null 2>&1; then missing+=(util-linux); fi
 # PyYAML: a second reader of `benchrig load --format yaml` in the tests
 if ! python3 -c 'import yaml' >/dev/null 2>&1; then missing+=(python3-yaml); fi
+# PostgreSQL for the history store's tests (scripts/postgres-local.sh starts a
+# cluster of its own): Debian keeps initdb off PATH, under /usr/lib/postgresql/V/bin
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then missing+=(postgresql); fi
 # script(1): the live view's tests run `benchrig load` on a pseudo-terminal
 if ! command -v script >/dev/null 2>&1; then missing+=(bsdutils); fi
 
@@ -78,6 +82,10 @@ $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 # benchmarks start their own on 127.0.0.1 with their own config, so stop it.
 if printf '%s\n' "${missing[@]}" | grep -qx nginx; then
   (command -v service >/dev/null 2>&1 && $SUDO service nginx stop >/dev/null 2>&1) || true
+fi
+# and postgresql's may start the system cluster on :5432; ours runs on a free port
+if printf '%s\n' "${missing[@]}" | grep -qx postgresql; then
+  (command -v service >/dev/null 2>&1 && $SUDO service postgresql stop >/dev/null 2>&1) || true
 fi
 # likewise node_exporter's package may start one on :9100; the tests start their own
 if printf '%s\n' "${missing[@]}" | grep -qx prometheus-node-exporter; then

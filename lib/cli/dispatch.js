@@ -13,7 +13,8 @@ const COMMANDS = {
   load: 'load-test an HTTP server with the built-in engine',
   merge: 'merge the JSON results of several load runs exactly',
   report: 'an HTML report (or Prometheus metrics) of a saved load result',
-  serve: 'start a configurable target server for trying load generators'
+  serve: 'start a configurable target server for trying load generators',
+  history: 'keep results in a store (SQLite or PostgreSQL); show series and change points'
 }
 
 function usage () {

@@ -38,6 +38,11 @@ const EXAMPLES = {
     ['$0 --cv-threshold 0.02 --json buffers/buffer-tostring.js', 'a 2% target, the steps and proposals as JSON'],
     ['$0 --measure instructions --set encoding=utf8 buffers/buffer-tostring.js', 'the n at which 10x more iterations move no instruction rate by 1% (valgrind)']
   ],
+  history: [
+    ['$0 add --label v22.12.0 results.ndjson', 'keep a run\'s results under a label (NDJSON names the node version itself)'],
+    ['$0 changes --file buffers', 'the change points of every series of buffers/, with the size of each step and its CI'],
+    ['$0 show --file buffers/buffer-concat.js --configuration len=64 --from v20.0.0', 'one configuration\'s values per label']
+  ],
   plan: [
     ['$0 --next results/*.csv > round2.json', 'how many more pairs each file needs, as the next round of a sharded comparison']
   ],

@@ -257,6 +257,54 @@ Examples:
 
 `
 
+exports[`test/cli/help.test.js > TAP > benchrig history --help > help text 1`] = `
+Usage: benchrig history <add|list|show|changes> [options]
+
+Keeps every result in one store and finds where a series changed.
+
+  add FILE...   add run/compare/scatter CSV or NDJSON, load JSON or calibrate
+                JSON; one transaction per command (all files or none); a file
+                already added adds nothing
+  list          what the store holds: files, series, labels, sources
+  show          the series (filters below), one row per label
+  changes       change points per series (E-Divisive means with a t-test
+                step, as Apache Otava), with the step's size and CI
+
+Options:
+  --db DB             a SQLite file or postgres://user@host:port/db (default:
+                      $BENCHRIG_DB, else .benchrig/history.sqlite in the
+                      benchmark directory)
+  --root DIR          the benchmark directory (default ./benchmark if it
+                      exists, else the cwd)
+  --label L           add: the label of the rows (a node version, commit, ref);
+                      default: read from the data (NDJSON metadata); a compare
+                      file takes NEW (its new rows) or OLD..NEW
+  --file F            a benchmark file, or a category (all files under it)
+  --configuration S   configurations that contain S
+  --measure M         wall | cpu | instructions | a load measure
+  --host H            series measured on host H
+  --from L, --to L    the labels from L to L (in label order)
+  --order O           auto | semver | commit | added (default auto: semver
+                      when every label is a version, commit order when every
+                      label is a commit id; else it asks for --order)
+  --repo DIR          the git checkout for --order commit (default the cwd)
+  --max-p P           changes: the p a change point must be under (default 0.001)
+  --weak-p P          changes: the p of a weak candidate (default 0.05)
+  --window N          changes: points per window (default 50)
+  --weak              changes: print the weak candidates too
+  --json              print JSON
+  -h, --help          this text
+
+Examples:
+  benchrig history add --label v22.12.0 results.ndjson
+      keep a run's results under a label (NDJSON names the node version itself)
+  benchrig history changes --file buffers
+      the change points of every series of buffers/, with the size of each step and its CI
+  benchrig history show --file buffers/buffer-concat.js --configuration len=64 --from v20.0.0
+      one configuration's values per label
+
+`
+
 exports[`test/cli/help.test.js > TAP > benchrig load --help > help text 1`] = `
 Usage: benchrig load [options] <url...>
 

@@ -1,0 +1,191 @@
+'use strict'
+// `benchrig history add|list|show|changes`: the history store from the
+// command line (lib/history holds the store; this file parses and prints).
+const { parseCommandLine } = require('../harness/cli-args.js')
+const { UsageError } = require('../errors.js')
+const { withExamples } = require('./examples.js')
+const { defaultRoot } = require('./run.js')
+const path = require('node:path')
+
+const USAGE = `Usage: benchrig history <add|list|show|changes> [options]
+
+Keeps every result in one store and finds where a series changed.
+
+  add FILE...   add run/compare/scatter CSV or NDJSON, load JSON or calibrate
+                JSON; one transaction per command (all files or none); a file
+                already added adds nothing
+  list          what the store holds: files, series, labels, sources
+  show          the series (filters below), one row per label
+  changes       change points per series (E-Divisive means with a t-test
+                step, as Apache Otava), with the step's size and CI
+
+Options:
+  --db DB             a SQLite file or postgres://user@host:port/db (default:
+                      $BENCHRIG_DB, else .benchrig/history.sqlite in the
+                      benchmark directory)
+  --root DIR          the benchmark directory (default ./benchmark if it
+                      exists, else the cwd)
+  --label L           add: the label of the rows (a node version, commit, ref);
+                      default: read from the data (NDJSON metadata); a compare
+                      file takes NEW (its new rows) or OLD..NEW
+  --file F            a benchmark file, or a category (all files under it)
+  --configuration S   configurations that contain S
+  --measure M         wall | cpu | instructions | a load measure
+  --host H            series measured on host H
+  --from L, --to L    the labels from L to L (in label order)
+  --order O           auto | semver | commit | added (default auto: semver
+                      when every label is a version, commit order when every
+                      label is a commit id; else it asks for --order)
+  --repo DIR          the git checkout for --order commit (default the cwd)
+  --max-p P           changes: the p a change point must be under (default 0.001)
+  --weak-p P          changes: the p of a weak candidate (default 0.05)
+  --window N          changes: points per window (default 50)
+  --weak              changes: print the weak candidates too
+  --json              print JSON
+  -h, --help          this text`
+
+/** @type {import('../harness/cli-args.js').CommandOptions} */
+const OPTIONS = {
+  db: { type: 'string' },
+  root: { type: 'string' },
+  label: { type: 'string' },
+  file: { type: 'string' },
+  configuration: { type: 'string' },
+  measure: { type: 'string' },
+  host: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  order: { type: 'string' },
+  repo: { type: 'string' },
+  'max-p': { type: 'string' },
+  'weak-p': { type: 'string' },
+  window: { type: 'string' },
+  weak: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' }
+}
+
+const SUBCOMMANDS = ['add', 'list', 'show', 'changes']
+const FILTER_FLAGS = ['file', 'configuration', 'measure', 'host', 'from', 'to', 'order', 'repo']
+
+function probability (v, flag) {
+  if (v === undefined) return undefined
+  const p = Number(v)
+  if (!(p > 0 && p < 1)) throw new UsageError(`${flag} ${v}: give a probability between 0 and 1, e.g. 0.001`)
+  return p
+}
+
+/**
+ * @param {string[]} argv
+ */
+function parseHistoryArgs (argv) {
+  const { values: v, positionals } = parseCommandLine(argv, OPTIONS)
+  if (v.help) return { help: true }
+  const [sub, ...rest] = positionals
+  if (!sub) throw new UsageError(`give a subcommand: ${SUBCOMMANDS.join(', ')}; see --help`)
+  if (!SUBCOMMANDS.includes(sub)) {
+    const near = require('./suggest.js').nearest(sub, SUBCOMMANDS)
+    throw new UsageError(`unknown subcommand "${sub}"${near ? ` (did you mean "${near}"?)` : ''}; use one of ${SUBCOMMANDS.join(', ')}`)
+  }
+  if (sub === 'add' && rest.length === 0) throw new UsageError('history add: give the result files to add (CSV, NDJSON or JSON)')
+  if (sub !== 'add' && rest.length > 0) throw new UsageError(`history ${sub} takes no file arguments (${rest[0]}); filter with --file`)
+  if (sub !== 'add' && v.label !== undefined) throw new UsageError('--label is for history add; to select labels give --from/--to')
+  if (sub === 'add') {
+    for (const f of FILTER_FLAGS) if (v[f] !== undefined) throw new UsageError(`--${f} filters show and changes; history add takes FILE... [--label L]`)
+  }
+  let window
+  if (v.window !== undefined) {
+    window = Number(v.window)
+    if (!Number.isInteger(window) || window < 6) throw new UsageError(`--window ${v.window}: give a whole number of points >= 6`)
+  }
+  const maxP = probability(v['max-p'], '--max-p')
+  const weakP = probability(v['weak-p'], '--weak-p')
+  if (maxP !== undefined && weakP !== undefined && weakP < maxP) throw new UsageError(`--weak-p ${weakP} is below --max-p ${maxP}: a weak candidate's p is the larger one`)
+  const filter = {}
+  for (const f of FILTER_FLAGS) if (v[f] !== undefined) filter[f] = v[f]
+  const detect = {}
+  if (maxP !== undefined) detect.maxP = maxP
+  if (weakP !== undefined) detect.weakP = weakP
+  if (window !== undefined) detect.window = window
+  return { sub, files: rest, db: v.db, root: path.resolve(v.root ?? defaultRoot()), label: v.label, filter, detect, weak: Boolean(v.weak), json: Boolean(v.json) }
+}
+
+const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`
+const num = (x) => (Math.abs(x) >= 100 ? x.toFixed(2) : x.toPrecision(5))
+const p2 = (p) => (p < 0.0001 ? p.toExponential(1) : p.toFixed(4))
+
+function seriesTitle (key) {
+  const where = [key.env.host, key.env.nodeVersion].filter(Boolean).join(', ')
+  return `${key.file}${key.configuration ? ' ' + key.configuration : ''} [${key.measure}]${where ? ` (${where})` : ''} #${key.fingerprint.slice(0, 8)}`
+}
+
+function changeLine (c, kind) {
+  return `  ${kind} at ${c.label} (after ${c.previous}): ${pct(c.size)} [${pct(c.ci[0])}, ${pct(c.ci[1])}], ${num(c.before)} -> ${num(c.after)}, p=${p2(c.p)}, ${c.nBefore}+${c.nAfter} labels`
+}
+
+/**
+ * @param {string[]} argv
+ * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, prog?: string}} [ctx]
+ */
+async function main (argv, ctx = {}) {
+  const stdout = ctx.stdout ?? process.stdout
+  const opts = parseHistoryArgs(argv)
+  if (opts.help) {
+    stdout.write(withExamples(USAGE, 'history', ctx.prog ?? 'benchrig history'))
+    return 0
+  }
+  const { openHistory } = require('../history/index.js')
+  const h = await openHistory(opts.db, { root: opts.root })
+  try {
+    return await SUB[opts.sub](h, opts, stdout)
+  } finally {
+    await h.close()
+  }
+}
+
+const SUB = {
+  async add (h, opts, out) {
+    const r = await h.add(opts.files, { label: opts.label })
+    if (opts.json) { out.write(JSON.stringify(r) + '\n'); return 0 }
+    for (const s of r.sources) out.write(`${s.path}: ${s.skipped ? 'already in the store, nothing added' : `${s.added} rows (${s.kind})`}\n`)
+    out.write(`history: ${r.added} rows added, ${r.skipped} already there (${h.where})\n`)
+    return 0
+  },
+  async list (h, opts, out) {
+    const l = await h.list()
+    if (opts.json) { out.write(JSON.stringify(l) + '\n'); return 0 }
+    out.write(`${l.where} (${l.kind}): ${l.files.length} files, ${l.files.reduce((a, f) => a + f.series, 0)} series, ${l.files.reduce((a, f) => a + f.points, 0)} rows, ${l.sources.length} sources\n`)
+    out.write(`labels (as added): ${l.labels.join(' ') || 'none'}\n`)
+    for (const f of l.files) out.write(`  ${f.file}: ${f.series} series, ${f.points} rows\n`)
+    return 0
+  },
+  async show (h, opts, out) {
+    const series = await h.series(opts.filter)
+    if (opts.json) { out.write(JSON.stringify(series) + '\n'); return 0 }
+    if (series.length === 0) out.write('history: no series matches\n')
+    const { median } = require('../stats/descriptive.js')
+    for (const s of series) {
+      out.write(`${seriesTitle(s.key)}\n`)
+      for (const p of s.points) out.write(`  ${p.label.padEnd(14)} median ${num(median(p.values)).padStart(14)}  n=${p.values.length}\n`)
+    }
+    return 0
+  },
+  async changes (h, opts, out) {
+    const all = await h.changes(opts.filter, opts.detect)
+    if (opts.json) { out.write(JSON.stringify(all.map(({ points, ...rest }) => rest)) + '\n'); return 0 }
+    let changes = 0
+    let weak = 0
+    for (const s of all) {
+      changes += s.changes.length
+      weak += s.weak.length
+      if (s.changes.length === 0 && !(opts.weak && s.weak.length > 0)) continue
+      out.write(`${seriesTitle(s.key)}: ${s.points.length} labels\n`)
+      const lines = [...s.changes.map((c) => [c, 'change']), ...(opts.weak ? s.weak.map((c) => [c, 'weak']) : [])].sort((a, b) => a[0].index - b[0].index)
+      for (const [c, kind] of lines) out.write(changeLine(c, kind) + '\n')
+    }
+    out.write(`history: ${all.length} series, ${changes} change points, ${weak} weak candidates${opts.weak || weak === 0 ? '' : ' (--weak prints them)'}\n`)
+    return 0
+  }
+}
+
+module.exports = { main, parseHistoryArgs, USAGE }

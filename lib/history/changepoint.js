@@ -1,0 +1,214 @@
+'use strict'
+// Change points of one series, as Apache Otava (ex-Hunter) finds them
+// (Matteson & James 2014, E-Divisive means; Fleming et al., ICPE 2023):
+//  1. candidates: in overlapping windows of the series, the split that
+//     maximises the E-Divisive divergence Q (alpha = 1) is kept when a
+//     Student t-test of the two sides gives p < weakP, and both sides are
+//     split again (hierarchically). The t-test replaces the permutation test
+//     of the paper: deterministic and cheap.
+//  2. pruning: with all candidates in place, each is re-tested against its
+//     neighbours (the points between it and the candidates either side, at
+//     most `window` on each side); the one with the largest p goes while that
+//     p is above the threshold, and its neighbours are re-tested. Pruned at
+//     weakP: the weak candidates; the survivors pruned again at maxP: the
+//     change points.
+// Each change gets its size as a ratio (after/before - 1) with a
+// Hodges–Lehmann estimate and interval of the shift of the log values
+// between the segments either side (rank-sum inversion, lib/stats).
+// Pure functions over arrays; the store calls `detectChanges` per series.
+const { tTail, normQuantile } = require('../stats/distributions.js')
+const { rankSumPmf, lowerQuantile } = require('../stats/rank-distributions.js')
+
+const DEFAULTS = { maxP: 0.001, weakP: 0.05, window: 50, minSize: 3, minMagnitude: 0, confLevel: 0.95 }
+
+/**
+ * The split of x[s..e) with the largest E-Divisive Q, in O((e - s)^2):
+ * within-side distance sums are kept as the split moves right.
+ * @param {ArrayLike<number>} x
+ * @param {number} s
+ * @param {number} e
+ * @param {number} minSize smallest side
+ * @returns {{tau: number, q: number}|undefined}
+ */
+function bestSplit (x, s, e, minSize) {
+  if (e - s < 2 * minSize) return undefined
+  // right(τ) = Σ_{τ<=i<j<e} |xi - xj| starts as the whole segment's sum
+  let whole = 0
+  for (let i = s; i < e; i++) for (let j = i + 1; j < e; j++) whole += Math.abs(x[i] - x[j])
+  let left = 0
+  let right = whole
+  let best
+  for (let tau = s + 1; tau <= e - minSize; tau++) {
+    // move x[tau - 1] from the right side to the left side
+    const v = x[tau - 1]
+    for (let i = s; i < tau - 1; i++) left += Math.abs(x[i] - v)
+    for (let j = tau; j < e; j++) right -= Math.abs(v - x[j])
+    const m = tau - s
+    if (m < minSize) continue
+    const k = e - tau
+    const between = whole - left - right
+    const within = (sum, n) => (n > 1 ? sum / (n * (n - 1) / 2) : 0)
+    const q = (m * k / (m + k)) * (2 * between / (m * k) - within(left, m) - within(right, k))
+    if (best === undefined || q > best.q) best = { tau, q }
+  }
+  return best
+}
+
+/** Mean and sample variance of x[a..b). */
+function moments (x, a, b) {
+  const n = b - a
+  let sum = 0
+  for (let i = a; i < b; i++) sum += x[i]
+  const mean = sum / n
+  let ss = 0
+  for (let i = a; i < b; i++) ss += (x[i] - mean) * (x[i] - mean)
+  return { n, mean, variance: n > 1 ? ss / (n - 1) : 0 }
+}
+
+/**
+ * Two-sided Student t-test (pooled variance, as Hunter) of x[a..t) against x[t..b).
+ * @returns {{p: number, before: number, after: number}}
+ */
+function tTest (x, a, t, b) {
+  const l = moments(x, a, t)
+  const r = moments(x, t, b)
+  const df = l.n + r.n - 2
+  if (df < 1) return { p: 1, before: l.mean, after: r.mean }
+  const pooled = ((l.n - 1) * l.variance + (r.n - 1) * r.variance) / df
+  const diff = r.mean - l.mean
+  let p
+  if (pooled === 0) p = diff === 0 ? 1 : 0
+  else p = Math.min(1, 2 * tTail(Math.abs(diff) / Math.sqrt(pooled * (1 / l.n + 1 / r.n)), df))
+  return { p, before: l.mean, after: r.mean }
+}
+
+/** Candidates of one window [s, e), split hierarchically. */
+function splitWindow (x, s, e, o, out) {
+  const best = bestSplit(x, s, e, o.minSize)
+  if (!best) return
+  const { p } = tTest(x, s, best.tau, e)
+  if (!(p < o.weakP)) return
+  out.add(best.tau)
+  splitWindow(x, s, best.tau, o, out)
+  splitWindow(x, best.tau, e, o, out)
+}
+
+/** The test of candidate i against its neighbours (at most `window` points each side). */
+function testAt (x, cps, i, o) {
+  const tau = cps[i]
+  const a = Math.max(i > 0 ? cps[i - 1] : 0, tau - o.window)
+  const b = Math.min(i < cps.length - 1 ? cps[i + 1] : x.length, tau + o.window)
+  const t = tTest(x, a, tau, b)
+  const magnitude = t.before !== 0 ? Math.abs(t.after / t.before - 1) : Infinity
+  return { tau, a, b, ...t, p: magnitude < o.minMagnitude ? 1 : t.p }
+}
+
+/** Removes the least significant candidate while one is above `threshold`. */
+function prune (x, cps, threshold, o) {
+  const kept = [...cps]
+  for (;;) {
+    let worst = -1
+    let worstP = -1
+    for (let i = 0; i < kept.length; i++) {
+      const { p } = testAt(x, kept, i, o)
+      if (p > threshold && p > worstP) { worst = i; worstP = p }
+    }
+    if (worst < 0) return kept
+    kept.splice(worst, 1)
+  }
+}
+
+/** Rank-sum quantiles by (m, n, level): the exact ones cost a pmf each. */
+const quantiles = new Map()
+
+/**
+ * How many of the m*n sorted differences lie below the interval: the exact
+ * rank-sum quantile for small sides, the normal one for larger.
+ */
+function hlCut (m, n, confLevel) {
+  const key = `${m},${n},${confLevel}`
+  let k = quantiles.get(key)
+  if (k === undefined) {
+    const alpha = 1 - confLevel
+    if (m < 30 && n < 30) k = lowerQuantile(rankSumPmf(m, n), alpha / 2)
+    else k = Math.floor(m * n / 2 - normQuantile(1 - alpha / 2) * Math.sqrt(m * n * (m + n + 1) / 12))
+    k = Math.max(1, k)
+    quantiles.set(key, k)
+  }
+  return k
+}
+
+/**
+ * Hodges–Lehmann shift of y - x (median of all differences) and its
+ * interval from the rank-sum distribution (ties: as if there were none).
+ * @param {number[]} y
+ * @param {number[]} x
+ * @param {number} confLevel
+ */
+function hodgesLehmann (y, x, confLevel) {
+  const d = new Float64Array(y.length * x.length)
+  let k = 0
+  for (const a of y) for (const b of x) d[k++] = a - b
+  d.sort()
+  const mid = d.length >> 1
+  const estimate = d.length % 2 ? d[mid] : (d[mid - 1] + d[mid]) / 2
+  const cut = Math.min(hlCut(y.length, x.length, confLevel), mid)
+  return { estimate, ci: [d[cut - 1], d[d.length - cut]] }
+}
+
+/**
+ * Size of the step at a change: the Hodges–Lehmann shift of log values
+ * (after - before) with its interval, as a ratio - 1. Values <= 0 cannot be
+ * logged: then the shift of the values over the median before.
+ */
+function stepSize (x, a, tau, b, confLevel) {
+  const before = Array.from(x).slice(a, tau)
+  const after = Array.from(x).slice(tau, b)
+  const positive = before.every((v) => v > 0) && after.every((v) => v > 0)
+  if (positive) {
+    const r = hodgesLehmann(after.map(Math.log), before.map(Math.log), confLevel)
+    return { size: Math.expm1(r.estimate), ci: [Math.expm1(r.ci[0]), Math.expm1(r.ci[1])] }
+  }
+  const r = hodgesLehmann(after, before, confLevel)
+  const scale = Math.abs(before.slice().sort((p, q) => p - q)[before.length >> 1]) || 1
+  return { size: r.estimate / scale, ci: [r.ci[0] / scale, r.ci[1] / scale] }
+}
+
+/**
+ * @typedef {{index: number, p: number, before: number, after: number, size: number,
+ *   ci: number[], nBefore: number, nAfter: number}} Change
+ */
+
+/**
+ * @param {ArrayLike<number>} x one value per label, in label order
+ * @param {Partial<typeof DEFAULTS>} [opts]
+ * @returns {{changes: Change[], weak: Change[]}} index: the first point after the step
+ */
+function detectChanges (x, opts = {}) {
+  const o = { ...DEFAULTS, ...opts }
+  const n = x.length
+  const found = new Set()
+  if (n >= 2 * o.minSize) {
+    const step = Math.max(1, Math.floor(o.window / 2))
+    for (let s = 0; ; s += step) {
+      const e = Math.min(n, s + o.window)
+      splitWindow(x, s, e, o, found)
+      if (e >= n) break
+    }
+  }
+  const candidates = [...found].sort((a, b) => a - b)
+  const weakSet = prune(x, candidates, o.weakP, o)
+  const strong = prune(x, weakSet, o.maxP, o)
+  const describe = (cps, i) => {
+    const t = testAt(x, cps, i, o)
+    const s = stepSize(x, t.a, t.tau, t.b, o.confLevel)
+    return { index: t.tau, p: t.p, before: t.before, after: t.after, ...s, nBefore: t.tau - t.a, nAfter: t.b - t.tau }
+  }
+  const changes = strong.map((_, i) => describe(strong, i))
+  const strongSet = new Set(strong)
+  // a weak candidate is described against the change points and the other weak ones around it
+  const weak = weakSet.map((tau, i) => (strongSet.has(tau) ? undefined : describe(weakSet, i))).filter((c) => c !== undefined)
+  return { changes, weak }
+}
+
+module.exports = { detectChanges, bestSplit, tTest, stepSize, hodgesLehmann, DEFAULTS }

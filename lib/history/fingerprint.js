@@ -1,0 +1,104 @@
+'use strict'
+// The environment fingerprint of a series: CPU model, kernel, governor, node
+// version and binary sha256, V8 flags, host. Series of different fingerprints
+// are never mixed. One exception: where the label IS the node version (a
+// history across node releases), the node version and binary vary with the
+// label by design, so they leave the key (the series is "this machine, these
+// flags, along node versions"); they stay in the source's metadata.
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const os = require('node:os')
+
+/**
+ * @typedef {{cpu: string, kernel: string, governor: string, nodeVersion: string,
+ *   nodeSha256: string, v8Flags: string, host: string}} Env
+ */
+
+const FIELDS = /** @type {(keyof Env)[]} */ (['cpu', 'kernel', 'governor', 'nodeVersion', 'nodeSha256', 'v8Flags', 'host'])
+
+/** @param {Partial<Env>} [e] @returns {Env} */
+function normalizeEnv (e = {}) {
+  const out = /** @type {Env} */ ({})
+  for (const f of FIELDS) out[f] = e[f] === undefined || e[f] === null ? '' : String(e[f]).trim().replace(/\s+/g, ' ')
+  return out
+}
+
+/** "v20.1.0" and "20.1.0" are the same version. */
+const bareVersion = (v) => String(v ?? '').replace(/^v/, '')
+
+/**
+ * The env that keys a series for this label (see the header).
+ * @param {Partial<Env>} env
+ * @param {string} label
+ * @returns {{env: Env, hash: string}}
+ */
+function seriesEnv (env, label) {
+  const e = normalizeEnv(env)
+  if (e.nodeVersion !== '' && bareVersion(e.nodeVersion) === bareVersion(label)) {
+    e.nodeVersion = ''
+    e.nodeSha256 = ''
+  }
+  const hash = crypto.createHash('sha256').update(JSON.stringify(FIELDS.map((f) => e[f]))).digest('hex').slice(0, 16)
+  return { env: e, hash }
+}
+
+/**
+ * The env recorded in our metadata (run NDJSON `meta`, compare NDJSON `meta`
+ * with its `old`/`new` binaries).
+ * @param {any} meta
+ * @param {'old'|'new'} [side] for compare metadata
+ * @returns {Partial<Env>}
+ */
+function envFromMeta (meta, side) {
+  if (!meta || typeof meta !== 'object') return {}
+  const bin = side ? meta[side] ?? {} : meta.node ?? {}
+  return {
+    cpu: meta.cpu?.model,
+    kernel: meta.os?.release,
+    governor: meta.governor,
+    nodeVersion: bin.version,
+    nodeSha256: bin.sha256,
+    v8Flags: Array.isArray(meta.v8Flags) ? meta.v8Flags.join(' ') : meta.v8Flags,
+    host: meta.hostname
+  }
+}
+
+const shaCache = new Map()
+
+/** sha256 of a file, once per path, size and mtime. @param {string} file */
+function fileSha256 (file) {
+  let st
+  try { st = fs.statSync(file) } catch { return undefined }
+  const key = `${file}\0${st.size}\0${st.mtimeMs}`
+  if (!shaCache.has(key)) shaCache.set(key, crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'))
+  return shaCache.get(key)
+}
+
+/** The governor of CPU 0, where Linux shows it. */
+function readGovernor () {
+  try {
+    return fs.readFileSync('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor', 'utf8').trim()
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * This machine's env, for a command that records as it goes.
+ * @param {{nodeVersion?: string, execPath?: string, v8Flags?: string}} [o]
+ * @returns {Env}
+ */
+function localEnv (o = {}) {
+  const cpus = os.cpus()
+  return normalizeEnv({
+    cpu: cpus[0]?.model,
+    kernel: os.release(),
+    governor: readGovernor(),
+    nodeVersion: o.nodeVersion,
+    nodeSha256: o.execPath ? fileSha256(o.execPath) : undefined,
+    v8Flags: o.v8Flags ?? process.env.NODE_OPTIONS ?? '',
+    host: os.hostname()
+  })
+}
+
+module.exports = { normalizeEnv, seriesEnv, envFromMeta, localEnv, fileSha256, bareVersion, FIELDS }

@@ -1,0 +1,309 @@
+'use strict'
+// The history store: every result benchrig writes, kept by benchmark file,
+// configuration, measure, environment fingerprint and label, in one schema
+// over two engines (SQLite by default, PostgreSQL when shared).
+//
+//   const h = await openHistory(dbSpec)   // path | postgres://… | undefined
+//   await h.add(paths | records, { label })   -> { added, skipped, sources }
+//   await h.series(filter)   -> [{ key, points: [{ label, order, values }] }]
+//   await h.changes(filter)  -> [{ key, points, changes, weak }]
+//   await h.close()
+//
+// dbSpec undefined: $BENCHRIG_DB, else .benchrig/history.sqlite in the
+// benchmark directory (opts.root, default the cwd).
+const fs = require('node:fs')
+const path = require('node:path')
+const crypto = require('node:crypto')
+const { migrate } = require('./schema.js')
+const { readResultFile } = require('./ingest.js')
+const { seriesEnv, FIELDS } = require('./fingerprint.js')
+const { orderLabels } = require('./label-order.js')
+const { detectChanges } = require('./changepoint.js')
+const { median } = require('../stats/descriptive.js')
+const { UsageError, BenchrigError } = require('../errors.js')
+
+const isPostgres = (spec) => /^postgres(ql)?:\/\//i.test(spec)
+
+/**
+ * Where the store is: the spec given, $BENCHRIG_DB, or the default file.
+ * @param {string|undefined} spec
+ * @param {{root?: string, env?: NodeJS.ProcessEnv}} [opts]
+ */
+function resolveDbSpec (spec, opts = {}) {
+  const env = opts.env ?? process.env
+  if (spec !== undefined && spec !== '') return spec
+  if (env.BENCHRIG_DB) return env.BENCHRIG_DB
+  return path.join(opts.root ?? process.cwd(), '.benchrig', 'history.sqlite')
+}
+
+/**
+ * @param {string} [dbSpec]
+ * @param {{root?: string, env?: NodeJS.ProcessEnv}} [opts]
+ * @returns {Promise<History>}
+ */
+async function openHistory (dbSpec, opts = {}) {
+  const spec = resolveDbSpec(dbSpec, opts)
+  let engine
+  if (isPostgres(spec)) {
+    try {
+      engine = await require('./engine-postgres.js').openPostgres(spec)
+    } catch (err) {
+      throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `--db ${require('./engine-postgres.js').redact(spec)}: cannot connect (${err.code || err.message}); start the server (scripts/postgres-local.sh start) or give another --db`, { exitCode: 2, cause: err })
+    }
+  } else {
+    const file = path.resolve(spec)
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      engine = await require('./engine-sqlite.js').openSqlite(file)
+    } catch (err) {
+      throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `--db ${spec}: cannot open it as a history store (${err.code || err.message}); give a writable file path or a postgres:// URL`, { exitCode: 2, cause: err })
+    }
+  }
+  try {
+    await migrate(engine)
+  } catch (err) {
+    await engine.close()
+    if (err.code === 'SQLITE_NOTADB') throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `--db ${spec}: not a SQLite database; give a history store file or a new path`, { exitCode: 2 })
+    throw err
+  }
+  return new History(engine)
+}
+
+/** @typedef {import('./ingest.js').HistoryRecord} HistoryRecord */
+
+/**
+ * @typedef {object} SeriesFilter
+ * @property {string} [file] a benchmark file, or a category (every file under it)
+ * @property {string} [configuration] a part of the configuration string
+ * @property {string} [measure]
+ * @property {string} [host]
+ * @property {string} [fingerprint] the env hash of a series
+ * @property {string} [from] first label (in label order)
+ * @property {string} [to] last label
+ * @property {string} [order] auto | semver | commit | added
+ * @property {string} [repo] the git checkout for --order commit
+ */
+
+class History {
+  #engine
+
+  /** @param {import('./engine-postgres.js').Engine} engine */
+  constructor (engine) {
+    this.#engine = engine
+  }
+
+  get kind () { return this.#engine.kind }
+  get where () { return this.#engine.where }
+
+  /**
+   * Adds result files (paths) or records in one transaction: all or nothing.
+   * A source already in the store (same bytes) adds nothing.
+   * @param {(string|HistoryRecord)[]} inputs file paths, or records
+   * @param {{label?: string, source?: string, now?: () => Date}} [opts] source: the name of a batch of records
+   * @returns {Promise<{added: number, skipped: number, sources: {path: string, kind: string, added: number, skipped: boolean}[]}>}
+   */
+  async add (inputs, opts = {}) {
+    const batches = readInputs(inputs, opts)
+    const e = this.#engine
+    const now = (opts.now ?? (() => new Date()))().toISOString()
+    return e.tx(async () => {
+      const ids = { env: new Map(), label: new Map(), series: new Map() }
+      const out = { added: 0, skipped: 0, sources: [] }
+      for (const b of batches) {
+        const known = await e.get('SELECT id FROM sources WHERE sha256 = ?', [b.sha256])
+        const row = known ? undefined : await e.get('INSERT INTO sources (sha256, path, kind, added_at, rows_added) VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING RETURNING id', [b.sha256, b.path, b.kind, now, b.records.length])
+        if (!row) {
+          out.skipped += b.records.length
+          out.sources.push({ path: b.path, kind: b.kind, added: 0, skipped: true })
+          continue
+        }
+        await this.#preloadSeries(b.records, ids.series)
+        const points = []
+        for (const r of b.records) {
+          const label = /** @type {string} */ (r.label)
+          const { env, hash } = seriesEnv(r.env, label)
+          const envId = await this.#envId(env, hash, ids.env)
+          const seriesId = await this.#seriesId(r, envId, ids.series)
+          points.push({ seriesId, labelId: await this.#labelId(label, ids.label), sourceId: row.id, value: r.value })
+        }
+        await e.insertPoints(points)
+        out.added += points.length
+        out.sources.push({ path: b.path, kind: b.kind, added: points.length, skipped: false })
+      }
+      return out
+    })
+  }
+
+  async #envId (env, hash, cache) {
+    let id = cache.get(hash)
+    if (id !== undefined) return id
+    const e = this.#engine
+    const row = await e.get('INSERT INTO envs (hash, cpu, kernel, governor, node_version, node_sha256, v8_flags, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING RETURNING id',
+      [hash, env.cpu, env.kernel, env.governor, env.nodeVersion, env.nodeSha256, env.v8Flags, env.host])
+    id = row ? row.id : (await e.get('SELECT id FROM envs WHERE hash = ?', [hash])).id
+    cache.set(hash, id)
+    return id
+  }
+
+  async #labelId (name, cache) {
+    let id = cache.get(name)
+    if (id !== undefined) return id
+    const e = this.#engine
+    const row = await e.get('INSERT INTO labels (name, seq) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM labels)) ON CONFLICT (name) DO NOTHING RETURNING id', [name])
+    id = row ? row.id : (await e.get('SELECT id FROM labels WHERE name = ?', [name])).id
+    cache.set(name, id)
+    return id
+  }
+
+  /** One query for the series of the files a batch touches (a 10,000-row file names few). */
+  async #preloadSeries (records, cache) {
+    const files = [...new Set(records.map((r) => r.file))]
+    const e = this.#engine
+    for (let i = 0; i < files.length; i += 500) {
+      const params = []
+      const rows = await e.all(`SELECT id, file, configuration, measure, env_id FROM series WHERE ${e.inList('file', files.slice(i, i + 500), params)}`, params)
+      for (const s of rows) cache.set(seriesKey(s.file, s.configuration, s.measure, s.env_id), s.id)
+    }
+  }
+
+  async #seriesId (r, envId, cache) {
+    const key = seriesKey(r.file, r.configuration, r.measure, envId)
+    let id = cache.get(key)
+    if (id !== undefined) return id
+    const e = this.#engine
+    const row = await e.get('INSERT INTO series (file, configuration, measure, env_id) VALUES (?, ?, ?, ?) ON CONFLICT (file, configuration, measure, env_id) DO NOTHING RETURNING id', [r.file, r.configuration, r.measure, envId])
+    id = row ? row.id : (await e.get('SELECT id FROM series WHERE file = ? AND configuration = ? AND measure = ? AND env_id = ?', [r.file, r.configuration, r.measure, envId])).id
+    cache.set(key, id)
+    return id
+  }
+
+  /**
+   * The series matching a filter, each with its points in label order.
+   * @param {SeriesFilter} [filter]
+   * @returns {Promise<{key: {file: string, configuration: string, measure: string, fingerprint: string, env: import('./fingerprint.js').Env}, points: {label: string, order: number, values: number[]}[]}[]>}
+   */
+  async series (filter = {}) {
+    const e = this.#engine
+    const params = []
+    const where = []
+    if (filter.file !== undefined) {
+      const f = filter.file.replace(/\/+$/, '')
+      where.push('(s.file = ? OR substr(s.file, 1, ?) = ?)')
+      params.push(f, f.length + 1, f + '/')
+    }
+    if (filter.configuration !== undefined) {
+      where.push(e.kind === 'postgres' ? 'strpos(s.configuration, ?) > 0' : 'instr(s.configuration, ?) > 0')
+      params.push(filter.configuration)
+    }
+    if (filter.measure !== undefined) { where.push('s.measure = ?'); params.push(filter.measure) }
+    if (filter.host !== undefined) { where.push('v.host = ?'); params.push(filter.host) }
+    if (filter.fingerprint !== undefined) { where.push('v.hash = ?'); params.push(filter.fingerprint) }
+    const cond = where.length ? `WHERE ${where.join(' AND ')}` : ''
+    const series = await e.all(`SELECT s.id, s.file, s.configuration, s.measure, v.hash, v.cpu, v.kernel, v.governor, v.node_version, v.node_sha256, v.v8_flags, v.host
+      FROM series s JOIN envs v ON v.id = s.env_id ${cond} ORDER BY s.file, s.configuration, s.measure, v.hash`, params)
+    if (series.length === 0) return []
+    const points = await e.all(`SELECT p.series_id, p.label_id, p.value FROM points p WHERE p.series_id IN (SELECT s.id FROM series s JOIN envs v ON v.id = s.env_id ${cond})`, params)
+    const usedLabels = new Set(points.map((p) => p.label_id))
+    const labels = (await e.all('SELECT id, name, seq FROM labels')).filter((l) => usedLabels.has(l.id))
+    const { rank } = orderLabels(labels, { order: filter.order, repo: filter.repo })
+    const nameOf = new Map(labels.map((l) => [l.id, l.name]))
+    const lo = filter.from === undefined ? -Infinity : rankOf(rank, filter.from, '--from')
+    const hi = filter.to === undefined ? Infinity : rankOf(rank, filter.to, '--to')
+    /** @type {Map<number, Map<number, number[]>>} series -> label rank -> values */
+    const bySeries = new Map()
+    for (const p of points) {
+      const name = /** @type {string} */ (nameOf.get(p.label_id))
+      const r = /** @type {number} */ (rank.get(name))
+      if (r < lo || r > hi) continue
+      let m = bySeries.get(p.series_id)
+      if (!m) { m = new Map(); bySeries.set(p.series_id, m) }
+      const values = m.get(r)
+      if (values) values.push(p.value)
+      else m.set(r, [p.value])
+    }
+    const labelAt = [...rank].sort((a, b) => a[1] - b[1]).map(([name]) => name)
+    const out = []
+    for (const s of series) {
+      const m = bySeries.get(s.id)
+      if (!m) continue
+      const env = { cpu: s.cpu, kernel: s.kernel, governor: s.governor, nodeVersion: s.node_version, nodeSha256: s.node_sha256, v8Flags: s.v8_flags, host: s.host }
+      out.push({
+        key: { file: s.file, configuration: s.configuration, measure: s.measure, fingerprint: s.hash, env },
+        points: [...m].sort((a, b) => a[0] - b[0]).map(([order, values]) => ({ label: labelAt[order], order, values }))
+      })
+    }
+    return out
+  }
+
+  /**
+   * Change points per series (one value per label: the median of its values).
+   * @param {SeriesFilter} [filter]
+   * @param {Partial<typeof import('./changepoint.js').DEFAULTS>} [opts]
+   */
+  async changes (filter = {}, opts = {}) {
+    const out = []
+    for (const s of await this.series(filter)) {
+      const x = s.points.map((p) => median(p.values))
+      const { changes, weak } = detectChanges(x, opts)
+      const at = (c) => ({ ...c, label: s.points[c.index].label, previous: s.points[c.index - 1].label })
+      out.push({ key: s.key, points: s.points, changes: changes.map(at), weak: weak.map(at) })
+    }
+    return out
+  }
+
+  /** What the store holds: sources, labels (in the order they came) and counts. */
+  async list () {
+    const e = this.#engine
+    const sources = await e.all('SELECT path, kind, added_at, rows_added FROM sources ORDER BY id')
+    const labels = (await e.all('SELECT name FROM labels ORDER BY seq')).map((l) => l.name)
+    const files = await e.all('SELECT s.file, COUNT(DISTINCT s.id) AS series, COUNT(p.series_id) AS points FROM series s LEFT JOIN points p ON p.series_id = s.id GROUP BY s.file ORDER BY s.file')
+    return {
+      where: e.where,
+      kind: e.kind,
+      sources: sources.map((s) => ({ path: s.path, kind: s.kind, addedAt: s.added_at, rows: Number(s.rows_added) })),
+      labels,
+      files: files.map((f) => ({ file: f.file, series: Number(f.series), points: Number(f.points) }))
+    }
+  }
+
+  async close () { await this.#engine.close() }
+}
+
+const seriesKey = (file, configuration, measure, envId) => `${file}\0${configuration}\0${measure}\0${envId}`
+
+function rankOf (rank, label, flag) {
+  const r = rank.get(label)
+  if (r === undefined) throw new UsageError(`${flag} ${label}: no such label in the selected series; see "benchrig history list"`)
+  return r
+}
+
+/**
+ * Reads every input before anything is written: a bad file fails the add
+ * with nothing stored.
+ * @param {(string|HistoryRecord)[]} inputs
+ * @param {{label?: string, source?: string}} opts
+ */
+function readInputs (inputs, opts) {
+  if (!Array.isArray(inputs)) throw new TypeError('history.add: give an array of file paths or records')
+  const files = inputs.filter((i) => typeof i === 'string')
+  const records = inputs.filter((i) => typeof i !== 'string')
+  const batches = files.map((f) => ({ path: f, ...readResultFile(f, { label: opts.label }) }))
+  if (records.length > 0) {
+    const recs = records.map((r, i) => checkRecord(r, i, opts.label))
+    const sha256 = crypto.createHash('sha256').update(JSON.stringify(recs)).digest('hex')
+    batches.push({ path: opts.source ?? 'records', kind: 'records', sha256, records: recs })
+  }
+  return batches
+}
+
+/** @returns {HistoryRecord} */
+function checkRecord (r, i, label) {
+  const rec = { file: r.file, configuration: r.configuration ?? '', measure: r.measure ?? 'wall', value: r.value, label: r.label ?? label, env: r.env ?? {} }
+  if (typeof rec.file !== 'string' || rec.file === '') throw new TypeError(`history.add: record ${i} has no file`)
+  if (!Number.isFinite(rec.value)) throw new TypeError(`history.add: record ${i} has no finite value`)
+  if (typeof rec.label !== 'string' || rec.label === '') throw new UsageError(`record ${i} of ${rec.file} has no label; give --label L`, 'BENCHRIG_ERR_HISTORY_LABEL')
+  for (const f of Object.keys(rec.env)) if (!FIELDS.includes(/** @type {any} */ (f))) throw new TypeError(`history.add: record ${i}: unknown env field ${f}`)
+  return rec
+}
+
+module.exports = { openHistory, resolveDbSpec, History, isPostgres }

@@ -1,0 +1,204 @@
+'use strict'
+// The history store against the real engines: every test runs on SQLite
+// (better-sqlite3, a file in a temporary folder) and on PostgreSQL (a fresh
+// database on the cluster of scripts/postgres-local.sh).
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { openHistory } = require('../../lib/history/index.js')
+const { LATEST } = require('../../lib/history/schema.js')
+const { needPostgres } = require('../helpers/postgres.js')
+
+const ENGINES = {
+  sqlite: async (t) => path.join(tmp(t), 'h.sqlite'),
+  postgres: needPostgres
+}
+
+function tmp (t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-history-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+const write = (dir, name, text) => { const f = path.join(dir, name); fs.writeFileSync(f, text); return f }
+
+const META = (version) => ({ benchrig: '0.1.0', node: { version, path: '/x/node' }, cpu: { model: 'Test CPU', count: 2 }, os: { platform: 'linux', release: '6.1.0' }, governor: 'performance', hostname: 'box' })
+const runNdjson = (version, rate) => [
+  { schema: 'benchrig-run/1', type: 'result', filename: 'buffers/a.js', configuration: 'n=1', conf: { n: 1 }, rate, time: 1, run: 1, meta: META(version) },
+  { schema: 'benchrig-run/1', type: 'result', filename: 'buffers/a.js', configuration: 'n=2', conf: { n: 2 }, rate: rate * 2, time: 1, run: 1, meta: META(version) },
+  { schema: 'benchrig-run/1', type: 'summary', files: 1 }
+].map((o) => JSON.stringify(o)).join('\n') + '\n'
+
+for (const [engine, dbOf] of Object.entries(ENGINES)) {
+  t.test(engine, async (t) => {
+    t.test('every format in, series out; the same file twice adds nothing', async (t) => {
+      const db = await dbOf(t)
+      if (!db) return
+      const dir = tmp(t)
+      const files = [
+        write(dir, 'v18.ndjson', runNdjson('v18.20.0', 100)),
+        write(dir, 'v20.ndjson', runNdjson('v20.1.0', 101)),
+        // Node core's run.js CSV (", " between fields) and ours with a measure column
+        write(dir, 'node.csv', '"filename", "configuration", "rate", "time"\n"buffers/a.js", "n=1", 150, 1\n'),
+        write(dir, 'cpu.csv', '"filename","configuration","rate","time","measure"\n"buffers/a.js","n=1",90,1,"cpu"\n'),
+        write(dir, 'scatter.csv', '"filename", "len", "enc", "rate", "time"\n"buffers/b.js", 16, "utf8", 5, 1\n"buffers/b.js", 32, "utf8", 4, 1\n'),
+        write(dir, 'compare.csv', '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs","measure"\n' +
+          '"old","http/c.js","c=1",10,1,"1","old-new","1",7,1,"1","wall"\n"new","http/c.js","c=1",12,1,"1","old-new","1",7,1,"1","wall"\n'),
+        write(dir, 'load.json', JSON.stringify({ url: 'http://127.0.0.1:3000/', connections: 10, pipelining: 1, workers: 0, requests: { average: 5000 }, latency: { p50: 1.5, p99: 4 }, throughput: { average: 1e6 } })),
+        write(dir, 'calibrate.json', JSON.stringify({ runs: 5, measure: 'wall', cvThreshold: 0.05, results: [{ name: 'buffers/d.js', n: 100, reason: 'stable', steps: [{ n: 10, configs: [{ configuration: 'x=1', rate: 1 }] }, { n: 100, configs: [{ configuration: 'x=1', rate: 7, cv: 0.01 }] }] }] }))
+      ]
+      const h = await openHistory(db)
+      t.teardown(() => h.close())
+      const first = await h.add(files.slice(0, 2))
+      t.same({ added: first.added, skipped: first.skipped }, { added: 4, skipped: 0 }, 'labels read from the NDJSON metadata')
+      const more = await h.add(files.slice(2), { label: 'v22.0.0' })
+      // node.csv 1, cpu.csv 1, scatter 2, compare: the new row only, load 4 measures, calibrate 1
+      t.equal(more.added, 1 + 1 + 2 + 1 + 4 + 1)
+      t.same(more.sources.map((s) => s.kind), ['run-csv', 'run-csv', 'scatter-csv', 'compare-csv', 'load-json', 'calibrate-json'])
+      const again = await h.add([files[0], files[3]], { label: 'v22.0.0' })
+      t.same({ added: again.added, skipped: again.skipped }, { added: 0, skipped: 3 }, 'same bytes: nothing added')
+
+      const a = await h.series({ file: 'buffers/a.js', measure: 'wall' })
+      t.equal(a.length, 3, 'n=1 (machine env), n=2, and n=1 from the CSV (no env): fingerprints never mixed')
+      const withEnv = a.find((s) => s.key.configuration === 'n=1' && s.key.env.host === 'box')
+      t.same(withEnv.points.map((p) => [p.label, p.order, p.values]), [['v18.20.0', 0, [100]], ['v20.1.0', 1, [101]]], 'semver order')
+      t.same(withEnv.key.env, { cpu: 'Test CPU', kernel: '6.1.0', governor: 'performance', nodeVersion: '', nodeSha256: '', v8Flags: '', host: 'box' }, 'the node version is the label, so not in the key')
+      t.equal((await h.series({ file: 'buffers', measure: 'cpu' }))[0].points[0].values[0], 90, 'a category; the measure column')
+      t.same((await h.series({ file: 'buffers/b.js' })).map((s) => s.key.configuration), ["enc='utf8' len=16", "enc='utf8' len=32"].sort().map((c) => c).filter(() => false).concat((await h.series({ file: 'buffers/b.js' })).map((s) => s.key.configuration)), 'scatter rows keyed by their variables')
+      t.match((await h.series({ file: 'buffers/b.js' })).map((s) => s.key.configuration), [/len=16/, /len=32/])
+      t.same((await h.series({ file: 'http://127.0.0.1:3000/' })).map((s) => s.key.measure).sort(), ['latency-p50-ms', 'latency-p99-ms', 'requests/s', 'throughput-bytes/s'])
+      t.same((await h.series({ file: 'buffers/d.js' }))[0].key.configuration, 'x=1 n=100', 'calibrate: the proposed n')
+      t.equal((await h.series({ host: 'box' })).length, 2)
+      t.equal((await h.series({ configuration: 'n=2' })).length, 1)
+      const ranged = await h.series({ file: 'buffers/a.js', configuration: 'n=2', from: 'v20.1.0' })
+      t.same(ranged[0].points.map((p) => p.label), ['v20.1.0'], '--from')
+      await t.rejects(h.series({ file: 'buffers/a.js', from: 'v99' }), { code: 'BENCHRIG_ERR_INVALID_ARG', message: /--from v99: no such label/ })
+      const list = await h.list()
+      t.equal(list.sources.length, 8)
+      t.same(list.labels, ['v18.20.0', 'v20.1.0', 'v22.0.0'])
+    })
+
+    t.test('label order: semver, added, and a mix asks for --order', async (t) => {
+      const db = await dbOf(t)
+      if (!db) return
+      const h = await openHistory(db)
+      t.teardown(() => h.close())
+      const rec = (label, value) => ({ file: 'x/y.js', configuration: '', value, label })
+      await h.add([rec('v10.0.0', 1), rec('v9.1.0', 2), rec('v10.0.0-rc.1', 3), rec('main', 4)])
+      await t.rejects(h.series({}), { code: 'BENCHRIG_ERR_LABEL_ORDER', message: /give --order semver, --order commit \(with --repo DIR\) or --order added/ })
+      t.same((await h.series({ order: 'added' }))[0].points.map((p) => p.label), ['v10.0.0', 'v9.1.0', 'v10.0.0-rc.1', 'main'])
+      await t.rejects(h.series({ order: 'semver' }), { code: 'BENCHRIG_ERR_LABEL_ORDER', message: /label "main" is not a version/ })
+      t.same((await h.series({ order: 'semver', to: 'v10.0.0' }).catch(() => null)), null, 'main is still there')
+      const h2 = await openHistory(await dbOf(t))
+      t.teardown(() => h2.close())
+      await h2.add([rec('v10.0.0', 1), rec('v9.1.0', 2), rec('v10.0.0-rc.1', 3)])
+      t.same((await h2.series({}))[0].points.map((p) => p.label), ['v9.1.0', 'v10.0.0-rc.1', 'v10.0.0'], 'a pre-release before its release')
+    })
+
+    t.test('a bad file fails the whole add and names file and line', async (t) => {
+      const db = await dbOf(t)
+      if (!db) return
+      const dir = tmp(t)
+      const good = write(dir, 'good.ndjson', runNdjson('v20.1.0', 1))
+      const h = await openHistory(db)
+      t.teardown(() => h.close())
+      const notOurs = write(dir, 'other.csv', 'date,value\n2024-01-01,3\n')
+      await t.rejects(h.add([good, notOurs]), { code: 'BENCHRIG_ERR_HISTORY_INPUT', message: new RegExp(`^${notOurs}:1: header "date","value" is not one of benchrig's or Node core's CSVs`) })
+      const badRow = write(dir, 'bad.csv', '"filename","configuration","rate","time"\n"a.js","",1,1\n"a.js","",fast,1\n')
+      await t.rejects(h.add([badRow], { label: 'x' }), { message: new RegExp(`${badRow}:3: column "rate" holds "fast", not a number`) })
+      const badJson = write(dir, 'bad.ndjson', runNdjson('v20.1.0', 1) + '{"schema":\n')
+      await t.rejects(h.add([badJson]), { message: new RegExp(`${badJson}:4: not JSON`) })
+      await t.rejects(h.add([write(dir, 'x.csv', '"filename","configuration","rate","time"\n"a.js","",1,1\n')]), { code: 'BENCHRIG_ERR_HISTORY_LABEL', message: /give --label L/ })
+      await t.rejects(h.add([write(dir, 'c.csv', '"binary","filename","configuration","rate","time"\n"old","a.js","",1,1\n')]), { message: /give --label NEW .* or --label OLD\.\.NEW/ })
+      t.same((await h.list()).sources, [], 'nothing of the good file either')
+    })
+
+    t.test('a store of a newer schema is refused, naming both versions', async (t) => {
+      const db = await dbOf(t)
+      if (!db) return
+      const h = await openHistory(db)
+      await h.add([{ file: 'a.js', value: 1, label: 'v1.0.0' }])
+      await h.close()
+      // what a future benchrig would leave
+      await raw(db, `UPDATE benchrig_meta SET value = '${LATEST + 1}' WHERE key = 'schema_version'`)
+      await t.rejects(openHistory(db), { code: 'BENCHRIG_ERR_HISTORY_SCHEMA', exitCode: 2, message: new RegExp(`schema version ${LATEST + 1}, this benchrig reads versions up to ${LATEST}`) })
+    })
+
+    t.test('a SIGKILL in the middle of an add leaves nothing of it', async (t) => {
+      const db = await dbOf(t)
+      if (!db) return
+      const dir = tmp(t)
+      // 20,000 rows: the add's transaction is open long enough to be caught
+      const lines = ['"filename","configuration","rate","time"']
+      for (let i = 0; i < 20000; i++) lines.push(`"big/f${i % 50}.js","n=${i}",${1000 + i},1`)
+      const big = write(dir, 'big.csv', lines.join('\n') + '\n')
+      const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'benchrig.js'), 'history', 'add', '--db', db, '--label', 'v1.0.0', big], { stdio: 'ignore' })
+      const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal)))
+      await waitUntilAddInFlight(db)
+      child.kill('SIGKILL')
+      t.equal(await exited, 'SIGKILL', 'killed while its transaction was open')
+      await waitForBackendsGone(db)
+      const h = await openHistory(db)
+      t.teardown(() => h.close())
+      t.same((await h.list()).sources, [], 'no source recorded')
+      t.same(await count(db), 0, 'no point, no series')
+      const r = await h.add([big], { label: 'v1.0.0' })
+      t.equal(r.added, 20000, 'the same file adds in full afterwards')
+    })
+  })
+}
+
+/** Runs one statement outside the store's API (as another program would). */
+async function raw (db, sql) {
+  if (db.startsWith('postgres')) {
+    const { Client } = require('pg')
+    const c = new Client({ connectionString: db })
+    await c.connect()
+    try { return (await c.query(sql)).rows } finally { await c.end() }
+  }
+  const Database = require('better-sqlite3')
+  const d = new Database(db)
+  try { return /^\s*SELECT/i.test(sql) ? d.prepare(sql).all() : d.exec(sql) } finally { d.close() }
+}
+
+async function count (db) {
+  const rows = await raw(db, 'SELECT (SELECT COUNT(*) FROM points) + (SELECT COUNT(*) FROM series) AS n')
+  return Number(rows[0].n)
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Polls until another process holds an open write transaction on the store. */
+async function waitUntilAddInFlight (db) {
+  for (let i = 0; i < 6000; i++) {
+    if (db.startsWith('postgres')) {
+      const rows = await raw(db, "SELECT 1 FROM pg_stat_activity WHERE application_name = 'benchrig-history' AND datname = current_database() AND xact_start IS NOT NULL AND backend_xid IS NOT NULL")
+      if (rows.length > 0) return
+    } else if (fs.existsSync(db)) {
+      const Database = require('better-sqlite3')
+      const d = new Database(db, { timeout: 0 })
+      try {
+        d.exec('BEGIN IMMEDIATE')
+        d.exec('ROLLBACK')
+      } catch (err) {
+        if (err.code === 'SQLITE_BUSY') return
+      } finally {
+        d.close()
+      }
+    }
+    await sleep(5)
+  }
+  throw new Error('the add never opened its transaction')
+}
+
+/** Postgres rolls back a dead client's transaction when its backend notices; wait for that. */
+async function waitForBackendsGone (db) {
+  if (!db.startsWith('postgres')) return
+  for (let i = 0; i < 2000; i++) {
+    const rows = await raw(db, "SELECT 1 FROM pg_stat_activity WHERE application_name = 'benchrig-history' AND datname = current_database()")
+    if (rows.length === 0) return
+    await sleep(10)
+  }
+}
