@@ -98,7 +98,7 @@ start () {
   fi
   free_port > "$DIR/port"
   as_owner "$bin/pg_ctl" -D "$DATA" -l "$DIR/server.log" -w -t 60 \
-    -o "-h 127.0.0.1 -p $(port) -k $DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null \
+    -o "-h 127.0.0.1 -p $(port) -k $DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null 9>&- \
     || { log "the server did not start; see $DIR/server.log"; exit 1; }
   if ! as_owner "$bin/psql" -h 127.0.0.1 -p "$(port)" -U "$DBUSER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DBNAME'" | grep -q 1; then
     as_owner "$bin/createdb" -h 127.0.0.1 -p "$(port)" -U "$DBUSER" "$DBNAME"
@@ -120,8 +120,14 @@ status () {
   return 3
 }
 
-# start and stop of parallel callers (test files) take turns
-lock () { mkdir -p "$(dirname "$DIR")"; exec 9>"$DIR.lock"; flock 9; }
+# start and stop of parallel callers (test files) take turns; the server is
+# started with the lock's descriptor closed (it would hold the lock for its
+# whole life), and a lock held past a minute is not waited for any longer
+lock () {
+  mkdir -p "$(dirname "$DIR")"
+  exec 9>"$DIR.lock"
+  flock -w 60 9 || log "another start or stop held $DIR.lock for 60 s; going on"
+}
 
 case "${1:-}" in
   start) lock; start ;;
