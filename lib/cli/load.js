@@ -16,6 +16,7 @@ const { SHAPE_OPTIONS, extractWarmup, shapeOptions, watchShape } = require('./lo
 const { renderHelp, terminalWidth } = require('./help.js')
 const { EXAMPLES } = require('./examples.js')
 const { WS_OPTIONS, WS_GROUP, wsOptions } = require('./load-ws-flags.js')
+const { FEED_OPTIONS, FEED_GROUP, feedOptions } = require('./load-feed-flags.js')
 
 const COMMON = 'Common'
 const OUTPUT = 'Output'
@@ -68,8 +69,8 @@ const LOAD_OPTIONS = [
 const HELP = {
   usage: 'benchrig load [options] <url...>',
   summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://), or a WebSocket server (ws:// or wss://: messages and their replies). Several URLs are sent round-robin; URLs on several origins split -c over the origins. autocannon\'s flags work as they are (camelCase long names too).',
-  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Thresholds', 'Requests and scripts', OUTPUT, 'TLS', H2, WS_GROUP, 'Running', 'Several generators', 'Other'],
-  options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS, ...WS_OPTIONS],
+  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Thresholds', 'Requests and scripts', FEED_GROUP, OUTPUT, 'TLS', H2, WS_GROUP, 'Running', 'Several generators', 'Other'],
+  options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS, ...FEED_OPTIONS, ...WS_OPTIONS],
   examples: [
     ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
@@ -332,7 +333,8 @@ function loadOptions (args, argv, warmup, urls) {
     sampleInt: last(args.sampleInt),
     ...shapeOptions(args, warmup),
     ...requestOptions(args, argv),
-    ...wsOptions(args)
+    ...wsOptions(args),
+    ...feedOptions(args, argv)
   }
 }
 

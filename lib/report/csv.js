@@ -28,15 +28,18 @@ function csvRow (values, separator = ',') {
  * Parses CSV text into rows of strings (quotes removed). Bare fields that look
  * numeric stay strings: the caller knows its columns' types.
  * @param {string} text
+ * @param {number[]} [lines] when given, gets the 1-based line each row starts on (a quoted field may span lines)
  * @returns {string[][]}
  */
-function parseCsv (text) {
+function parseCsv (text, lines) {
   const rows = []
   let row = []
   let field = ''
   let quoted = false
   let fieldQuoted = false
   let i = 0
+  let line = 1
+  lines?.push(1)
   while (i < text.length) {
     const ch = text[i]
     if (quoted) {
@@ -44,6 +47,7 @@ function parseCsv (text) {
         if (text[i + 1] === '"') { field += '"'; i += 2; continue }
         quoted = false
       } else {
+        if (ch === '\n') line++
         field += ch
       }
       i++
@@ -55,6 +59,7 @@ function parseCsv (text) {
     if (ch === '"') { quoted = true; fieldQuoted = true } else if (ch === ',') { row.push(field); field = ''; fieldQuoted = false } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++
       row.push(field); rows.push(row); row = []; field = ''; fieldQuoted = false
+      lines?.push(++line)
     } else {
       field += ch
     }

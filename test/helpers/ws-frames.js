@@ -6,6 +6,7 @@
 // makeStream(seed).
 const { Receiver } = require('ws') // node_modules/ws/lib/receiver.js
 const { FrameReader } = require('../../lib/engine/ws/frame-reader.js')
+const { createRng } = require('../../lib/stats/prng.js')
 
 /** ws's error codes, as our kinds */
 const WS_KIND = {
@@ -19,15 +20,10 @@ const WS_KIND = {
   WS_ERR_INVALID_CLOSE_CODE: 'close-code'
 }
 
+/** A seeded generator of numbers in [0, 1) (lib/stats/prng.js). */
 function rng (seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const r = createRng(seed)
+  return () => r.uniform()
 }
 
 /**

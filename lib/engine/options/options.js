@@ -11,6 +11,7 @@ const { groupOrigins, checkOrigins, applyEndpoints } = require('./endpoint-optio
 const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
 const { parseThresholds } = require('../thresholds.js')
 const { normalizeWs, WS_SCHEMES } = require('./ws-options.js')
+const { normalizeFeed, checkTemplates } = require('./feed-options.js')
 // parseDuration lives in units.js with parseCount; re-exported below for older imports
 const { parseDuration, parseCount } = require('./units.js')
 
@@ -226,12 +227,29 @@ function normalizeOptions (o) {
     liveLatency: o.liveLatency === true,
     ...shape,
     h2,
-    ws
+    ws,
+    // --feed: rows in shared memory for {{column}} (feed-options.js); it makes the run dynamic
+    feed: normalizeFeed(o, { connections })
   }, { parseHeaders })
   // sequences and HAR entries bring their own headers: the credentials of the
   // first URL still apply to each (autocannon adds them to every request)
   if (first.auth !== undefined) for (const r of out.requests) r.headers = withAuth(r.headers, first.auth)
+  if (out.feed !== undefined) applyFeed(out)
   return applyEndpoints(out, origins, urls.map((u) => withScheme(String(u))))
+}
+
+/**
+ * --feed after the requests are known: every {{name}} names a column, and
+ * with --feed-end stop in sequential mode the run sends no more requests
+ * than the rows hold (a row per pass of the sequence).
+ */
+function applyFeed (out) {
+  checkTemplates(out.feed, out.requests)
+  if (out.feed.end === 'stop' && out.feed.mode === 'sequential') {
+    const rows = out.feed.rows * out.requests.length
+    if (out.amount > 0) out.amount = Math.min(out.amount, rows)
+    else out.maxOverallRequests = out.maxOverallRequests > 0 ? Math.min(out.maxOverallRequests, rows) : rows
+  }
 }
 
 module.exports = { normalizeOptions, parseDuration, parseCount, parseHeaders, withScheme, DEFAULTS }

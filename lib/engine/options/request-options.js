@@ -174,7 +174,8 @@ function applyRequestOptions (o, out, { parseHeaders }) {
   }
   const wrk = wrkOptions(o, out, mod, script)
   const anyRequestHook = sequence.some((s) => s.setupRequest !== undefined || s.onResponse !== undefined)
-  const dynamic = anyRequestHook || setupClient !== undefined || idReplacement
+  // --feed (feed-options.js): requests built per iteration from its rows
+  const dynamic = anyRequestHook || setupClient !== undefined || idReplacement || out.feed !== undefined
   const captureBody = verifyBody !== undefined || sequence.some((s) => s.onResponse !== undefined)
   if (dynamic || captureBody || out.excludeErrorStats || wrk !== undefined) {
     out.hooks = {
@@ -189,6 +190,7 @@ function applyRequestOptions (o, out, { parseHeaders }) {
       verifyBody,
       initialContext,
       idReplacement,
+      feed: out.feed,
       excludeErrorStats: out.excludeErrorStats
     }
   }

@@ -19,6 +19,7 @@ const REFUSED = [
   ['script', '--script', 'give the message with -b or -i'],
   ['idReplacement', '-I/--id-replacement', 'use --ws-id NAME to number the messages'],
   ['expectBody', '-E/--expect-body', 'replies are counted, not compared'],
+  ['feed', '--feed', 'build the messages with --ws-message, which may read the file itself'],
   ['breakout', '--breakout', 'a reply is one frame or a few; the handshake latency is in the result'],
   ['connectionClose', '--connection close', 'use -D N for a new connection every N messages']
 ]

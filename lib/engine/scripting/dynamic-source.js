@@ -34,7 +34,7 @@ class DynamicSource {
    * @param {number} depth the most requests one write may hold
    * @param {{setupRequest: (Function|undefined)[], idReplacement: boolean,
    *   newContext: () => object, hookFailed: (name: string, err: unknown, verb?: string) => void,
-   *   counters: Float64Array,
+   *   counters: Float64Array, feed?: import('./feed.js').FeedCursor,
    *   encode?: (spec: import('../http1/request-source.js').RequestSpec) => unknown}} how
    *   encode: what built[] holds for a finished request (HTTP/1.1 bytes by
    *   default; the HTTP/2 client keeps the spec and encodes it when sending)
@@ -87,8 +87,10 @@ class DynamicSource {
   build (slot) {
     let i = this.next
     // the context starts afresh whenever the sequence does (autocannon's rule)
-    if (i === 0) this.context = this.how.newContext()
+    if (i === 0) this.startIteration()
     let spec = this.requests[i]
+    // --feed: {{column}} from this iteration's row, before the hooks see the request
+    if (this.how.feed !== undefined) spec = this.how.feed.fill(spec, this.context.row)
     const setup = this.how.setupRequest[i]
     let bytes
     if (setup !== undefined) {
@@ -101,13 +103,14 @@ class DynamicSource {
         this.how.counters[C.SEQUENCE_RESETS]++
         if (this.client !== null && this.client.listenerCount('reset') > 0) this.client.emit('reset')
         i = 0
-        this.context = this.how.newContext()
+        this.startIteration()
         spec = this.requests[0]
+        if (this.how.feed !== undefined) spec = this.how.feed.fill(spec, this.context.row)
         const first = this.how.setupRequest[0]
         if (first !== undefined) spec = this.callSetup(first, spec) || spec
       }
       bytes = this.serialize(spec)
-    } else if (this.how.idReplacement) {
+    } else if (this.how.idReplacement || this.how.feed !== undefined) {
       bytes = this.serialize(spec)
     } else {
       bytes = this.cached[i] ?? (this.cached[i] = this.serialize(spec))
@@ -116,6 +119,13 @@ class DynamicSource {
     this.seq[slot] = i
     this.noBody[slot] = spec.method === 'HEAD' ? 1 : 0
     this.next = i + 1 === this.requests.length ? 0 : i + 1
+  }
+
+  /** A new pass of the sequence: a fresh context, with the feed's next row as context.row. */
+  startIteration () {
+    this.context = this.how.newContext()
+    const feed = this.how.feed
+    if (feed !== undefined) this.context.row = feed.row(feed.next())
   }
 
   /** Calls setupRequest on a copy of the spec; undefined when the hook threw. */

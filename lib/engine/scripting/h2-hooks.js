@@ -75,7 +75,7 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
     const scanner = new CaptureFrameReader(conn, how)
     conn.scanner = scanner
     if (!dynamic) continue
-    const source = new DynamicSource(base, conn.table.slots, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, encode, counters: runner.counters })
+    const source = new DynamicSource(base, conn.table.slots, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, encode, counters: runner.counters, feed: require('./hooks.js').feedOf(hooks, conn, base.length) })
     const client = new Client(conn.id, source, toSpec)
     source.client = client
     conn.requests = new DynamicRequests(conn, source)

@@ -106,7 +106,7 @@ function installHooks (runner) {
     // HTTP/1.1 (--h2 returned above): each connection gets its Client and the onResponse hooks
     const conns = /** @type {(Omit<import('../http1/connection.js').Connection, 'source'> & {source: object, client?: import('./client.js').Client, onResponseHooks?: Function[]})[]} */ (runner.connections)
     for (const conn of conns) {
-      const source = new DynamicSource(base, runner.pipelining, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, counters: runner.counters })
+      const source = new DynamicSource(base, runner.pipelining, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, counters: runner.counters, feed: feedOf(hooks, conn, base.length) })
       const client = new Client(conn.id, source, toSpec)
       source.client = client
       conn.source = source
@@ -177,6 +177,21 @@ function installHooks (runner) {
 }
 
 /**
+ * --feed: the connection's cursor over the shared rows; with --feed-end stop
+ * in unique mode, the connection retires after its own rows (as -M retires
+ * it), so no iteration finds them used up.
+ * @param {{feed?: import('../options/feed-options.js').FeedSpec}} hooks
+ * @param {any} conn @param {number} perIteration requests per pass of the sequence
+ */
+function feedOf (hooks, conn, perIteration) {
+  if (hooks.feed === undefined) return undefined
+  const { FeedCursor, ownRows } = require('./feed.js')
+  const f = hooks.feed
+  if (f.mode === 'unique' && f.end === 'stop') conn.maxRequests = Math.min(conn.maxRequests, ownRows(f.rows, f.connections, conn.id) * perIteration)
+  return new FeedCursor(f, conn.id)
+}
+
+/**
  * wrk's thread object for this share, and init(args, thread) before it starts:
  * runner.prepared is awaited before start() (index.js, worker-entry.js). A
  * failed init ends the share at once with the hook's message.
@@ -238,4 +253,4 @@ function withResponses (ro) {
   return { ...ro, hooks: { sequence: undefined, ...ro.hooks, dynamic: true, capture: true } }
 }
 
-module.exports = { installHooks, forwardErrors, requestError, clientOf, withResponses }
+module.exports = { installHooks, forwardErrors, requestError, clientOf, withResponses, feedOf }

@@ -387,6 +387,19 @@ Requests and scripts:
                                   request
   -x, --exclude-error-stats       leave non-2xx responses out of latency and bytes/s
 
+Data feeds:
+      --feed FILE                 rows of data (CSV with a header, a JSON array of objects, NDJSON)
+                                  for {{column}} in the URL path, -H values and the body, a row per
+                                  request (per pass of a sequence); hooks get it as context.row
+      --feed-mode MODE            sequential (in file order, one cursor shared by all connections
+                                  and workers), random (seeded) or unique (connection i of c takes
+                                  rows i, i+c, ...) (default sequential)
+      --feed-seed N               with --feed-mode random: the seed (default 1)
+      --feed-end WHAT             when the rows are used up: wrap (start again) or stop (sequential:
+                                  the run sends one request per row; unique: each connection stops
+                                  after its rows) (default wrap)
+      --feed-format FMT           csv, json or ndjson when the file's extension does not say
+
 Output:
   -j, --json                      print the result as JSON on stdout only (--format json)
       --format FMT                text (the tables; default), json (as -j) or yaml (gocannon's -f
