@@ -66,6 +66,12 @@ Options:
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
+  --duet                run old and new of each pair at once, each under taskset
+                        on its own CPUs (the sets assigned at random per pair),
+                        their measured sections started together; rows record
+                        each side's section and CPU time, and starved pairs
+  --cpuset-old LIST, --cpuset-new LIST
+                        --duet's two CPU sets (default: an even split)
   --timeout SECONDS     kill a configuration that runs longer and record it as
                         failed (default 300; 0: no limit)
   --seed S              seed of the run order (default random; recorded per row)
@@ -139,6 +145,9 @@ const OPTIONS = {
   'shard-count': { type: 'string' },
   plan: { type: 'string' },
   ...SIDE_OPTIONS,
+  duet: { type: 'boolean' },
+  'cpuset-old': { type: 'string' },
+  'cpuset-new': { type: 'string' },
   ...ANALYZE_OPTIONS
 }
 
@@ -157,7 +166,8 @@ function defaultRoot (cwd = process.cwd()) {
 /**
  * Parses compare's command line (checks binaries, which touches the disk).
  * @param {string[]} argv
- * @param {{defaultRoot?: string, env?: NodeJS.ProcessEnv}} [ctx] env: where --shard auto looks (default process.env)
+ * @param {{defaultRoot?: string, env?: NodeJS.ProcessEnv, duetEnv?: object}} [ctx] env: where --shard auto looks (default
+ *   process.env); duetEnv: the CPU count and SMT siblings --duet sees (tests)
  */
 function parseCompareArgs (argv, ctx = {}) {
   const parsed = parseCommandLine(argv, OPTIONS)
@@ -230,6 +240,15 @@ function parseCompareArgs (argv, ctx = {}) {
   if (!auto && !seq && (v.target !== undefined || v['max-runs'] !== undefined || v['time-budget'] !== undefined)) {
     throw new UsageError('--target, --max-runs and --time-budget go with --runs auto (--max-runs also with --runs seq)')
   }
+  if (!v.duet && (v['cpuset-old'] !== undefined || v['cpuset-new'] !== undefined)) throw new UsageError('--cpuset-old and --cpuset-new go with --duet')
+  if (v.duet) {
+    if (opts.cpuset !== undefined) throw new UsageError('--cpuset does not go with --duet: give --cpuset-old and --cpuset-new (or neither, for an even split of the CPUs)')
+    const { duetCpuSets } = require('../compare/duet-cpus.js')
+    const d = duetCpuSets({ old: v['cpuset-old'], new: v['cpuset-new'] }, ctx.duetEnv)
+    opts.executor = 'duet'
+    opts.duet = { sets: d.sets }
+    opts.warnings = d.warnings
+  }
   if (opts.cpuset !== undefined) cpusetPrefix(opts.cpuset)
   return opts
 }
@@ -249,6 +268,7 @@ async function main (argv, ctx = {}) {
     stdout.write(withExamples(USAGE.replace('Usage: compare.js', `Usage: ${prog}`), 'compare', prog === 'compare.js' ? 'node compare.js' : prog))
     return 0
   }
+  for (const w of opts.warnings ?? []) stderr.write(`compare: warning: ${w}\n`)
   const built = await buildSides(opts.sideSource, { root: opts.root, log: (m) => stderr.write(`compare: ${m}\n`) })
   let done
   try {

@@ -10,7 +10,8 @@ const { runSchedule } = require('./run-compare.js')
 
 /** @type {Record<string, (schedule: import('./schedule.js').ScheduledRun[], ctx: import('./run-compare.js').CompareContext) => Promise<{rows: object[], failures: object[], stopped: boolean, ran: number}>>} */
 const EXECUTORS = {
-  serial: runSchedule
+  serial: runSchedule,
+  duet: (schedule, ctx) => require('./duet.js').runDuetSchedule(schedule, /** @type {any} */ (ctx))
 }
 
 module.exports = { EXECUTORS }

@@ -7,13 +7,13 @@ const { progressMode, createStatusLine, clock } = require('../harness/status-lin
 
 /**
  * @param {{index: number, total: number, name: string, binary: string, pair: number, elapsedMs: number,
- *   done?: number, queue?: number, rule?: string}} s index: runs finished; done/queue: configurations of
+ *   done?: number, queue?: number, rule?: string, starved?: number}} s index: runs finished; done/queue: configurations of
  *   the current run; rule: the stopping rule's own state (--runs seq: how far each configuration is from its stop)
  */
 function formatCompareProgress (s) {
   const eta = s.index > 0 ? clock(s.elapsedMs / s.index * (s.total - s.index)) : '?'
   const config = s.queue > 0 ? ` config ${Math.min(s.done + 1, s.queue)}/${s.queue}` : ''
-  const rule = s.rule ? `  ${s.rule}` : ''
+  const rule = `${s.starved ? `  starved pairs ${s.starved}` : ''}${s.rule ? `  ${s.rule}` : ''}`
   return `[${s.index + 1}/${s.total}] ${s.name} ${s.binary} pair ${s.pair}${config}  elapsed ${clock(s.elapsedMs)}  ETA ${eta}${rule}`
 }
 
@@ -24,12 +24,17 @@ function formatCompareProgress (s) {
 function createCompareProgress ({ stream, enabled, now = Date.now, env, timers }) {
   let state
   let rule
+  let starved = 0
   let t0 = now()
-  const render = () => formatCompareProgress({ ...state, rule, elapsedMs: now() - t0 })
+  const render = () => formatCompareProgress({ ...state, rule, starved, elapsedMs: now() - t0 })
   const line = createStatusLine({ stream, mode: progressMode({ stream, enabled, env }), render, timers })
   return {
-    /** @param {{phase: 'start'|'config'|'report'|'end'|'rule', text?: string, run?: object, index?: number, total?: number, elapsedMs?: number, queueLength?: number}} e */
+    /** @param {{phase: 'start'|'config'|'report'|'end'|'rule'|'duet', text?: string, starved?: number, run?: object, index?: number, total?: number, elapsedMs?: number, queueLength?: number}} e */
     update (e) {
+      if (e.phase === 'duet') {
+        starved = e.starved
+        return
+      }
       if (e.phase === 'rule') {
         rule = e.text
         if (state) line.milestone(`compare: ${rule}`)
@@ -46,7 +51,7 @@ function createCompareProgress ({ stream, enabled, now = Date.now, env, timers }
         state.done++
       } else if (e.phase === 'end') {
         state.index = e.index
-        line.milestone(`compare: [${e.index}/${e.total}] ${state.name} ${state.binary} pair ${state.pair} done  elapsed ${clock(e.elapsedMs)}  ETA ${clock(e.elapsedMs / e.index * (e.total - e.index))}`)
+        line.milestone(`compare: [${e.index}/${e.total}] ${state.name} ${state.binary} pair ${state.pair} done${starved ? ` (starved pairs ${starved})` : ''}  elapsed ${clock(e.elapsedMs)}  ETA ${clock(e.elapsedMs / e.index * (e.total - e.index))}`)
         return
       }
       line.draw()

@@ -30,6 +30,7 @@ const { fileOnSide, envOnSide } = require('./sides.js')
  * @property {object} [tags] columns every row carries (plan, shard_index, shard_count, host)
  * @property {() => number} [now] clock for the "start" column (epoch ms)
  * @property {(w: object) => void} [onWarning] an undeclared --set key passed through
+ * @property {{sets: [string, string]}} [duet] the duet executor's two CPU sets
  */
 
 /** Error codes of failures that a second run cannot change. */
@@ -75,7 +76,8 @@ async function runOne (run, ctx) {
           start,
           configs,
           measure: ctx.measure ?? 'wall',
-          ...ctx.tags
+          ...ctx.tags,
+          ...sectionOf(r.extra)
         }
         rows.push(row)
         ctx.onRow(row, r.extra)
@@ -111,6 +113,15 @@ async function runOne (run, ctx) {
     }
   }
   return { rows, failures }
+}
+
+/**
+ * A duet child's measured section (duet-barrier.js), as row columns.
+ * @param {Record<string, unknown>|undefined} extra
+ */
+function sectionOf (extra) {
+  if (!extra || typeof extra.section_start !== 'number') return {}
+  return { section_start: extra.section_start, section_end: extra.section_end, section_cpu: extra.section_cpu, ...(extra.barrier ? { barrier: extra.barrier } : {}) }
 }
 
 /**

@@ -91,6 +91,7 @@ async function runComparison (opts, io) {
     measure: opts.measure,
     args: opts.args,
     cpuset: opts.cpuset,
+    ...(opts.duet ? { duet: { cpusets: opts.duet.sets } } : {}),
     root: opts.root,
     old: sides.old.describe(),
     new: sides.new.describe(),
@@ -136,6 +137,7 @@ async function runComparison (opts, io) {
     done: previous.done,
     runCounter: { value: previous.rows.reduce((m, r) => Math.max(m, Number(r.run) || 0), 0) },
     tags: plan.tags,
+    duet: opts.duet,
     onRow: (row, extra) => sinks.row(row, extra),
     onFailure: (f) => {
       failures.push(f)

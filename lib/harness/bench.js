@@ -78,9 +78,10 @@ function trimStack (stack) {
 class BenchmarkCore {
   /**
    * @param {{name: string, conf: object, extra?: Record<string,string>,
-   *   measure?: string, callgrindOut?: string}} init measure: wall (default) | cpu | instructions
+   *   measure?: string, callgrindOut?: string, duet?: {dir: string, side: string}}} init measure: wall (default) | cpu | instructions;
+   *   duet: the barrier of compare --duet
    */
-  constructor ({ name, conf, extra = {}, measure = 'wall', callgrindOut }) {
+  constructor ({ name, conf, extra = {}, measure = 'wall', callgrindOut, duet }) {
     this.name = name
     this.conf = conf
     this.config = conf // Node core's name for it
@@ -93,12 +94,19 @@ class BenchmarkCore {
     this.measure = measure
     this._meter = createMeter(measure, { callgrindOut })
     this._mainStart = process.hrtime.bigint()
+    this._duet = duet // compare --duet: {dir, side} (duet-barrier.js)
   }
 
   /** Starts the measured section. */
   start () {
     if (this._started) throw new UsageError('bench.start() was called more than once: call it once, right before the measured loop', BENCH_ERR)
     this._started = true
+    if (this._duet) {
+      const { meetPeer, epochMs } = require('./duet-barrier.js')
+      this._duetMet = meetPeer(this._duet, this.conf)
+      this._sectionStart = epochMs()
+      this._sectionCpu = process.cpuUsage()
+    }
     this._meter.start() // last: nothing of the harness is measured
   }
 
@@ -124,7 +132,9 @@ class BenchmarkCore {
       if (!zeroOk) throw new UsageError(`bench.end(): ${this._meter.what}: raise n (or set BENCHRIG_ZERO_ALLOWED=1)`, BENCH_ERR)
       amount = this._meter.tick
     }
-    const extra = this._meter.extra ? this._meter.extra() : undefined
+    /** @type {Record<string, unknown>|undefined} */
+    let extra = this._meter.extra ? this._meter.extra() : undefined
+    if (this._duet) extra = { ...extra, ...this._duetSection() }
     this._send(extra ? { rate: operations / amount, time: amount, extra } : { rate: operations / amount, time: amount })
   }
 
@@ -159,6 +169,15 @@ class BenchmarkCore {
     const msg = { rate, time }
     if (Object.keys(fields).length > 0) msg.extra = fields
     this._send(msg)
+  }
+
+  // A duet side's measured section: when it ran (epoch ms) and the CPU
+  // seconds this process got in it, read right after the meter stopped.
+  _duetSection () {
+    const { epochMs } = require('./duet-barrier.js')
+    const end = epochMs()
+    const cpu = process.cpuUsage(this._sectionCpu)
+    return { section_start: this._sectionStart, section_end: end, section_cpu: (cpu.user + cpu.system) / 1e6, ...(this._duetMet ? {} : { barrier: 'timeout' }) }
   }
 
   _send (fields) {

@@ -46,7 +46,9 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
     const callgrindOut = process.env.BENCHRIG_CALLGRIND_OUT
     delete process.env.BENCHRIG_MEASURE
     delete process.env.BENCHRIG_CALLGRIND_OUT
-    const bench = new BenchmarkClass({ name, conf, extra, measure, callgrindOut })
+    const duet = require('./duet-barrier.js').parseDuet(process.env.BENCHRIG_DUET)
+    delete process.env.BENCHRIG_DUET
+    const bench = new BenchmarkClass({ name, conf, extra, measure, callgrindOut, duet })
     // --test / --test-all: bench.http shortens fixed load durations when it sees this.
     bench.testMode = process.env.BENCHRIG_MODE === 'test' || process.env.BENCHRIG_MODE === 'test-all'
     delete process.env.BENCHRIG_MODE

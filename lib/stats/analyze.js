@@ -201,6 +201,7 @@ function analyze (rows, opts = {}) {
   const analysed = groupRows(rows).map((g) => analyzeGroup(g, o))
   const partial = analysed.map((a) => a.result)
   const warnings = analysed.flatMap((a) => a.warnings)
+  warnings.push(...starvedWarnings(rows))
   if (analysed.some((a) => a.fallback && a.fallback.unpaired === 'no-pairs')) {
     warnings.unshift({ filename: '', configuration: '', kind: 'unpaired', message: fallbackMessage({ unpaired: 'no-pairs' }) })
   }
@@ -253,6 +254,21 @@ function analyze (rows, opts = {}) {
     meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, measure: o.measure, minEffect: o.minEffect, ...(seq ? { rule: seq.label } : {}), ...(o.meta || {}) },
     regressions
   }
+}
+
+// --duet pairs where one side got less CPU in its section than the other
+// (lib/compare/duet.js): a load that hit one side only. Counted per
+// configuration; the verdict keeps them (docs/compare.md says what they do).
+function starvedWarnings (rows) {
+  const counts = new Map()
+  for (const r of rows) {
+    if (!r.starved || r.binary !== 'old') continue
+    const key = `${r.filename}\u0000${r.configuration}`
+    const c = counts.get(key) ?? { filename: r.filename, configuration: r.configuration, n: 0 }
+    c.n++
+    counts.set(key, c)
+  }
+  return [...counts.values()].map((c) => ({ filename: c.filename, configuration: c.configuration, kind: 'starved', message: `${c.n} duet pair(s) where one side got too little CPU in its measured section (the "starved" column): something else ran on that side's CPUs; such a pair measures the load, not the binaries` }))
 }
 
 // A row of --runs seq counts when its pair is one the rule saw before it

@@ -203,6 +203,12 @@ Options:
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
+  --duet                run old and new of each pair at once, each under taskset
+                        on its own CPUs (the sets assigned at random per pair),
+                        their measured sections started together; rows record
+                        each side's section and CPU time, and starved pairs
+  --cpuset-old LIST, --cpuset-new LIST
+                        --duet's two CPU sets (default: an even split)
   --timeout SECONDS     kill a configuration that runs longer and record it as
                         failed (default 300; 0: no limit)
   --seed S              seed of the run order (default random; recorded per row)

@@ -1,0 +1,125 @@
+'use strict'
+// The duet executor (Bulej et al., "Duet benchmarking", ICPE 2020): both
+// runs of a pair at once, each side under taskset on its own CPU set, the
+// sets assigned to the sides at random per pair (seeded, recorded in the
+// "cpuset" column) so that a difference between the two sets cancels like
+// the order does in serial runs. The children meet at a barrier before each
+// configuration's measured section (lib/harness/duet-barrier.js), so what
+// disturbs the machine during the section disturbs both. A pair's rows are
+// written when both sides are done, each with its section's start and end
+// and its own CPU seconds in the section; a side that got less than
+// STARVED_SHARE of the other side's CPU share in its section is flagged
+// ("starved" names it): a load that hits one side only.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { createRng } = require('../stats/prng.js')
+const { runOne } = require('./run-compare.js')
+const { runKey } = require('./schedule.js')
+
+const STARVED_SHARE = 0.8
+// Below this section length the CPU time's tick (and the process's helper
+// threads) make a share too rough to judge.
+const MIN_SECTION_MS = 50
+
+/**
+ * The side that was starved in a pair's configuration, if any.
+ * @param {{section_start?: number, section_end?: number, section_cpu?: number}} a old row
+ * @param {{section_start?: number, section_end?: number, section_cpu?: number}} b new row
+ * @returns {'old'|'new'|undefined}
+ */
+function starvedSide (a, b) {
+  const ms = (r) => r.section_end - r.section_start
+  if (!(ms(a) >= MIN_SECTION_MS) || !(ms(b) >= MIN_SECTION_MS)) return undefined
+  const share = (r) => r.section_cpu / (ms(r) / 1000)
+  const sa = share(a)
+  const sb = share(b)
+  if (!(sa > 0) || !(sb > 0)) return undefined
+  if (sa < STARVED_SHARE * sb) return 'old'
+  if (sb < STARVED_SHARE * sa) return 'new'
+  return undefined
+}
+
+/** Which CPU set the old side gets in a pair: seeded by the plan's seed, the file and the pair. */
+function oldGetsFirst (seed, name, pair) {
+  let h = seed >>> 0
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0
+  return createRng((h ^ Math.imul(pair, 0x9e3779b1)) >>> 0).uniform() < 0.5
+}
+
+/**
+ * @param {import('./schedule.js').ScheduledRun[]} schedule
+ * @param {import('./run-compare.js').CompareContext & {duet: {sets: [string, string]}}} ctx
+ */
+async function runDuetSchedule (schedule, ctx) {
+  const pairs = new Map()
+  for (const r of schedule) {
+    const key = `${r.name}\u0000${r.pair}`
+    pairs.set(key, [...(pairs.get(key) ?? []), r])
+  }
+  const isDone = (r) => ctx.done && ctx.done.has(runKey(r.name, r.binary, r.pair))
+  const todo = [...pairs.values()].filter((runs) => runs.some((r) => !isDone(r)))
+  const total = todo.reduce((s, runs) => s + runs.filter((r) => !isDone(r)).length, 0)
+  const rows = []
+  const failures = []
+  let ran = 0
+  let starved = 0
+  const t0 = Date.now()
+  for (const runs of todo) {
+    if (ctx.stop && ctx.stop.stopped) break
+    const left = runs.filter((r) => !isDone(r))
+    const [a, b] = ctx.duet.sets
+    const first = oldGetsFirst(ctx.seed, left[0].name, left[0].pair)
+    const setOf = { old: first ? a : b, new: first ? b : a }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-duet-'))
+    const buffered = []
+    if (ctx.onProgress) ctx.onProgress({ phase: 'start', run: left[0], index: ran, total, elapsedMs: Date.now() - t0 })
+    let outs
+    try {
+      outs = await Promise.all(left.map((run) => runOne(run, {
+        ...ctx,
+        cpuset: setOf[run.binary],
+        // alone (the other side is on disk already: a resumed pair) there is no one to wait for
+        env: left.length === 2 ? { ...(ctx.env ?? process.env), BENCHRIG_DUET: JSON.stringify({ dir, side: run.binary }) } : ctx.env,
+        onRow: (row, extra) => buffered.push({ row: { ...row, cpuset: setOf[run.binary] }, extra }),
+        onProgress: undefined
+      })))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+    starved += markStarved(buffered.map((x) => x.row))
+    if (ctx.onProgress) ctx.onProgress({ phase: 'duet', starved })
+    for (const { row, extra } of buffered) {
+      rows.push(row)
+      ctx.onRow(row, extra)
+    }
+    for (const out of outs) {
+      for (const f of out.failures) {
+        failures.push(f)
+        if (ctx.onFailure) ctx.onFailure(f)
+      }
+    }
+    for (const r of left) if (ctx.done) ctx.done.add(runKey(r.name, r.binary, r.pair))
+    ran += left.length
+    if (ctx.onProgress) ctx.onProgress({ phase: 'end', run: left[left.length - 1], index: ran, total, elapsedMs: Date.now() - t0 })
+  }
+  return { rows, failures, stopped: Boolean(ctx.stop && ctx.stop.stopped), ran }
+}
+
+// Sets "starved" on both rows of each configuration of a pair where one
+// side's CPU share in its section fell below the other's (or "no-peer" when
+// a side met no one at the barrier).
+function markStarved (rows) {
+  let count = 0
+  const byConf = new Map()
+  for (const r of rows) byConf.set(r.configuration, { ...byConf.get(r.configuration), [r.binary]: r })
+  for (const { old, new: nw } of byConf.values()) {
+    if (!old || !nw) continue
+    const side = old.barrier === 'timeout' || nw.barrier === 'timeout' ? 'no-peer' : starvedSide(old, nw)
+    if (side) { old.starved = side; nw.starved = side; count++ }
+  }
+  for (const r of rows) delete r.barrier
+  return count
+}
+
+module.exports = { runDuetSchedule, starvedSide, oldGetsFirst, STARVED_SHARE }
