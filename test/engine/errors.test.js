@@ -32,6 +32,29 @@ t.test('malformed responses: parse errors, connection reset, the run goes on', a
   t.match(r.errorDetails.parse, /status/)
 })
 
+// issue 23: after a parse error nothing more is read from that connection,
+// even when well-formed responses follow the fault; the request it hit
+// fails, the ones behind it are sent again on a new connection
+t.test('a parse error ends the connection: the responses after it on that socket are not counted', async (t) => {
+  const srv = await serve(t, (s, req) => {
+    if (req.conn.id === 1) {
+      // four requests, then one write: a response, a status line where a
+      // header is due, and two well-formed responses after it
+      if (req.n === 4) s.write(response('one') + 'HTTP/1.1 200 OK\r\nHTTP/1.1 299 X\r\nContent-Length: 0\r\n\r\n' + response('three', 298) + response('four', 297))
+    } else {
+      s.write(response('again', 202))
+    }
+  })
+  const r = await load({ url: srv.url, connections: 1, pipelining: 4, amount: 4, timeout: 5 })
+  t.same(r.errorsByKind.parse, 1, 'one parse error')
+  t.same(Object.keys(r.statusCodeStats).sort(), ['200', '202'], 'nothing after the fault was counted (no 297, 298, 299)')
+  t.equal(r.statusCodeStats['200'].count, 1)
+  t.equal(r.statusCodeStats['202'].count, 2, 'the two requests behind the failed one, answered on a new connection')
+  t.equal(r.resent, 2)
+  t.equal(r.reconnects, 1)
+  t.equal(srv.stats.connections, 2)
+})
+
 t.test('garbage only, with -B/--bailout: stops after N errors', async (t) => {
   const srv = await serve(t, (s) => s.write('NOT HTTP AT ALL\r\n\r\n'))
   const r = await load({ url: srv.url, connections: 2, duration: 20, bailout: 5 })

@@ -1,12 +1,14 @@
 'use strict'
 // The engine's framing against node's own llhttp on seeded random response
 // streams, valid and broken, served by raw `net` servers (the short form of
-// bench/framing-fuzz.js; test/helpers/llhttp-diff.js says how the verdicts
-// are taken and compared). Every disagreement must be an RFC-allowed
-// difference listed in docs/load.md; a failure prints the seed, which
+// bench/framing-fuzz.js, which runs 2,000 and more; test/helpers/llhttp-diff.js
+// says how the verdicts are taken and compared: responses and their codes,
+// errors by kind, re-sent requests, 1xx). Every disagreement must be an
+// RFC-allowed reading listed in docs/load.md, checked by llhttp reading the
+// stream rewritten that way; a failure prints the seed, which
 // `node bench/framing-fuzz.js --seed N --cases 1 --verbose` replays.
 const t = require('tap')
-const { runCases, makeCase, ALLOWED, BREAKS } = require('../helpers/llhttp-diff.js')
+const { runCases, makeCase, ALLOWED, READINGS, BREAKS } = require('../helpers/llhttp-diff.js')
 
 const SEED = 14000
 const CASES = 160
@@ -36,4 +38,5 @@ t.test('the generator is reproducible and varied', async (t) => {
   t.same([...methods].sort(), ['GET', 'HEAD'])
   t.ok(closed > 0 && closed < CASES, 'with and without the server\'s close')
   for (const tag of Object.keys(ALLOWED)) t.ok(ALLOWED[tag].length > 0, tag)
+  t.same(Object.keys(READINGS).sort(), Object.keys(ALLOWED).sort(), 'each allowed reading has its rewrite')
 })

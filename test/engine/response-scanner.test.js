@@ -204,6 +204,31 @@ t.test('whitespace or NUL before the colon of a header name is a parse error', a
   }
 })
 
+// issue 23: a line where a field is due must be one, read or not: a
+// status line there means the bytes before it were misframed, and reading on
+// would count responses that are not there
+t.test('a field the scanner does not read must still be a token and a colon, at every split point', async (t) => {
+  const after = 'Content-Length: 0\r\n\r\n'
+  for (const [line, why] of [
+    ['HTTP/1.1 200 OK', 'bad character in a header name'],
+    ['X-Other : v', 'bad character in a header name'],
+    ['X(Other): v', 'bad character in a header name'],
+    [': v', 'bad character in a header name'],
+    ['X-Other', 'header line without a colon'],
+    ['Server', 'header line without a colon']
+  ]) {
+    const text = `HTTP/1.1 200 OK\r\n${line}\r\n${after}`
+    t.equal(feed(text, []).sc.error, why, JSON.stringify(line))
+    let held = 0
+    for (let cut = 1; cut < text.length; cut++) if (!feed(text, [cut]).ok) held++
+    t.equal(held, text.length - 1, `${JSON.stringify(line)}: an error at every split point`)
+    t.notOk(feed(text, Array.from({ length: text.length - 1 }, (_, i) => i + 1)).ok, `${JSON.stringify(line)}: byte by byte`)
+  }
+  // values are not read: control bytes and a bare CR in them are skipped
+  // (RFC 9110 §5.5 and RFC 9112 §2.2 let a recipient replace them with SP)
+  everySplit(t, 'HTTP/1.1 200 OK\r\nServer: x\r\nX-Ctl: a\0b\x7f\r\nX-Cr: a\rb\r\nDate: Thu, 26 Nov 2026\r\n' + after + CL, [200, 200])
+})
+
 // issue 14, defect 4
 t.test('framing values of any length', async (t) => {
   const zeros = '0'.repeat(100)

@@ -27,10 +27,55 @@ const ALLOWED = {
   'bare-lf': 'LF without CR ends lines for the engine (RFC 9112 §2.2 MAY), llhttp rejects',
   'version-2': 'an "HTTP/2.0" status line: llhttp accepts it, the engine reads HTTP/1.0 and 1.1 only (RFC 9112 §2.3)',
   'status-range': 'a status outside 100-599: llhttp accepts, the engine rejects (RFC 9110 §15)',
-  'other-field': 'a field the engine does not read (space before its colon): llhttp rejects, the engine skips it',
   'cl-tab': 'a tab after a Content-Length value: optional whitespace (RFC 9110 §5.6.3) for the engine, llhttp rejects it',
   'te-http10': 'an HTTP/1.0 response with Transfer-Encoding: the engine closes the connection after it (RFC 9112 §6.1 MUST), llhttp reads on',
-  'bws-chunk': 'whitespace between a chunk size and ";": allowed by RFC 9112 §7.1.1 (BWS), llhttp rejects'
+  'bws-chunk': 'whitespace between a chunk size and ";": allowed by RFC 9112 §7.1.1 (BWS), llhttp rejects',
+  'value-ctl': 'NUL or another control byte in the value of a field the engine does not read: llhttp rejects, the engine skips it (RFC 9110 §5.5: reject, or replace NUL with SP)',
+  'value-cr': 'a bare CR in the value of a field the engine does not read: llhttp rejects, the engine skips it (RFC 9112 §2.2: invalid, or replaced with SP)'
+}
+
+// Each allowed reading as a rewrite of the stream into what the engine reads
+// it as: a disagreement in a case with tags is excused only when llhttp,
+// reading the stream so rewritten (with no lenient flag), agrees with the
+// engine on every count. So a tag cannot hide another difference, and the
+// table in docs/load.md says exactly what the engine does differently.
+/** @type {Record<string, (s: string) => string>} */
+const READINGS = {
+  // a bare LF is a CRLF (these three first: the others match whole CRLF lines)
+  'bare-lf': (s) => s.replace(/(?<!\r)\n/g, '\r\n'),
+  // control bytes and a bare CR in a skipped value: replaced with SP
+  'value-ctl': (s) => s.replace(/X-Ctl: a[^\r\n]b/g, 'X-Ctl: a b'),
+  'value-cr': (s) => s.replace(/X-Cr: a\rb/g, 'X-Cr: a b'),
+  // a status line the engine refuses: one llhttp refuses too
+  'version-2': (s) => s.replace(/HTTP\/2\.0 200 OK/g, 'XTTP/2.0 200 OK'),
+  'status-range': (s) => s.replace(/HTTP\/1\.1 600 Odd/g, 'XTTP/1.1 600 Odd'),
+  // the coding wins: the Content-Length of a head with Transfer-Encoding
+  // goes (values that conflict stay an error, llhttp's as the engine's)
+  'te-cl': (s) => mapHeads(s, (h) => {
+    if (!/\ntransfer-encoding\s*:/i.test(h)) return h
+    const values = [...h.matchAll(/\ncontent-length\s*:\s*(\d+)/gi)].map((m) => Number(m[1]))
+    return new Set(values).size > 1 ? h : h.replace(/\r\ncontent-length\s*:[^\r\n]*/gi, '')
+  }),
+  // one value of a repeated identical Content-Length (the repeats go)
+  'dup-cl': (s) => mapHeads(s, (h) => {
+    let first
+    return h.replace(/\r\ncontent-length[ \t]*:[ \t]*(\d+)[ \t]*(?=\r\n)/gi, (line, v) => {
+      if (first === undefined) first = Number(v)
+      else if (Number(v) === first) return ''
+      return line
+    })
+  }),
+  // optional whitespace after a Content-Length value
+  'cl-tab': (s) => s.replace(/(content-length:[ \t]*\d+)\t/gi, '$1'),
+  // BWS before a chunk extension
+  'bws-chunk': (s) => s.replace(/([0-9a-fA-F]) ;/g, '$1;'),
+  // an HTTP/1.0 response with a transfer coding closes the connection
+  'te-http10': (s) => mapHeads(s, (h) => /^HTTP\/1\.0/.test(h) && /\ntransfer-encoding\s*:/i.test(h) ? h.replace(/keep-alive/gi, 'close').replace(/\r\n\r\n$/, '\r\nConnection: close\r\n\r\n') : h),
+}
+
+/** Each whole head of a stream (status line to blank line) through `fn`. */
+function mapHeads (s, fn) {
+  return s.replace(/HTTP\/1\.[01] \d{3}[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n/g, (h) => fn(h))
 }
 
 /** mulberry32: a small seeded generator, so a case is reproducible from its seed. */
@@ -135,7 +180,9 @@ const BREAKS = {
   'bad-length': (r, s) => insertField(r, s, `Content-Length: ${r.pick(['1 2', '1\r2', '12a', '-1', '', '18446744073709551616', '1, 2'])}`),
   'conflicting-length': (r, s) => insertField(r, s, 'Content-Length: 3\r\nContent-Length: 4'),
   'space-colon': (r, s) => insertField(r, s, r.pick(['Content-Length : 2', 'Transfer-Encoding : chunked', 'Connection\t: close', 'Content-Length\0: 2'])),
-  'other-field': (r, s, tags) => { tags.add('other-field'); return insertField(r, s, 'X-Other : v') },
+  'other-field': (r, s) => insertField(r, s, r.pick(['X-Other : v', 'X-Other', 'X(Other): v', ': v'])),
+  'value-ctl': (r, s, tags) => { tags.add('value-ctl'); return insertField(r, s, `X-Ctl: a${r.pick(['\0', '\x01', '\x7f', '\x1b'])}b`) },
+  'value-cr': (r, s, tags) => { tags.add('value-cr'); return insertField(r, s, 'X-Cr: a\rb') },
   'obs-fold': (r, s) => insertField(r, s, 'X-Folded: a\r\n b'),
   'nul-value': (r, s) => insertField(r, s, 'Content-Length: 2\0'),
   'te-cl': (r, s, tags) => { tags.add('te-cl'); return insertField(r, s, r.pick(['Transfer-Encoding: gzip\r\nContent-Length: 2', 'Transfer-Encoding: chunked\r\nContent-Length: 2'])) },
@@ -146,7 +193,41 @@ const BREAKS = {
     const at = s.indexOf('HTTP/1.', 1)
     return at < 0 ? s + 'junk' : s.slice(0, at) + 'junk ' + s.slice(at)
   },
-  'huge-header': (r, s) => insertField(r, s, `X-Huge: ${'h'.repeat(100 * 1024)}`)
+  'huge-header': (r, s) => insertField(r, s, `X-Huge: ${'h'.repeat(100 * 1024)}`),
+  // what comes after an error or a cut: the rest of the stream is well
+  // formed, so a reader that went on after the fault would count it
+  'cut-mid': (r, s) => {
+    // bytes taken out of one response that is not the last: the ones after it misframe
+    const starts = statusStarts(s)
+    if (starts.length < 2) return s.slice(0, r.int(s.length))
+    const j = r.int(starts.length - 1)
+    const from = starts[j] + 1 + r.int(starts[j + 1] - starts[j] - 1)
+    return s.slice(0, from) + s.slice(from + 1 + r.int(starts[j + 1] - from))
+  },
+  'error-first': (r, s) => {
+    // the first response broken, every later one valid
+    const m = /^(?:HTTP\/1\.1 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n)*HTTP\/1\.[01] \d{3}[^\r\n]*\r\n/.exec(s)
+    if (!m) return s
+    return s.slice(0, m.index + m[0].length) + r.pick(['Content-Length: x\r\n', ' folded\r\n', 'Content-Length : 1\r\n', 'Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n']) + s.slice(m.index + m[0].length)
+  },
+  'body-overrun': (r, s) => {
+    // a body longer than its length: its last bytes are read as the next response
+    const starts = statusStarts(s)
+    const at = starts.length > 1 ? starts[1 + r.int(starts.length - 1)] : s.length
+    return s.slice(0, at) + r.pick(['x', 'xyz', '\r\nHTTP/1.1 200 OK\r\n', 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n']) + s.slice(at)
+  },
+  'cut-after-interim': (r, s) => {
+    // the stream ends right after a 1xx (or a whole response): nothing of the next begun
+    const ends = [...s.matchAll(/HTTP\/1\.1 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n/g)].map((m) => m.index + m[0].length)
+    if (ends.length === 0) return s.slice(0, statusStarts(s).at(-1) ?? 0)
+    return s.slice(0, r.pick(ends))
+  },
+  'trailing-garbage': (r, s) => s + r.pick(['junk', 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n', '\r\n\r\n', 'HTTP/9'])
+}
+
+/** Where each status line of a stream starts. */
+function statusStarts (s) {
+  return [...s.matchAll(/HTTP\/1\.[01] \d{3}/g)].map((m) => m.index)
 }
 
 /** The status line of a random response of the stream replaced by `line`. */
@@ -188,6 +269,8 @@ function makeCase (seed) {
   }
   const breaks = r.chance(0.4) ? r.pick(Object.keys(BREAKS)) : 'none'
   if (breaks !== 'none') s = BREAKS[breaks](r, s, tags)
+  // a cut may leave a bare LF where a CRLF was (bodies never hold one)
+  if (/(^|[^\r])\n/.test(s)) tags.add('bare-lf')
   const bytes = Buffer.from(s, 'latin1')
   // a stream that ends with a close-delimited body needs the close to end it;
   // otherwise the server closes or keeps the socket open at random
@@ -205,14 +288,20 @@ function makeCase (seed) {
   return { seed, k, method: head ? 'HEAD' : 'GET', bytes, closeAtEnd, cuts: [...new Set(cuts)], split, breaks, tags: [...tags] }
 }
 
+// What a later connection answers to each request: a plain response with a
+// status of its own, so the re-sent requests show in the counts
+const RESENT_ANSWER = 'HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n'
+const RESENT_STATUS = 202
+
 /**
  * A raw server that answers the first connection's k requests with the
- * case's bytes, cut as planned, and resets every later connection.
+ * case's bytes, cut as planned, and every request on a later connection (the
+ * requests a client sends again after the first one ended) with a plain 202.
  */
 async function caseServer (c) {
   return rawServer((socket, req) => {
     if (req.conn.id !== 1) {
-      socket.destroy()
+      socket.write(RESENT_ANSWER)
       return
     }
     if (req.n !== c.k) return
@@ -235,7 +324,16 @@ async function caseServer (c) {
   })
 }
 
-/** The engine's verdict: statuses of complete responses, interim count, parse error. */
+/**
+ * @typedef {{statuses: number[], informational: number, errors: {parse: number, read: number, timeout: number}, resent: number, hung?: boolean}} Verdict
+ *   statuses: of every complete final response, sorted (the re-sent requests' 202s among them);
+ *   errors: the requests that failed, by kind; resent: requests sent again on a new connection
+ */
+
+/**
+ * The engine's verdict.
+ * @returns {Promise<Verdict>}
+ */
 async function engineVerdict (c, timeoutS) {
   const srv = await caseServer(c)
   try {
@@ -249,82 +347,172 @@ async function engineVerdict (c, timeoutS) {
     const r = await run
     const statuses = []
     for (const [code, { count }] of Object.entries(r.statusCodeStats)) for (let i = 0; i < count; i++) statuses.push(Number(code))
-    return { statuses: statuses.sort(), informational: r.informational, parseError: r.errorsByKind.parse > 0 }
+    const e = r.errorsByKind
+    return { statuses: statuses.sort(), informational: r.informational, errors: { parse: e.parse, read: e.read, timeout: e.timeout }, resent: r.resent }
   } finally {
     await srv.close()
   }
 }
 
 /**
- * llhttp's verdict over the same bytes from the same kind of server: the
- * socket's reads fed to node's HTTPParser. It stops where a client stops
- * reading: after the k-th final response, or after a response that closes
- * the connection (bytes after it are not a response: RFC 9112 §9.6).
+ * The verdict of a client built on llhttp, over the same bytes from the same
+ * kind of server: the first connection's reads are fed to node's HTTPParser
+ * until it stops, as a client stops reading: after the k-th final response,
+ * after a response that closes the connection (bytes after it are not a
+ * response: RFC 9112 §9.6), at a parse error (the connection is dead: llhttp
+ * reads nothing more), or when the server closes or goes quiet. Then, as
+ * node's http client does with the request on a socket that fails:
+ * - a parse error fails the request being read (parse);
+ * - a close in the middle of a response fails its request (read), and so
+ *   does a close before any final response on the connection (node's
+ *   "socket hang up"; it also keeps a server that always closes from being
+ *   asked forever);
+ * - a server that goes quiet in the middle of a response, or before one,
+ *   fails its request at the timeout (timeout);
+ * and the requests after it, of which nothing was read, are sent again on a
+ * new connection (RFC 9112 §9.3.2: a client that pipelines retries
+ * unanswered requests when the connection closes), whose answers are read
+ * by a fresh parser.
+ * @returns {Promise<Verdict>}
  */
 async function llhttpVerdict (c) {
   const srv = await caseServer(c)
   try {
-    return await new Promise((resolve) => {
-      const parser = new HTTPParser()
-      parser.initialize(HTTPParser.RESPONSE, {}, MAX_HEADER_SIZE, HTTPParser.kLenientNone)
-      const statuses = []
-      let informational = 0
-      let parseError = false
-      let stopped = false
-      let status = 0
-      let keepAlive = true
-      let got = 0
-      const socket = net.connect(srv.port, '127.0.0.1')
-      const done = () => {
-        clearTimeout(timer)
-        socket.destroy()
-        resolve({ statuses: statuses.sort(), informational, parseError, hung })
-      }
-      // the stream ends with the server's close, or when all its bytes are
-      // read on a socket the server keeps open; this is a safety net only
-      let hung = false
-      const timer = setTimeout(() => { hung = true; done() }, 60000)
-      parser[HTTPParser.kOnMessageBegin] = () => {}
-      parser[HTTPParser.kOnHeaders] = () => {}
-      parser[HTTPParser.kOnBody] = () => {}
-      parser[HTTPParser.kOnExecute] = () => {}
-      parser[HTTPParser.kOnHeadersComplete] = (major, minor, headers, method, url, code, message, upgrade, shouldKeepAlive) => {
-        status = code
-        keepAlive = shouldKeepAlive
-        // interim responses have no body (node's client does the same)
-        if (code >= 100 && code < 200 && code !== 101) return 1
-        return c.method === 'HEAD' ? 1 : 0
-      }
-      parser[HTTPParser.kOnMessageComplete] = () => {
-        if (stopped) return
-        if (status >= 100 && status < 200 && status !== 101) {
-          informational++
-          return
-        }
-        statuses.push(status)
-        if (statuses.length === c.k || !keepAlive) stopped = true
-      }
-      socket.on('connect', () => {
-        const req = `${c.method} / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`
-        socket.write(req.repeat(c.k))
-      })
-      socket.on('data', (chunk) => {
-        got += chunk.length
-        if (stopped || parseError) return
-        const ret = parser.execute(chunk)
-        if (ret instanceof Error && !stopped) parseError = true
-        if (stopped || parseError) done()
-        else if (got === c.bytes.length && !c.closeAtEnd) done() // nothing more will come
-      })
-      socket.on('end', () => {
-        if (!stopped && !parseError) parser.finish() // a close-delimited body ends here
-        done()
-      })
-      socket.on('error', done)
-    })
+    const first = await llhttpConnection(srv.port, c, c.k, true)
+    const out = { statuses: first.statuses, informational: first.informational, errors: { parse: 0, read: 0, timeout: 0 }, resent: 0, hung: first.hung }
+    if (first.failed !== undefined) out.errors[first.failed]++
+    const unanswered = c.k - first.statuses.length - (first.failed !== undefined ? 1 : 0)
+    if (unanswered > 0) {
+      const again = await llhttpConnection(srv.port, c, unanswered, false)
+      out.resent = unanswered
+      out.statuses.push(...again.statuses)
+      out.informational += again.informational
+      out.hung = out.hung || again.hung || again.failed !== undefined
+    }
+    out.statuses.sort()
+    return out
   } finally {
     await srv.close()
   }
+}
+
+/**
+ * One connection of the llhttp client: `n` pipelined requests, the reads
+ * fed to a fresh HTTPParser until it stops.
+ * @param {number} port
+ * @param {{method: string, bytes: Buffer, closeAtEnd: boolean}} c
+ * @param {number} n
+ * @param {boolean} isFirst the case's connection (its bytes are known, so a quiet end is seen at once)
+ * @returns {Promise<{statuses: number[], informational: number, failed?: 'parse'|'read'|'timeout', hung: boolean}>}
+ */
+function llhttpConnection (port, c, n, isFirst) {
+  return new Promise((resolve) => {
+    const parser = new HTTPParser()
+    parser.initialize(HTTPParser.RESPONSE, {}, MAX_HEADER_SIZE, HTTPParser.kLenientNone)
+    const statuses = []
+    let informational = 0
+    /** @type {'parse'|'read'|'timeout'|undefined} */
+    let failed
+    let stopped = false
+    let status = 0
+    let keepAlive = true
+    let inMessage = false
+    let got = 0
+    let settled = false
+    const socket = net.connect(port, '127.0.0.1')
+    const done = () => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      socket.destroy()
+      parser.close()
+      resolve({ statuses, informational, failed, hung })
+    }
+    // the stream ends with the server's close, or when all its bytes are
+    // read on a socket the server keeps open; this is a safety net only
+    let hung = false
+    const timer = setTimeout(() => { hung = true; done() }, 60000)
+    parser[HTTPParser.kOnMessageBegin] = () => { inMessage = true }
+    parser[HTTPParser.kOnHeaders] = () => {}
+    parser[HTTPParser.kOnBody] = () => {}
+    parser[HTTPParser.kOnExecute] = () => {}
+    parser[HTTPParser.kOnHeadersComplete] = (major, minor, headers, method, url, code, message, upgrade, shouldKeepAlive) => {
+      status = code
+      keepAlive = shouldKeepAlive
+      // interim responses have no body (node's client does the same)
+      if (code >= 100 && code < 200 && code !== 101) return 1
+      return c.method === 'HEAD' ? 1 : 0
+    }
+    parser[HTTPParser.kOnMessageComplete] = () => {
+      inMessage = false
+      if (stopped) return
+      if (status >= 100 && status < 200 && status !== 101) {
+        informational++
+        return
+      }
+      statuses.push(status)
+      if (statuses.length === n || !keepAlive) stopped = true
+    }
+    // the connection ended without all its answers: which request failed, if any
+    const ended = (how) => {
+      // (a quiet server fails the request waited for, whatever was read before)
+      if (!stopped && failed === undefined && (how === 'timeout' || inMessage || statuses.length === 0)) failed = how
+      done()
+    }
+    socket.on('connect', () => {
+      const req = `${c.method} / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`
+      socket.write(req.repeat(n))
+      // an empty stream on a socket kept open: nothing will come
+      if (isFirst && c.bytes.length === 0 && !c.closeAtEnd) ended('timeout')
+    })
+    socket.on('data', (chunk) => {
+      got += chunk.length
+      if (stopped || failed !== undefined) return
+      const ret = parser.execute(chunk)
+      if (ret instanceof Error && !stopped) failed = 'parse'
+      if (stopped || failed !== undefined) done()
+      else if (isFirst && got === c.bytes.length && !c.closeAtEnd) ended('timeout') // nothing more will come
+    })
+    socket.on('end', () => {
+      if (stopped || failed !== undefined) return done()
+      // a close-delimited body ends here; an unfinished message is an error
+      const ret = parser.finish()
+      if (ret instanceof Error && !stopped) inMessage = true
+      ended('read')
+    })
+    socket.on('error', () => ended('read'))
+  })
+}
+
+/**
+ * How two verdicts differ, one line per kind (none: they agree).
+ * @param {Verdict} e @param {Verdict} l
+ */
+function differences (e, l) {
+  const kinds = []
+  for (const kind of ['parse', 'read', 'timeout']) {
+    if (e.errors[kind] !== l.errors[kind]) kinds.push(`${kind} errors: engine ${e.errors[kind]}, llhttp ${l.errors[kind]}`)
+  }
+  if (e.statuses.join() !== l.statuses.join()) kinds.push(`complete responses: engine ${e.statuses.length}, llhttp ${l.statuses.length}`)
+  if (e.resent !== l.resent) kinds.push(`re-sent: engine ${e.resent}, llhttp ${l.resent}`)
+  if (e.informational !== l.informational) kinds.push('1xx count')
+  if (l.hung) kinds.push('llhttp: no verdict within 60 s')
+  return kinds
+}
+
+/**
+ * The allowed readings that explain a disagreement, or undefined: llhttp
+ * reading the stream rewritten by the case's READINGS must agree with the
+ * engine on every count.
+ * @param {ReturnType<typeof makeCase>} c @param {Verdict} e
+ */
+async function excuse (c, e) {
+  const tags = Object.keys(READINGS).filter((t) => c.tags.includes(t))
+  if (tags.length === 0) return undefined
+  let text = c.bytes.toString('latin1')
+  for (const t of tags) text = READINGS[t](text)
+  const read = { ...c, bytes: Buffer.from(text, 'latin1'), cuts: [], split: 'whole' }
+  return differences(e, await llhttpVerdict(read)).length === 0 ? tags.join('+') : undefined
 }
 
 /**
@@ -340,16 +528,12 @@ async function runCases ({ seed0, count, parallel = 4, timeoutS = 3 }) {
       const [e, l] = await Promise.all([engineVerdict(c, timeoutS), llhttpVerdict(c)])
       out.cases++
       out.byBreak[c.breaks] = (out.byBreak[c.breaks] ?? 0) + 1
-      const kinds = []
-      if (e.parseError !== l.parseError) kinds.push(`parse error: engine ${e.parseError ? 'yes' : 'no'}, llhttp ${l.parseError ? 'yes' : 'no'}`)
-      if (e.statuses.join() !== l.statuses.join()) kinds.push(`complete responses: engine ${e.statuses.length}, llhttp ${l.statuses.length}`)
-      if (e.informational !== l.informational) kinds.push('1xx count')
-      if (l.hung) kinds.push('llhttp: no verdict within 60 s')
+      const kinds = differences(e, l)
       if (kinds.length === 0) {
         out.agree++
         continue
       }
-      const tag = c.tags.find((t) => ALLOWED[t] !== undefined)
+      const tag = await excuse(c, e)
       if (tag !== undefined) {
         out.allowed[tag] = (out.allowed[tag] ?? 0) + 1
         continue
@@ -362,4 +546,4 @@ async function runCases ({ seed0, count, parallel = 4, timeoutS = 3 }) {
   return out
 }
 
-module.exports = { makeCase, runCases, engineVerdict, llhttpVerdict, ALLOWED, BREAKS }
+module.exports = { makeCase, runCases, engineVerdict, llhttpVerdict, ALLOWED, READINGS, BREAKS, RESENT_STATUS }

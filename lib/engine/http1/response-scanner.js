@@ -5,7 +5,11 @@
 // It understands exactly what framing needs: the status code, Content-Length,
 // Transfer-Encoding: chunked (with trailers), Connection close/keep-alive,
 // HTTP/1.0, 1xx interim responses, no-body responses (HEAD, 204, 304) and
-// close-delimited bodies. Everything else is skipped, never copied.
+// close-delimited bodies. Every other field line is checked to be a token
+// name and a colon, and its value skipped, never copied: a line that is no
+// field (a status line where a header was due) is a parse error, and the
+// connection ends there, as llhttp's does, rather than counting misframed
+// bytes as responses.
 // Framing values (Content-Length, Transfer-Encoding, Connection, chunk
 // sizes) are read as they stream past, so their length has no limit; the
 // header section as a whole has one (maxHeaderSize, like wrk's and node's
@@ -58,6 +62,11 @@ const TOKEN = new Uint8Array(256)
 for (const ch of "!#$%&'*+-.^_`|~") TOKEN[ch.charCodeAt(0)] = 1
 for (let c = 48; c <= 57; c++) TOKEN[c] = 1
 for (let c = 65; c <= 90; c++) TOKEN[c] = TOKEN[c + 32] = 1
+
+// per little-endian pair of bytes: how many of them, from the first, are
+// token bytes (0, 1 or 2), to check a name two bytes a step
+const TOKEN_PAIRS = new Uint8Array(65536)
+for (let v = 0; v < 65536; v++) TOKEN_PAIRS[v] = TOKEN[v & 255] === 1 ? 1 + TOKEN[v >> 8] : 0
 
 const { ByteTemplate, ViewCache } = require('../byte-template.js')
 
@@ -381,8 +390,16 @@ class ResponseScanner {
             this.name[0] = c | 0x20
             this.nameLen = 1
             this.state = S_HEADER_NAME
+          } else if (TOKEN[c] === 1) {
+            // a field we do not read: its name must still be a token and a
+            // colon, or the line is no field at all (a status line where a
+            // header was due: the bytes before it misframed) and reading on
+            // would count responses that are not there. S_HEADER_NAME checks
+            // it; a length past every known name makes it H_OTHER
+            this.nameLen = NAME_MAX + 1
+            this.state = S_HEADER_NAME
           } else {
-            this.state = S_SKIP_LINE
+            return this.failName(c)
           }
           break
         case S_HEADERS_LF:
@@ -568,7 +585,7 @@ class ResponseScanner {
       }
       const lower = c | 0x20
       if (lower === 99 || lower === 116) {
-        // c/t: one of ours, or a token name ending in a colon (checked as the state machine does)
+        // c/t: one of ours, else a field to skip
         if (end - p <= NAME_MATCH_BYTES) return this.notWhole()
         const kind = matchKnownName(view, p, lower)
         if (kind !== H_OTHER) {
@@ -579,14 +596,13 @@ class ResponseScanner {
           p = after
           continue
         }
-        let j = p + 1
-        while (j < end && TOKEN[buf[j]] === 1) j++
-        if (j === end || buf[j] !== 58) return this.notWhole()
-        p = j
-      } else if (c === 32 || c === 9) {
-        return this.notWhole() // obsolete folding: the state machine says so
       }
-      const lf = lineFeedAt(view, buf, p + 1, end)
+      // a field we do not read: a token name and a colon (checked as the
+      // state machine does; obsolete folding, a space or a status line where
+      // a name was due: the state machine says what is wrong)
+      const colon = nameEnd(view, buf, p, end)
+      if (colon < 0) return this.notWhole()
+      const lf = lineFeedAt(view, buf, colon + 1, end)
       if (lf === end) return this.notWhole()
       p = lf + 1
     }
@@ -924,6 +940,28 @@ function lineFeedAt (view, buf, i, end) {
   }
   while (i < end && buf[i] !== LF) i++
   return i
+}
+
+/**
+ * The index of the colon that ends a token name starting at `p`, or -1 (no
+ * token byte at `p`, a byte that is neither, or the chunk's end first).
+ * @param {Uint8Array} buf
+ * @param {number} p
+ * @param {number} end
+ */
+function nameEnd (view, buf, p, end) {
+  let j = p
+  // four bytes a step, as two pairs: TOKEN_PAIRS says how many bytes of a
+  // pair, from the first, are token bytes
+  while (j + 4 <= end) {
+    const v = view.getInt32(j, true)
+    let k = TOKEN_PAIRS[v & 0xffff]
+    if (k === 2) k += TOKEN_PAIRS[v >>> 16]
+    j += k
+    if (k < 4) break
+  }
+  if (j + 4 > end) while (j < end && TOKEN[buf[j]] === 1) j++
+  return j > p && j < end && buf[j] === 58 ? j : -1
 }
 
 function hexDigit (c) {
