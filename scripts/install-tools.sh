@@ -47,19 +47,22 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
 # script(1): the live view's tests run `benchrig load` on a pseudo-terminal
 if ! command -v script >/dev/null 2>&1; then missing+=(bsdutils); fi
 
-# action-validator (npm @action-validator/cli: the GitHub workflow schema and its
-# own checks, compiled to WebAssembly) checks examples/github-actions/ in the
-# tests; a tool, not a dependency: into .tools/, outside package.json
-validator_dir="$(cd "$(dirname "$0")/.." && pwd)/.tools/action-validator"
-if [ -x "$validator_dir/node_modules/.bin/action-validator" ]; then
-  echo "install-tools: action-validator is present, skipped"
-else
-  npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix "$validator_dir" @action-validator/cli@0.6.0 >/dev/null
-  echo "install-tools: installed action-validator into $validator_dir"
-fi
+install_validator() {
+  # action-validator (npm @action-validator/cli: the GitHub workflow schema and its
+  # own checks, compiled to WebAssembly) checks examples/github-actions/ in the
+  # tests; a tool, not a dependency: into .tools/, outside package.json
+  validator_dir="$(cd "$(dirname "$0")/.." && pwd)/.tools/action-validator"
+  if [ -x "$validator_dir/node_modules/.bin/action-validator" ]; then
+    echo "install-tools: action-validator is present, skipped"
+  else
+    npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix "$validator_dir" @action-validator/cli@0.6.0 >/dev/null
+    echo "install-tools: installed action-validator into $validator_dir"
+  fi
+}
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-tools: nothing to install"
+  install_validator
   exit 0
 fi
 
@@ -92,3 +95,4 @@ if printf '%s\n' "${missing[@]}" | grep -qx prometheus-node-exporter; then
   (command -v service >/dev/null 2>&1 && $SUDO service prometheus-node-exporter stop >/dev/null 2>&1) || true
 fi
 echo "install-tools: installed ${missing[*]}"
+install_validator

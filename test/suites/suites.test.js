@@ -6,6 +6,7 @@
 // installed, or the file is skipped (a failure under BENCHRIG_REQUIRE_TOOLS=1).
 // A load that completed no request on a busy machine is retried once.
 const { test } = require('tap')
+const fs = require('node:fs')
 const path = require('node:path')
 const { listCategories, findBenchmarks } = require('../../lib/harness/discover.js')
 const { collectLoad } = require('../harness/fixtures/helpers.js')
@@ -33,9 +34,15 @@ for (const bench of findBenchmarks({ root: REPO, categories })) {
     }
     t.same(errors, [], 'no configuration failed')
     t.equal(exitCode, 0, `exit code 0${output ? `; output:\n${output}` : ''}`)
-    t.equal(reports.length, 1, 'exactly one configuration in --test mode')
-    const rep = reports[0]
-    t.equal(rep.name, bench.name)
-    t.ok(typeof rep.rate === 'number' && Number.isFinite(rep.rate) && rep.rate >= 0, 'a numeric rate')
+    // Node's test mode: one configuration of every group (byGroups files),
+    // else exactly one
+    const groups = new Set(reports.map((rep) => rep.conf && rep.conf.group))
+    t.ok(reports.length >= 1, 'at least one configuration ran')
+    t.equal(reports.length, groups.size, 'exactly one configuration per group in --test mode')
+    if (/byGroups:\s*true/.test(fs.readFileSync(bench.file, 'utf8'))) t.ok(groups.size >= 2, `every group ran: ${[...groups].join(', ')}`)
+    for (const rep of reports) {
+      t.equal(rep.name, bench.name)
+      t.ok(typeof rep.rate === 'number' && Number.isFinite(rep.rate) && rep.rate >= 0, 'a numeric rate')
+    }
   })
 }
