@@ -1,0 +1,72 @@
+'use strict'
+// compare --old-pkg/--new-pkg with two real versions of a small pure-JS
+// package from the npm registry (escape-html 1.0.2 and 1.0.3, whose
+// changelog says 1.0.3 improved escaping's speed): each side's processes
+// load that side's version; an unknown version is one error before any run.
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { parsePackageSpec } = require('../../lib/sides/npm-package.js')
+const { parseCsvRecords } = require('../../lib/report/csv.js')
+
+const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
+const ROOT = path.join(__dirname, '..', 'fixtures', 'sides-pkg')
+
+const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-pkg-cache-'))
+t.teardown(() => fs.rmSync(cache, { recursive: true, force: true }))
+
+function compare (args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'compare', '--no-progress', '--root', ROOT, '--cache', cache, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+/** An install that failed for want of the registry: skipped, unless tools are required. */
+function offline (t, stderr) {
+  if (!/ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET|network/i.test(stderr)) return false
+  if (process.env.BENCHRIG_REQUIRE_TOOLS === '1') return false
+  t.skip(`the npm registry is not reachable: ${stderr.trim().split('\n').pop()}`)
+  return true
+}
+
+t.test('NAME@VERSION specs', async (t) => {
+  t.same(parsePackageSpec('escape-html@1.0.3', '--old-pkg'), { name: 'escape-html', version: '1.0.3', spec: 'escape-html@1.0.3' })
+  t.same(parsePackageSpec('@scope/x@^2', '--new-pkg'), { name: '@scope/x', version: '^2', spec: '@scope/x@^2' })
+  t.throws(() => parsePackageSpec('escape-html', '--old-pkg'), { code: 'BENCHRIG_ERR_INVALID_ARG', message: /--old-pkg escape-html: give NAME@VERSION/ })
+  t.throws(() => parsePackageSpec('@scope/x', '--new-pkg'), { message: /give NAME@VERSION/ })
+  const r = await compare(['--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'he@1.2.0', 'html'])
+  t.equal(r.code, 2)
+  t.match(r.stderr, /two versions of one package are compared .* give the same NAME twice/)
+})
+
+t.test('escape-html 1.0.2 against 1.0.3: each side loads its own version', async (t) => {
+  const log = path.join(cache, 'versions.log')
+  const out = path.join(cache, 'pkg.csv')
+  const r = await compare(['--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'escape-html@1.0.3', '--runs', '1', '--seed', '1', '--output', out, '--ndjson', out + '.ndjson', 'html'], { SIDES_LOG: log })
+  if (offline(t, r.stderr)) return
+  t.equal(r.code, 0, r.stderr)
+  const rows = parseCsvRecords(fs.readFileSync(out, 'utf8')).records
+  t.equal(rows.length, 2, 'a pair: one run on each side')
+  const meta = JSON.parse(fs.readFileSync(out + '.ndjson', 'utf8').split('\n')[0])
+  t.match(meta.old, { package: 'escape-html', package_version: '1.0.2' })
+  t.match(meta.new, { package: 'escape-html', package_version: '1.0.3' })
+  const loaded = fs.readFileSync(log, 'utf8').trim().split('\n').sort()
+  t.same(loaded, ['1.0.2', '1.0.3'], 'every process loaded its side\'s version')
+  t.equal(fs.readdirSync(path.join(cache, 'pkg')).filter((d) => !d.startsWith('.')).length, 2, 'one cached prefix per version')
+})
+
+t.test('a version the registry does not have: one error, nothing run', async (t) => {
+  const r = await compare(['--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'escape-html@99.0.0', '--runs', '1', 'html'])
+  if (offline(t, r.stderr)) return
+  t.equal(r.code, 1)
+  t.match(r.stderr, /--new-pkg escape-html@99\.0\.0: "npm install" failed \(exit code \d+\); nothing was run/)
+  t.notMatch(r.stderr, /^\s+at /m)
+})
