@@ -15,4 +15,6 @@ try {
   console.error('calibrate-n.js: benchrig is not installed where this copy is: run "npm install --save-dev benchrig" in its project')
   process.exit(2)
 }
+// a reader that closed stdout early (| head) ends the run quietly
+if (lib.endOnClosedStdout) lib.endOnClosedStdout((code) => process.exit(code))
 lib.runEntry('calibrate-n', __dirname)

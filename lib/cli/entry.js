@@ -31,4 +31,4 @@ function runEntry (name, dir, argv = process.argv.slice(2)) {
     .then((code) => { process.exitCode = code; return code })
 }
 
-module.exports = { runEntry, ENTRIES }
+module.exports = { runEntry, ENTRIES, endOnClosedStdout: require('../closed-stdout.js').endOnClosedStdout }

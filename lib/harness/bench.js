@@ -26,6 +26,8 @@ delete process.env.BENCHRIG_DRIVER
 /** @param {(code: number) => void} fn ends this process with `code` */
 function setExitHandler (fn) {
   state.exit = fn
+  // a file run by hand whose reader closed stdout early (| head) ends quietly
+  require('../closed-stdout.js').endOnClosedStdout(fn)
 }
 
 /** Marks this process as a benchmark child (arms the safety exit after a report). */
