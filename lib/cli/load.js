@@ -17,6 +17,7 @@ const { renderHelp, terminalWidth } = require('./help.js')
 const { EXAMPLES } = require('./examples.js')
 const { WS_OPTIONS, WS_GROUP, wsOptions } = require('./load-ws-flags.js')
 const { FEED_OPTIONS, FEED_GROUP, feedOptions } = require('./load-feed-flags.js')
+const { GRPC_OPTIONS, GRPC_GROUP, grpcOptions } = require('./load-grpc-flags.js')
 
 const COMMON = 'Common'
 const OUTPUT = 'Output'
@@ -69,8 +70,8 @@ const LOAD_OPTIONS = [
 const HELP = {
   usage: 'benchrig load [options] <url...>',
   summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://), or a WebSocket server (ws:// or wss://: messages and their replies). Several URLs are sent round-robin; URLs on several origins split -c over the origins. autocannon\'s flags work as they are (camelCase long names too).',
-  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Thresholds', 'Requests and scripts', FEED_GROUP, OUTPUT, 'TLS', H2, WS_GROUP, 'Running', 'Several generators', 'Other'],
-  options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS, ...FEED_OPTIONS, ...WS_OPTIONS],
+  groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Thresholds', 'Requests and scripts', FEED_GROUP, OUTPUT, 'TLS', H2, GRPC_GROUP, WS_GROUP, 'Running', 'Several generators', 'Other'],
+  options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS, ...FEED_OPTIONS, ...GRPC_OPTIONS, ...WS_OPTIONS],
   examples: [
     ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
@@ -334,7 +335,8 @@ function loadOptions (args, argv, warmup, urls) {
     ...shapeOptions(args, warmup),
     ...requestOptions(args, argv),
     ...wsOptions(args),
-    ...feedOptions(args, argv)
+    ...feedOptions(args, argv),
+    ...grpcOptions(args)
   }
 }
 

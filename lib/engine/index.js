@@ -70,6 +70,7 @@ function planRunners (opts) {
       localAddresses: opts.localAddresses,
       h2: opts.h2,
       ws: opts.ws, // a WebSocket run (options/ws-options.js; null: HTTP)
+      grpc: opts.grpc !== undefined, // gRPC calls: count grpc-status by code (grpc/stats.js)
       hooks: opts.hooks, // issue 7: sequences, hooks, body capture (undefined: the static path)
       intervalMs: opts.intervalMs,
       sampleIntMs: opts.sampleIntMs,

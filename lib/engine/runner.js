@@ -49,6 +49,7 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {number} [share] the worker it runs in (index.js planRunners)
  * @property {{maxStreams: number, window: number, lastStreamId?: number}|null} [h2] HTTP/2 (options/h2-options.js; null: HTTP/1.1)
  * @property {ReturnType<typeof import('./options/ws-options.js').normalizeWs>} [ws] a WebSocket run (null: HTTP)
+ * @property {boolean} [grpc] gRPC calls over --h2: count each call's grpc-status (grpc/stats.js)
  * @property {object} [hooks] sequences, hooks and body capture (scripting/hooks.js; undefined: none)
  * @property {number} [intervalMs] --interval (0: no timeline)
  * @property {string[]} [localAddresses] --local-address: the connections take them in turn
@@ -139,6 +140,8 @@ class Runner {
     // a WebSocket run: its message template, mask pool and handshake, and what it records (ws/run.js)
     this.wsRun = opts.ws ? require('./ws/run.js').wsRunOf(opts.ws) : null
     this.ws = this.wsRun === null ? null : this.wsRun.stats
+    // gRPC: calls by grpc-status (the HTTP/2 connection counts them at the end of each stream)
+    this.grpc = opts.grpc ? new (require('./grpc/stats.js').GrpcStats)() : null
     this.connections = []
     this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
     const { Closed, Paced } = connectionClasses(opts, rate)
@@ -375,6 +378,7 @@ class Runner {
       firstToLast: this.firstToLast === null ? null : this.firstToLast.toTransfer(),
       openMax: this.openMax,
       ws: this.ws === null ? undefined : this.ws.toTransfer(),
+      grpc: this.grpc === null ? undefined : this.grpc.codes,
       // this runner's endpoints, from endpointBase on in the run's list
       endpointBase: this.opts.endpointBase ?? 0,
       endpoints: null,

@@ -56,6 +56,8 @@ class H2Connection extends ConnectionBase {
     const s = settingsOf(runner)
     this.settings = s
     this.table = new StreamTable(s.maxStreams)
+    // gRPC calls (--proto): each stream's grpc-status, counted when it ends (grpc/stats.js)
+    this.grpc = runner.grpc ?? null
     // the base class's record() and the paced one read send times by slot
     this.sendTimes = this.table.sendTimes
     // the request index of each slot, read by the shared paced and per-endpoint recording
@@ -286,7 +288,11 @@ class H2Connection extends ConnectionBase {
       table.status[slot] = status
       if (this.breakout) this.headersAt[slot] = this.readAt
     }
-    if (endStream) this.complete(slot)
+    if (endStream) {
+      // the block that ends a gRPC call holds its grpc-status (trailers, or a trailers-only response)
+      if (this.grpc !== null) this.grpc.status(this.scanner.hpack.grpcStatus)
+      this.complete(slot)
+    }
   }
 
   /** A DATA frame starts: flow control; returns the stream's slot (-1: not ours). */
@@ -303,6 +309,7 @@ class H2Connection extends ConnectionBase {
       this.dropSlot(slot)
       return
     }
+    if (this.grpc !== null) this.grpc.status(-1) // a call that ended without trailers
     this.complete(slot)
   }
 

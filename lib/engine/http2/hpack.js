@@ -161,6 +161,9 @@ function huffmanDecode (buf, start, end, out) {
 const KIND_OTHER = 0
 const KIND_STATUS = 1
 const KIND_LENGTH = 2
+// gRPC's status is a trailer (issue 27): read only as a number, like :status
+const KIND_GRPC_STATUS = 3
+const GRPC_STATUS_BYTES = Buffer.from('grpc-status')
 const STATIC_KIND = Uint8Array.from(STATIC, ([name]) => (name === ':status' ? KIND_STATUS : (name === 'content-length' ? KIND_LENGTH : KIND_OTHER)))
 const STATIC_NUM = Float64Array.from(STATIC, ([name, value]) => (name === ':status' ? Number(value) : -1))
 const STATUS_BYTES = Buffer.from(':status')
@@ -206,6 +209,7 @@ class HpackDecoder {
     // results of the last decode()
     this.status = -1
     this.contentLength = -1
+    this.grpcStatus = -1 // a gRPC trailer's grpc-status (-1: none in the block)
     this.error = ''
     // results of the last readInt / readString
     this.int = 0
@@ -226,6 +230,7 @@ class HpackDecoder {
     this.views = new ViewCache()
     this.tplStatus = -1
     this.tplContentLength = -1
+    this.tplGrpcStatus = -1
     this.tplInserts = 0
     this.tplNameLen = new Int32Array(TEMPLATE_INSERTS)
     this.tplValueLen = new Int32Array(TEMPLATE_INSERTS)
@@ -242,6 +247,7 @@ class HpackDecoder {
     if (end - start === this.blockTemplate.length && this.sameBlock(buf, start)) {
       this.status = this.tplStatus
       this.contentLength = this.tplContentLength
+      this.grpcStatus = this.tplGrpcStatus
       for (let k = 0; k < this.tplInserts; k++) this.insert(this.tplNameLen[k], this.tplValueLen[k], this.tplKind[k], this.tplNum[k], '', '')
       return true
     }
@@ -263,6 +269,7 @@ class HpackDecoder {
     if (!this.blockTemplate.learn(this.views.over(buf), start, end - start)) return
     this.tplStatus = this.status
     this.tplContentLength = this.contentLength
+    this.tplGrpcStatus = this.grpcStatus
     this.tplInserts = this.inserts
     this.tplNameLen.set(this.insNameLen)
     this.tplValueLen.set(this.insValueLen)
@@ -273,6 +280,7 @@ class HpackDecoder {
   decodeBlock (buf, start, end) {
     this.status = -1
     this.contentLength = -1
+    this.grpcStatus = -1
     this.readTable = false
     this.inserts = 0
     let p = start
@@ -356,7 +364,7 @@ class HpackDecoder {
     }
     this.strLen = len
     if (want === 1) {
-      this.strKind = equals(src, s, len, STATUS_BYTES) ? KIND_STATUS : (equals(src, s, len, LENGTH_BYTES) ? KIND_LENGTH : KIND_OTHER)
+      this.strKind = equals(src, s, len, STATUS_BYTES) ? KIND_STATUS : (equals(src, s, len, LENGTH_BYTES) ? KIND_LENGTH : (equals(src, s, len, GRPC_STATUS_BYTES) ? KIND_GRPC_STATUS : KIND_OTHER))
     } else if (want === 2) {
       this.strNum = decimal(src, s, len)
     }
@@ -428,6 +436,7 @@ class HpackDecoder {
   found (kind, num) {
     if (kind === KIND_STATUS) this.status = num
     else if (kind === KIND_LENGTH) this.contentLength = num
+    else if (kind === KIND_GRPC_STATUS) this.grpcStatus = num
   }
 
   /** -1: static index; -2: out of range; else the ring position. */

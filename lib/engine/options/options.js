@@ -12,6 +12,7 @@ const { MAX_HEADER_SIZE } = require('../http1/response-scanner.js')
 const { parseThresholds } = require('../thresholds.js')
 const { normalizeWs, WS_SCHEMES } = require('./ws-options.js')
 const { normalizeFeed, checkTemplates } = require('./feed-options.js')
+const { normalizeGrpc } = require('./grpc-options.js')
 // parseDuration lives in units.js with parseCount; re-exported below for older imports
 const { parseDuration, parseCount } = require('./units.js')
 
@@ -190,12 +191,16 @@ function normalizeOptions (o) {
   const thresholdAbort = o.thresholdAbort === true
   if (thresholdAbort && thresholds.length === 0) throw new UsageError('--threshold-abort stops a run on a failing threshold: add at least one --threshold')
   const shape = normalizeShape(o, { connections, pipelining, workers, amount, parseDuration })
-  const h2 = normalizeH2(o, { pipelining, body, shape })
+  // --proto and --call: a gRPC unary call, a fixed HTTP/2 request (grpc-options.js)
+  const grpc = normalizeGrpc(o, { urls: urls.map(String), timeoutMs: Math.round(timeout * 1000), method: o.method, body })
+  const h2 = normalizeH2(grpc === undefined ? o : { ...o, h2: true }, { pipelining, body, shape })
   // a ws:// or wss:// URL: a WebSocket run (null: HTTP)
   const ws = normalizeWs(o, { urls: urls.map(String), protocols: targets.map((t) => t.scheme), pipelining, workers, method, body, path: first.path, host: first.host, headers })
   if (shape.connectionClose && !Object.keys(headers).some((k) => k.toLowerCase() === 'connection')) headers.Connection = 'close'
   // each URL is an endpoint named by itself (per-endpoint results)
-  const requests = targets.map((t, i) => ({ method, path: t.path, host: t.host, headers: withAuth(headers, t.auth), body, name: String(urls[i]) }))
+  const requests = grpc !== undefined
+    ? [{ method: 'POST', path: grpc.path, host: first.host, headers: { ...withAuth(headers, first.auth), ...grpc.headers }, body: grpc.body, name: grpc.call }]
+    : targets.map((t, i) => ({ method, path: t.path, host: t.host, headers: withAuth(headers, t.auth), body, name: String(urls[i]) }))
   // sequences, hooks, HAR, forms, TLS files, title (request-options.js)
   const out = applyRequestOptions(o, {
     urls: urls.map((u) => withScheme(String(u))),
@@ -212,7 +217,7 @@ function normalizeOptions (o) {
     timeout,
     timeoutMs: Math.round(timeout * 1000),
     bailout,
-    method,
+    method: grpc === undefined ? method : 'POST',
     expectBody,
     maxHeaderSize,
     // epoch ms at which the run starts (index.js waits for it), for generators on several machines
@@ -228,6 +233,7 @@ function normalizeOptions (o) {
     ...shape,
     h2,
     ws,
+    grpc,
     // --feed: rows in shared memory for {{column}} (feed-options.js); it makes the run dynamic
     feed: normalizeFeed(o, { connections })
   }, { parseHeaders })

@@ -27,7 +27,7 @@ const SUMMED = [
 const REBUILT = [
   'url', 'socketPath', 'sampleInt', 'pipelining', 'duration', 'samples', 'start', 'finish',
   'statusCodeStats', 'requests', 'throughput', 'errorsByKind', 'errorDetails', 'stoppedBy',
-  'saturation', 'perSecond', 'intervals', 'rate', 'merge', 'endpoints', 'ws'
+  'saturation', 'perSecond', 'intervals', 'rate', 'merge', 'endpoints', 'ws', 'grpc'
 ]
 /** Counters of the constant-rate plan (`rate`), summed; its other fields are rebuilt or reported. */
 const RATE_SUMMED = ['target', 'planned', 'sent', 'unsent']
@@ -338,6 +338,32 @@ function mergeBreakout (inputs, connect) {
 }
 
 /**
+ * An object of counts (a run's `ws` or `grpc`): numbers and objects of
+ * numbers (by kind, by code) summed; what describes the run (a message
+ * size, a method name) kept when all agree, else listed as not merged.
+ * @param {object[]} list the inputs' objects @param {string} prefix @param {Set<string>} ignored
+ */
+function mergeCounted (list, prefix, ignored) {
+  const out = {}
+  const keys = [...new Set(list.flatMap((w) => Object.keys(w)))]
+  for (const key of keys) {
+    const values = list.map((w) => w[key])
+    if (values.every((v) => typeof v === 'number') && !(key === 'messageBytes' && !sameJson(values))) {
+      out[key] = key === 'messageBytes' ? values[0] : sum(values)
+    } else if (values.every((v) => isPlainObject(v) && Object.values(v).every((x) => typeof x === 'number'))) {
+      const total = {}
+      for (const v of values) for (const [k, n] of Object.entries(v)) total[k] = (total[k] ?? 0) + n
+      out[key] = total
+    } else if (sameJson(values)) {
+      out[key] = values[0]
+    } else {
+      ignored.add(`${prefix}.${key}`)
+    }
+  }
+  return out
+}
+
+/**
  * Checks that r looks like a load result and returns its histogram keys.
  * @returns {string[]}
  */
@@ -455,10 +481,10 @@ function merge (results, options = {}) {
   if (endpoints !== undefined) out.endpoints = endpoints
   const breakout = mergeBreakout(inputs, out.connectLatency)
   if (breakout !== undefined) out.breakout = breakout
-  // WebSocket runs: counts by kind and close code (the handshake histogram is a top-level one, above)
-  if (allOrNone(inputs, 'ws', isPlainObject, 'merge WebSocket runs with WebSocket runs')) {
-    out.ws = require('../ws/stats.js').mergeWsResults(all('ws'), (k) => ignored.add(k))
-  }
+  // WebSocket runs: counts by kind and close code (the handshake histogram is a top-level one, above);
+  // gRPC runs: calls by status code
+  if (allOrNone(inputs, 'ws', isPlainObject, 'merge WebSocket runs with WebSocket runs')) out.ws = mergeCounted(all('ws'), 'ws', ignored)
+  if (allOrNone(inputs, 'grpc', isPlainObject, 'merge gRPC runs with gRPC runs')) out.grpc = mergeCounted(all('grpc'), 'grpc', ignored)
 
   const sats = all('saturation').filter(isPlainObject)
   // one line per distinct warning, naming the runs that gave it

@@ -86,31 +86,4 @@ function wsResult (m, latencyStats, encode, info) {
   }
 }
 
-/**
- * `benchrig merge` of the `ws` keys of several results: counts (and the
- * counts by kind and close code) summed; what describes the run (message
- * size, binary, match) kept when all agree, else listed as not merged.
- * @param {object[]} list the inputs' `ws` objects
- * @param {(key: string) => void} ignore
- */
-function mergeWsResults (list, ignore) {
-  const out = {}
-  const keys = [...new Set(list.flatMap((w) => Object.keys(w)))]
-  for (const key of keys) {
-    const values = list.map((w) => w[key])
-    if (values.every((v) => typeof v === 'number')) {
-      out[key] = values.reduce((a, b) => a + b, 0)
-    } else if (values.every((v) => v !== null && typeof v === 'object' && Object.values(v).every((x) => typeof x === 'number'))) {
-      const sum = {}
-      for (const v of values) for (const [k, n] of Object.entries(v)) sum[k] = (sum[k] ?? 0) + n
-      out[key] = sum
-    } else if (values.every((v) => JSON.stringify(v) === JSON.stringify(values[0]))) {
-      out[key] = values[0]
-    } else {
-      ignore(`ws.${key}`)
-    }
-  }
-  return out
-}
-
-module.exports = { WsStats, mergeWsStats, wsResult, mergeWsResults, OTHER }
+module.exports = { WsStats, mergeWsStats, wsResult, OTHER }

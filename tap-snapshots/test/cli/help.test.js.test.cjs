@@ -446,6 +446,13 @@ HTTP/2:
       --h2-window BYTES           with --h2: our stream and connection flow-control window, bytes or
                                   1m, 16m (default 16m)
 
+gRPC:
+      --proto FILE                the .proto defining the service (with --call: unary gRPC calls
+                                  over HTTP/2; the URL gives the server, http:// or https://)
+      --call METHOD               the method to call, package.Service/Method
+      --data JSON                 the request message as JSON, or @FILE of JSON (default {})
+      --metadata JSON             metadata of each call, a JSON object of name: value
+
 WebSocket:
       --ws-binary                 with a ws:// or wss:// URL: send the message (-b or -i; default
                                   "hello") as binary frames, not text
