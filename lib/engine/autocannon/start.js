@@ -34,9 +34,14 @@ function parseArguments (argv) {
   }
   const urls = resolveUrls(args._.map(String), args, process.env)
   const o = /** @type {Record<string, any>} */ (loadOptions(args, argv, warmup, urls))
-  for (const k of NUMBERS) {
-    if (typeof o[k] === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(o[k])) o[k] = Number(o[k])
+  const numbers = (x) => {
+    for (const k of NUMBERS) {
+      if (typeof x[k] === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(x[k])) x[k] = Number(x[k])
+    }
   }
+  numbers(o)
+  if (o.warmup !== null && typeof o.warmup === 'object') numbers(o.warmup) // -W [ -c 1 -d 2 ]
+  if (o.ca !== undefined) o.ca = [].concat(o.ca) // autocannon's --ca is always a list
   o.url = urls.length === 1 ? urls[0] : urls
   o.headers = parseHeaders(o.headers)
   if (o.bodyFile !== undefined) {
