@@ -18,6 +18,8 @@
  * @property {(column: string, values: unknown[], params: unknown[]) => string} inList
  * @property {<T>(fn: () => Promise<T>) => Promise<T>} tx
  * @property {(rows: {seriesId: number, labelId: number, sourceId: number, value: number}[]) => Promise<void>} insertPoints
+ * @property {(rows: {file: string, configuration: string, measure: string, envId: number}[]) => Promise<void>} insertSeries
+ *   new series (one that exists already is left as it is)
  * @property {() => Promise<void>} close
  */
 
@@ -91,6 +93,13 @@ async function openPostgres (url) {
         const part = rows.slice(i, i + CHUNK)
         await client.query('INSERT INTO points (series_id, label_id, source_id, value) SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::float8[])',
           [part.map((r) => r.seriesId), part.map((r) => r.labelId), part.map((r) => r.sourceId), part.map((r) => r.value)])
+      }
+    },
+    async insertSeries (rows) {
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        const part = rows.slice(i, i + CHUNK)
+        await client.query('INSERT INTO series (file, configuration, measure, env_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) ON CONFLICT DO NOTHING',
+          [part.map((r) => r.file), part.map((r) => r.configuration), part.map((r) => r.measure), part.map((r) => r.envId)])
       }
     },
     async close () { await client.end() }

@@ -36,6 +36,7 @@ async function openSqlite (file) {
     return s
   }
   let insertPoint
+  let insertSeries
   return {
     kind: 'sqlite',
     where: file,
@@ -64,6 +65,10 @@ async function openSqlite (file) {
     async insertPoints (rows) {
       insertPoint ??= db.prepare('INSERT INTO points (series_id, label_id, source_id, value) VALUES (?, ?, ?, ?)')
       for (const r of rows) insertPoint.run(r.seriesId, r.labelId, r.sourceId, r.value)
+    },
+    async insertSeries (rows) {
+      insertSeries ??= db.prepare('INSERT INTO series (file, configuration, measure, env_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
+      for (const r of rows) insertSeries.run(r.file, r.configuration, r.measure, r.envId)
     },
     async close () { db.close() }
   }

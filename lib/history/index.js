@@ -117,15 +117,15 @@ class History {
           out.sources.push({ path: b.path, kind: b.kind, added: 0, skipped: true })
           continue
         }
-        await this.#preloadSeries(b.records, ids.series)
-        const points = []
+        // ids first (envs and labels are few; series in bulk), then the points
+        const keyed = []
         for (const r of b.records) {
           const label = /** @type {string} */ (r.label)
           const { env, hash } = seriesEnv(r.env, label)
-          const envId = await this.#envId(env, hash, ids.env)
-          const seriesId = await this.#seriesId(r, envId, ids.series)
-          points.push({ seriesId, labelId: await this.#labelId(label, ids.label), sourceId: row.id, value: r.value })
+          keyed.push({ r, envId: await this.#envId(env, hash, ids.env), labelId: await this.#labelId(label, ids.label) })
         }
+        await this.#seriesIds(keyed, ids.series)
+        const points = keyed.map((k) => ({ seriesId: ids.series.get(seriesKey(k.r.file, k.r.configuration, k.r.measure, k.envId)), labelId: k.labelId, sourceId: row.id, value: k.r.value }))
         await e.insertPoints(points)
         out.added += points.length
         out.sources.push({ path: b.path, kind: b.kind, added: points.length, skipped: false })
@@ -155,26 +155,32 @@ class History {
     return id
   }
 
-  /** One query for the series of the files a batch touches (a 10,000-row file names few). */
-  async #preloadSeries (records, cache) {
-    const files = [...new Set(records.map((r) => r.file))]
+  /**
+   * Fills `cache` with the ids of the batch's series: one query for the
+   * series of the files it touches, one bulk insert of those that are new,
+   * and the query again for their ids.
+   * @param {{r: HistoryRecord, envId: number}[]} keyed
+   * @param {Map<string, number>} cache
+   */
+  async #seriesIds (keyed, cache) {
     const e = this.#engine
-    for (let i = 0; i < files.length; i += 500) {
-      const params = []
-      const rows = await e.all(`SELECT id, file, configuration, measure, env_id FROM series WHERE ${e.inList('file', files.slice(i, i + 500), params)}`, params)
-      for (const s of rows) cache.set(seriesKey(s.file, s.configuration, s.measure, s.env_id), s.id)
+    const files = [...new Set(keyed.map((k) => k.r.file))]
+    const load = async () => {
+      for (let i = 0; i < files.length; i += 500) {
+        const params = []
+        const rows = await e.all(`SELECT id, file, configuration, measure, env_id FROM series WHERE ${e.inList('file', files.slice(i, i + 500), params)}`, params)
+        for (const s of rows) cache.set(seriesKey(s.file, s.configuration, s.measure, s.env_id), s.id)
+      }
     }
-  }
-
-  async #seriesId (r, envId, cache) {
-    const key = seriesKey(r.file, r.configuration, r.measure, envId)
-    let id = cache.get(key)
-    if (id !== undefined) return id
-    const e = this.#engine
-    const row = await e.get('INSERT INTO series (file, configuration, measure, env_id) VALUES (?, ?, ?, ?) ON CONFLICT (file, configuration, measure, env_id) DO NOTHING RETURNING id', [r.file, r.configuration, r.measure, envId])
-    id = row ? row.id : (await e.get('SELECT id FROM series WHERE file = ? AND configuration = ? AND measure = ? AND env_id = ?', [r.file, r.configuration, r.measure, envId])).id
-    cache.set(key, id)
-    return id
+    await load()
+    const missing = new Map()
+    for (const { r, envId } of keyed) {
+      const key = seriesKey(r.file, r.configuration, r.measure, envId)
+      if (!cache.has(key)) missing.set(key, { file: r.file, configuration: r.configuration, measure: r.measure, envId })
+    }
+    if (missing.size === 0) return
+    await e.insertSeries([...missing.values()])
+    await load()
   }
 
   /**

@@ -16,6 +16,7 @@ const DIR = process.env.BENCHRIG_PG_DIR ?? '/tmp/benchrig-pg'
 const USERS = `${DIR}-users`
 
 let base
+let failure
 let released = false
 
 function script (cmd) {
@@ -39,13 +40,17 @@ function release () {
 /** The URL of the running cluster's "benchrig" database, starting it when needed. */
 function clusterUrl () {
   if (base !== undefined) return base
+  if (failure !== undefined) return failure
   fs.mkdirSync(USERS, { recursive: true })
   fs.writeFileSync(path.join(USERS, String(process.pid)), '')
-  const r = script('start')
+  // a running cluster needs no start (nor its lock): its URL is enough
+  const up = script('env')
+  const r = up.status === 0 ? up : script('start')
   const m = /BENCHRIG_DB=(\S+)/.exec(r.stdout ?? '')
   if (r.status !== 0 || !m) {
     fs.rmSync(path.join(USERS, String(process.pid)), { force: true })
-    return { error: `scripts/postgres-local.sh start failed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}` }
+    failure = { error: `scripts/postgres-local.sh start failed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}` }
+    return failure
   }
   base = m[1]
   process.on('exit', release)

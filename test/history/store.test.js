@@ -130,9 +130,9 @@ for (const [engine, dbOf] of Object.entries(ENGINES)) {
       const db = await dbOf(t)
       if (!db) return
       const dir = tmp(t)
-      // 20,000 rows: the add's transaction is open long enough to be caught
+      // 20,000 rows of 1,000 series: the add's transaction is open long enough to be caught
       const lines = ['"filename","configuration","rate","time"']
-      for (let i = 0; i < 20000; i++) lines.push(`"big/f${i % 50}.js","n=${i}",${1000 + i},1`)
+      for (let i = 0; i < 20000; i++) lines.push(`"big/f${i % 50}.js","n=${i % 1000}",${1000 + i},1`)
       const big = write(dir, 'big.csv', lines.join('\n') + '\n')
       const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'benchrig.js'), 'history', 'add', '--db', db, '--label', 'v1.0.0', big], { stdio: 'ignore' })
       const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal)))
@@ -172,23 +172,33 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Polls until another process holds an open write transaction on the store. */
 async function waitUntilAddInFlight (db) {
-  for (let i = 0; i < 6000; i++) {
-    if (db.startsWith('postgres')) {
-      const rows = await raw(db, "SELECT 1 FROM pg_stat_activity WHERE application_name = 'benchrig-history' AND datname = current_database() AND xact_start IS NOT NULL AND backend_xid IS NOT NULL")
-      if (rows.length > 0) return
-    } else if (fs.existsSync(db)) {
-      const Database = require('better-sqlite3')
-      const d = new Database(db, { timeout: 0 })
-      try {
-        d.exec('BEGIN IMMEDIATE')
-        d.exec('ROLLBACK')
-      } catch (err) {
-        if (err.code === 'SQLITE_BUSY') return
-      } finally {
-        d.close()
+  let client
+  if (db.startsWith('postgres')) {
+    const { Client } = require('pg')
+    client = new Client({ connectionString: db })
+    await client.connect()
+  }
+  try {
+    for (let i = 0; i < 20000; i++) {
+      if (client) {
+        const r = await client.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'benchrig-history' AND datname = current_database() AND backend_xid IS NOT NULL")
+        if (r.rows.length > 0) return
+      } else if (fs.existsSync(db)) {
+        const Database = require('better-sqlite3')
+        const d = new Database(db, { timeout: 0 })
+        try {
+          d.exec('BEGIN IMMEDIATE')
+          d.exec('ROLLBACK')
+        } catch (err) {
+          if (err.code === 'SQLITE_BUSY') return
+        } finally {
+          d.close()
+        }
       }
+      await sleep(2)
     }
-    await sleep(5)
+  } finally {
+    if (client) await client.end()
   }
   throw new Error('the add never opened its transaction')
 }
