@@ -52,6 +52,8 @@ const LOAD_OPTIONS = [
   { name: 'hist-raw', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the latency histogram to FILE as 1 µs bins, one count a line (gocannon\'s --mode hist -o)' },
   { name: 'prometheus', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write the run\'s metrics to FILE in the Prometheus text format (latency histogram, counters by status code and error kind), atomically, for node_exporter\'s textfile collector' },
   { name: 'html', type: 'string', value: 'FILE', group: OUTPUT, describe: 'write a self-contained HTML report to FILE: percentile plot, latency and req/s over time, status codes, errors, parameters (records 1 s --interval rows unless --interval is given)' },
+  { name: 'history', type: 'string', value: 'DB', group: OUTPUT, describe: 'also record the result (requests/s, latency p50 and p99, throughput) in a history store: a SQLite file or postgres://… (see benchrig history); needs --history-label' },
+  { name: 'history-label', type: 'string', value: 'L', group: OUTPUT, describe: 'the label of what --history records (the version or commit of the server under load)' },
   { name: 'progress', type: 'boolean', group: OUTPUT, default: true, describe: 'on a TTY, a live line: requests, req/s, p50/p99 of the last second, errors, non-2xx (--no-progress hides it)' },
   { name: 'n', type: 'boolean', group: OUTPUT, describe: 'hide the progress bar (same as --no-progress)' },
   { name: 'reject-unauthorized', type: 'boolean', group: 'TLS', default: false, describe: 'check the server certificate of https URLs' },
@@ -174,6 +176,7 @@ async function main (argv) {
   const shard = parseShard(last(args.shard), { shardCount: last(args['shard-count']) })
   const startAt = parseStartAt(last(args['start-at']), Date.now())
   const reports = reportFiles(args)
+  const history = await openLoadHistory(args)
   const tty = process.stderr.isTTY === true
   const showProgress = tty && args.progress !== false && !args.n
   // liveLatency: only this command's live view asks for it
@@ -246,6 +249,14 @@ async function main (argv) {
   }
   writeHistograms(result, args)
   writeReports(reports, result)
+  if (history) {
+    try {
+      const r = await history.record(result)
+      if (chatty) process.stderr.write(`history: ${r.added} rows recorded in ${history.where}\n`)
+    } finally {
+      await history.close()
+    }
+  }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
   const thresholdsFailed = reportThresholds(result, args.json === true, process)
   if (interrupted) {
@@ -292,6 +303,21 @@ function reportFiles (args) {
     prometheus: args.prometheus === undefined ? undefined : checkOutputFile('--prometheus', last(args.prometheus)),
     html: args.html === undefined ? undefined : checkOutputFile('--html', last(args.html))
   }
+}
+
+/**
+ * --history DB --history-label L: the store, opened before the run.
+ * @param {Record<string, any>} args
+ */
+async function openLoadHistory (args) {
+  const db = last(args.history)
+  const label = last(args['history-label'] ?? args.historyLabel)
+  if (db === undefined) {
+    if (label !== undefined) throw new UsageError('--history-label L labels what --history DB records: give --history too')
+    return undefined
+  }
+  if (label === undefined || String(label) === '') throw new UsageError('--history needs --history-label L: a load result names no version (give the version or commit of the server under load)')
+  return require('../history/sink.js').loadHistorySink(String(db), String(label))
 }
 
 /** Writes the report files of a finished (or Ctrl-C'd) run. */

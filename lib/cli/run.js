@@ -44,6 +44,10 @@ Options:
                       instructions, each configuration under valgrind;
                       server-cpu: bench.http() requests per CPU-second of the
                       server; heap: per MB allocated); --test ignores it
+  --history DB        also record the results in a history store (a SQLite
+                      file or postgres://…; see benchrig history), one
+                      transaction per benchmark file
+  --history-label L   their label (default: the node version that ran them)
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.`
@@ -64,7 +68,21 @@ const OPTIONS = {
   track: { type: 'boolean' },
   human: { type: 'boolean' },
   measure: { type: 'string' },
+  history: { type: 'string' },
+  'history-label': { type: 'string' },
   help: { type: 'boolean', short: 'h' }
+}
+
+/**
+ * --history DB [--history-label L]; undefined without --history.
+ * @param {Record<string, any>} v
+ */
+function historyFlags (v) {
+  if (v['history-label'] !== undefined && v.history === undefined) throw new UsageError('--history-label L labels what --history DB records: give --history too')
+  if (v.history === undefined) return undefined
+  if (v.history === '') throw new UsageError('--history needs a store: a SQLite file or a postgres:// URL')
+  if (v['history-label'] === '') throw new UsageError('--history-label needs a label (a node version, commit or ref)')
+  return { db: v.history, label: v['history-label'] }
 }
 
 /** The default benchmark directory of `benchrig run`. */
@@ -112,7 +130,8 @@ function parseRunArgs (argv, ctx = {}) {
     human: Boolean(v.human),
     cpuset: v.cpuset,
     timeout,
-    measure: v.test || v['test-all'] ? 'wall' : checkMeasure(v.measure)
+    measure: v.test || v['test-all'] ? 'wall' : checkMeasure(v.measure),
+    history: historyFlags(v)
   }
 }
 
@@ -129,8 +148,17 @@ async function main (argv, ctx = {}) {
     return 0
   }
   // no --help: opts are a run's (parseRunArgs)
-  const { failures } = await runSuite({ ...(/** @type {Omit<Parameters<typeof runSuite>[0], 'prog' | 'stdout' | 'stderr'>} */ (opts)), prog: ctx.prog ?? 'benchrig run', stdout: ctx.stdout, stderr: ctx.stderr })
-  return failures > 0 ? 1 : 0
+  const { history: flags, ...runOpts } = opts
+  // the store opens before anything runs: a bad --history is a usage error, not a lost run
+  const history = flags && await require('../history/sink.js').runHistorySink(flags.db, {
+    execPath: process.execPath, nodeVersion: process.version, label: flags.label, measure: runOpts.measure, root: runOpts.root
+  })
+  try {
+    const { failures } = await runSuite({ ...(/** @type {Omit<Parameters<typeof runSuite>[0], 'prog' | 'stdout' | 'stderr'>} */ (runOpts)), history, prog: ctx.prog ?? 'benchrig run', stdout: ctx.stdout, stderr: ctx.stderr })
+    return failures > 0 ? 1 : 0
+  } finally {
+    if (history) await history.close()
+  }
 }
 
 module.exports = { main, parseRunArgs, defaultRoot, usage }

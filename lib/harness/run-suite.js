@@ -56,6 +56,7 @@ function createWriter (format, out, meta, { mode, measure = 'wall', human = fals
  * @param {import('./measure.js').MeasureName} [opts.measure] what the rates count (default wall;
  *   --test and --test-all ignore it)
  * @param {string} [opts.execPath] node binary for the benchmarks
+ * @param {{result: (rep: any) => void, fileEnd: () => Promise<unknown>}} [opts.history] --history: records each file's results
  * @param {NodeJS.WritableStream} [opts.stdout] results
  * @param {NodeJS.WriteStream} [opts.stderr] failures and the progress line
  * @returns {Promise<{files: number, results: number, failures: number}>}
@@ -121,7 +122,7 @@ async function runSuite (opts) {
         output: stderr,
         onConfig: (c) => { if (c.queueLength > 0) announce(); progress.config(c.queueLength) },
         onWarning: warn,
-        onReport: (rep) => { announce(); results++; progress.result(); writer.result(rep) },
+        onReport: (rep) => { announce(); results++; progress.result(); writer.result(rep); if (opts.history) opts.history.result(rep) },
         onError: (e) => {
           announce()
           progress.clear()
@@ -132,6 +133,8 @@ async function runSuite (opts) {
       })
       failures += r.failures
       progress.endFile()
+      // --history: each file's results are one add (one transaction)
+      if (opts.history) await opts.history.fileEnd()
       if (track) {
         progress.clear()
         stderr.write(`[${((now() - t0) / 1000).toFixed(3)} s] ${bench.name}${runs > 1 ? ` (run ${run})` : ''}\n`)

@@ -130,7 +130,7 @@ function hlCut (m, n, confLevel) {
   let k = quantiles.get(key)
   if (k === undefined) {
     const alpha = 1 - confLevel
-    if (m < 30 && n < 30) k = lowerQuantile(rankSumPmf(m, n), alpha / 2)
+    if (m < 50 && n < 50) k = lowerQuantile(rankSumPmf(m, n), alpha / 2)
     else k = Math.floor(m * n / 2 - normQuantile(1 - alpha / 2) * Math.sqrt(m * n * (m + n + 1) / 12))
     k = Math.max(1, k)
     quantiles.set(key, k)

@@ -1,0 +1,107 @@
+'use strict'
+// Recording into the history store as a command runs (`run --history`,
+// `load --history`, compare's history sink). Each flush is one add: one
+// transaction, so a run cut short keeps every flushed part and nothing half
+// of one. The store is opened lazily at the first flush and checked at
+// creation (a bad --history fails before any benchmark runs).
+const { openHistory } = require('./index.js')
+const { localEnv, envFromMeta } = require('./fingerprint.js')
+const { loadRecords } = require('./ingest.js')
+const { formatConfiguration } = require('../report/text.js')
+
+/**
+ * @param {string} db --history
+ * @param {{root?: string, source?: string}} [opts] source: names the batches in `history list`
+ */
+async function openSink (db, opts = {}) {
+  const h = await openHistory(db, { root: opts.root })
+  let pending = []
+  let part = 0
+  const stamp = `${new Date().toISOString()} ${process.pid}`
+  return {
+    where: h.where,
+    /** @param {import('./ingest.js').HistoryRecord[]} records */
+    push (records) { pending.push(...records) },
+    async flush () {
+      if (pending.length === 0) return { added: 0 }
+      const batch = pending
+      pending = []
+      // the source name tells `history list` which run and which part it was
+      return h.add(batch, { source: `${opts.source ?? 'run'} ${stamp} #${++part}` })
+    },
+    async close () {
+      try { await this.flush() } finally { await h.close() }
+    }
+  }
+}
+
+/**
+ * `run --history`: one add per benchmark file. The label defaults to the
+ * node version of the binary under test.
+ * @param {string} db
+ * @param {{execPath: string, nodeVersion: string|undefined, label?: string, measure: string, root?: string}} o
+ */
+async function runHistorySink (db, o) {
+  const sink = await openSink(db, { root: o.root, source: 'run' })
+  const label = o.label ?? o.nodeVersion
+  const env = localEnv({ nodeVersion: o.nodeVersion, execPath: o.execPath })
+  return {
+    where: sink.where,
+    /** @param {{name: string, conf: object, rate: number}} rep */
+    result (rep) {
+      if (Number.isFinite(rep.rate)) sink.push([{ file: rep.name, configuration: formatConfiguration(rep.conf), measure: o.measure, value: rep.rate, label, env }])
+    },
+    fileEnd: () => sink.flush(),
+    close: () => sink.close()
+  }
+}
+
+/**
+ * `load --history`: the result's measures (requests/s, p50, p99, throughput)
+ * under a label; opened before the run so a bad store fails first.
+ * @param {string} db
+ * @param {string} label
+ */
+async function loadHistorySink (db, label) {
+  const sink = await openSink(db, { source: 'load' })
+  return {
+    where: sink.where,
+    /** @param {any} result */
+    async record (result) {
+      sink.push(loadRecords(result, label, localEnv({ nodeVersion: process.version, execPath: process.execPath })))
+      return sink.flush()
+    },
+    close: () => sink.close()
+  }
+}
+
+/**
+ * A sink of compare rows (the shape the CSV sink takes: binary, filename,
+ * configuration, rate, measure), for compare's sinks. Rows of a side are
+ * recorded under that side's label (default: its node version from the
+ * metadata; a null label leaves the side out); flushed every `every` rows
+ * and at close.
+ * @param {string} db
+ * @param {{meta: any, labels?: {old?: string|null, new?: string|null}, every?: number, root?: string}} o
+ *   meta: compare's NDJSON metadata (machine fields, old/new binaries with version and sha256)
+ */
+async function compareHistorySink (db, o) {
+  const sink = await openSink(db, { root: o.root, source: 'compare' })
+  const every = o.every ?? 200
+  const labelOf = (side) => (o.labels && o.labels[side] !== undefined ? o.labels[side] : o.meta?.[side]?.version)
+  let count = 0
+  return {
+    where: sink.where,
+    async write (row) {
+      const side = row.binary === 'old' ? 'old' : 'new'
+      const label = labelOf(side)
+      const value = Number(row.rate)
+      if (label === null || label === undefined || !Number.isFinite(value)) return
+      sink.push([{ file: row.filename, configuration: row.configuration ?? '', measure: row.measure || 'wall', value, label, env: envFromMeta(o.meta, side) }])
+      if (++count % every === 0) await sink.flush()
+    },
+    close: () => sink.close()
+  }
+}
+
+module.exports = { runHistorySink, loadHistorySink, compareHistorySink }
