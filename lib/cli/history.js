@@ -101,6 +101,8 @@ function parseHistoryArgs (argv) {
   const maxP = probability(v['max-p'], '--max-p')
   const weakP = probability(v['weak-p'], '--weak-p')
   if (maxP !== undefined && weakP !== undefined && weakP < maxP) throw new UsageError(`--weak-p ${weakP} is below --max-p ${maxP}: a weak candidate's p is the larger one`)
+  const { ORDERS } = require('../history/label-order.js')
+  if (v.order !== undefined && !ORDERS.includes(v.order)) throw new UsageError(`--order ${v.order}: use one of ${ORDERS.join(', ')}`)
   const filter = {}
   for (const f of FILTER_FLAGS) if (v[f] !== undefined) filter[f] = v[f]
   const detect = {}

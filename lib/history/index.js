@@ -56,6 +56,7 @@ async function openHistory (dbSpec, opts = {}) {
       fs.mkdirSync(path.dirname(file), { recursive: true })
       engine = await require('./engine-sqlite.js').openSqlite(file)
     } catch (err) {
+      if (err.code === 'SQLITE_NOTADB') throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `--db ${spec}: not a SQLite database; give a history store file or a new path`, { exitCode: 2 })
       throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `--db ${spec}: cannot open it as a history store (${err.code || err.message}); give a writable file path or a postgres:// URL`, { exitCode: 2, cause: err })
     }
   }
@@ -63,7 +64,6 @@ async function openHistory (dbSpec, opts = {}) {
     await migrate(engine)
   } catch (err) {
     await engine.close()
-    if (err.code === 'SQLITE_NOTADB') throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `--db ${spec}: not a SQLite database; give a history store file or a new path`, { exitCode: 2 })
     throw err
   }
   return new History(engine)
