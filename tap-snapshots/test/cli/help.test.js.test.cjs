@@ -427,6 +427,11 @@ Output:
       --html FILE                 write a self-contained HTML report to FILE: percentile plot,
                                   latency and req/s over time, status codes, errors, parameters
                                   (records 1 s --interval rows unless --interval is given)
+      --history DB                also record the result (requests/s, latency p50 and p99,
+                                  throughput) in a history store: a SQLite file or postgres://… (see
+                                  benchrig history); needs --history-label
+      --history-label L           the label of what --history records (the version or commit of the
+                                  server under load)
       --progress                  on a TTY, a live line: requests, req/s, p50/p99 of the last
                                   second, errors, non-2xx (--no-progress hides it) (default on)
       -n                          hide the progress bar (same as --no-progress)
@@ -637,6 +642,10 @@ Options:
                       instructions, each configuration under valgrind;
                       server-cpu: bench.http() requests per CPU-second of the
                       server; heap: per MB allocated); --test ignores it
+  --history DB        also record the results in a history store (a SQLite
+                      file or postgres://…; see benchrig history), one
+                      transaction per benchmark file
+  --history-label L   their label (default: the node version that ran them)
   -h, --help          this text
 
 Failures are printed on stderr; the run goes on and exits 1 at the end.
