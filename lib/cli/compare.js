@@ -13,6 +13,8 @@ const { analyze } = require('../stats/analyze.js')
 const { parseShard } = require('../compare/shard-spec.js')
 const { readRoundPlan } = require('../compare/plan-file.js')
 const { sideSource, buildSides, SIDE_OPTIONS } = require('../sides/index.js')
+const { profileSlower } = require('../profile/run.js')
+const { renderProfiles } = require('../profile/diff.js')
 const { runComparison } = require('../compare/session.js')
 const { splitSetArgs } = require('../harness/pass-through.js')
 const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
@@ -49,6 +51,11 @@ Options:
                         (default: the one running compare)
   --cache DIR           where installs are kept (default $BENCHRIG_CACHE or
                         ~/.cache/benchrig)
+  --profile             then profile one old and one new run of each
+                        configuration found slower (node --cpu-prof) and print
+                        the functions whose share of self time grew most
+  --profile-dir DIR     where the .cpuprofile files are kept (default
+                        ./benchrig-profiles)
   --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
                         sets each file's pairs (12 to --max-runs) for --target;
                         seq: each configuration stops as soon as its
@@ -144,6 +151,8 @@ const OPTIONS = {
   shard: { type: 'string' },
   'shard-count': { type: 'string' },
   plan: { type: 'string' },
+  profile: { type: 'boolean' },
+  'profile-dir': { type: 'string' },
   ...SIDE_OPTIONS,
   duet: { type: 'boolean' },
   'cpuset-old': { type: 'string' },
@@ -155,6 +164,14 @@ function wholeNumber (raw, flag, min) {
   if (raw === undefined) return undefined
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`${flag} ${raw}: give a whole number >= ${min}`)
   return Number(raw)
+}
+
+/** --profile [--profile-dir DIR]: the folder of the profiles (default ./benchrig-profiles), or undefined. */
+function profileDir (v) {
+  if (v['profile-dir'] !== undefined && !v.profile) throw new UsageError('--profile-dir goes with --profile')
+  if (!v.profile) return undefined
+  if (v.shard !== undefined) throw new UsageError('--profile does not go with --shard: a shard sees only its pairs; profile after analysing the merged shards (benchrig compare --profile on the slower files)')
+  return path.resolve(v['profile-dir'] ?? 'benchrig-profiles')
 }
 
 /** The default benchmark directory of `benchrig compare` (as for run). */
@@ -188,6 +205,8 @@ function parseCompareArgs (argv, ctx = {}) {
   const opts = {
     // two binaries are sides as they are; refs and packages are built in main()
     sideSource: sideSource(v),
+    // --profile: where the .cpuprofile files of the configurations found slower are kept
+    profile: profileDir(v),
     sides: undefined,
     root: path.resolve(v.root ?? ctx.defaultRoot ?? defaultRoot()),
     categories: parsed.positionals,
@@ -271,20 +290,35 @@ async function main (argv, ctx = {}) {
   for (const w of opts.warnings ?? []) stderr.write(`compare: warning: ${w}\n`)
   const built = await buildSides(opts.sideSource, { root: opts.root, log: (m) => stderr.write(`compare: ${m}\n`) })
   let done
+  let a
+  let profiles = []
+  const analyse = (d) => analyze(opts.scale ? d.rows.map((r) => scaleRate(r, opts.scale)) : d.rows, { ...opts.analysis, meta: { seed: d.seed, old: d.meta.old, new: d.meta.new } })
   try {
     done = await runComparison({ ...opts, sides: built.sides }, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint })
+    // --profile needs the sides (worktrees, prefixes) still there
+    if (opts.profile && !done.stopped && done.rows.length > 0) {
+      a = analyse(done)
+      profiles = await profileSlower({ results: a.results, sides: built.sides, root: opts.root, measure: opts.measure, env: ctx.env, dir: opts.profile, log: (m) => stderr.write(`compare: ${m}\n`) })
+    }
   } finally {
     built.cleanup()
   }
-  const { rows, failures, stopped, seed, meta } = done
+  const { rows, failures, stopped, meta } = done
   let code = failures.length > 0 ? 1 : 0
   if (opts.analyze || opts.analysis.maxRegression !== undefined || opts.analysis.plot) {
-    const a = analyze(opts.scale ? rows.map((r) => scaleRate(r, opts.scale)) : rows, { ...opts.analysis, meta: { seed, old: meta.old, new: meta.new } })
+    a ??= analyse(done)
     noDataGuard(a, opts.analysis, opts.output ?? 'compare')
     if (opts.analysis.plot) writePlot(a, opts.analysis.plot, { measure: measureOfRows(rows) })
     if (opts.analyze) (opts.csv ? stderr : stdout).write(render(a, opts.analysis.format, { wide: opts.analysis.wide }, { rows, meta, marker: opts.analysis.marker }))
     else if (a.regressions.length > 0) stderr.write(render(a, 'text', { wide: opts.analysis.wide }))
     if (a.regressions.length > 0) code = 1
+  }
+  if (opts.profile) {
+    // beside the analysis in its format (markdown for the PR), else on stderr (stdout holds the CSV)
+    const markdown = opts.analyze && opts.analysis.format === 'markdown'
+    const where = opts.analyze && !opts.csv && opts.analysis.format !== 'json' ? stdout : stderr
+    if (profiles.length > 0) where.write((opts.analyze ? '\n' : '') + renderProfiles(profiles, markdown ? 'markdown' : 'text'))
+    else if (!stopped) stderr.write('compare: --profile: no configuration was found slower; nothing profiled\n')
   }
   if (stopped) return 130
   return code

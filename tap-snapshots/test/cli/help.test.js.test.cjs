@@ -186,6 +186,11 @@ Options:
                         (default: the one running compare)
   --cache DIR           where installs are kept (default $BENCHRIG_CACHE or
                         ~/.cache/benchrig)
+  --profile             then profile one old and one new run of each
+                        configuration found slower (node --cpu-prof) and print
+                        the functions whose share of self time grew most
+  --profile-dir DIR     where the .cpuprofile files are kept (default
+                        ./benchrig-profiles)
   --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
                         sets each file's pairs (12 to --max-runs) for --target;
                         seq: each configuration stops as soon as its
