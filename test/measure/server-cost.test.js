@@ -8,7 +8,7 @@
 const { test } = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
 const { childrenCpuSeconds, serverCost, GENERATOR_BOUND } = require('../../lib/harness/bench-http.js')
 const { sumGcs } = require('../../lib/harness/heap-count.js')
@@ -36,15 +36,7 @@ function wrapper (dir, name, env) {
 }
 
 function compare (args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'compare.js'), '--root', SUITE, '--no-progress', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, [path.join(ROOT, 'compare.js'), '--root', SUITE, '--no-progress', ...args])
 }
 
 test('the measures: server-cpu and heap are known; heap needs v8.GCProfiler', async (t) => {

@@ -7,7 +7,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 const { diffProfiles, renderProfiles, displayUrl } = require('../../lib/profile/diff.js')
 const { configurationArgs } = require('../../lib/profile/run.js')
 
@@ -62,16 +62,8 @@ t.test('compare --profile: the function made slower is the first row; the profil
   const slow = path.join(dir, 'node-slow-hash')
   fs.writeFileSync(slow, `#!/bin/sh\nBENCHRIG_SLOW_HASH=1 exec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 })
   const profiles = path.join(dir, 'profiles')
-  const r = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'compare.js'), '--root', SUITE, '--no-progress', '--old', process.execPath, '--new', slow,
-      '--runs', '6', '--seed', '2', '--measure', 'cpu', '--profile', '--profile-dir', profiles, '--analyze', '--format', 'markdown', 'calls'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  const r = await spawnOutput(process.execPath, [path.join(ROOT, 'compare.js'), '--root', SUITE, '--no-progress', '--old', process.execPath, '--new', slow,
+    '--runs', '6', '--seed', '2', '--measure', 'cpu', '--profile', '--profile-dir', profiles, '--analyze', '--format', 'markdown', 'calls'])
   t.equal(r.code, 0, r.stderr)
   t.match(r.stderr, /compare: profiling calls\/two\.js n=300 on each side/)
   const table = r.stdout.slice(r.stdout.indexOf('### Where the time went: calls/two.js n=300'))

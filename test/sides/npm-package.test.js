@@ -7,7 +7,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 const { parsePackageSpec } = require('../../lib/sides/npm-package.js')
 const { parseCsvRecords } = require('../../lib/report/csv.js')
 
@@ -18,15 +18,7 @@ const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-pkg-cache-'))
 t.teardown(() => fs.rmSync(cache, { recursive: true, force: true }))
 
 function compare (args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'compare', '--no-progress', '--root', ROOT, '--cache', cache, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return spawnOutput(process.execPath, [BIN, 'compare', '--no-progress', '--root', ROOT, '--cache', cache, ...args], { env: { ...process.env, ...env } })
 }
 
 /** An install that failed for want of the registry: skipped, unless tools are required. */
