@@ -109,3 +109,23 @@ t.test('bad input: one clear error before any traffic', async (t) => {
   t.equal(cli.status, 2)
   t.match(cli.stderr, /^benchrig load: --proto ".*broken\.proto" does not load/)
 })
+
+t.test('a server that is not gRPC: calls without grpc-status are counted as MISSING; unknown codes as OTHER', async (t) => {
+  const http2 = require('node:http2')
+  const plain = http2.createServer((req, res) => res.end('not grpc'))
+  await new Promise((resolve) => plain.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => plain.close())
+  const r = await load({ url: `http://127.0.0.1:${plain.address().port}`, proto: PROTO, call: 'bench.Echo/Say', connections: 1, amount: 10 })
+  t.same(r.grpc.statusCodes, { MISSING: 10 })
+  t.equal(r.grpc.failed, 10)
+  const odd = http2.createServer()
+  odd.on('stream', (stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true })
+    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '99' }))
+    stream.end(Buffer.alloc(5))
+  })
+  await new Promise((resolve) => odd.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => odd.close())
+  const o = await load({ url: `http://127.0.0.1:${odd.address().port}`, proto: PROTO, call: 'bench.Echo/Say', connections: 1, amount: 10 })
+  t.same(o.grpc.statusCodes, { OTHER: 10 }, 'a code outside the table')
+})
