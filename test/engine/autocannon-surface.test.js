@@ -119,3 +119,11 @@ t.test('wrk\'s response hook gets a repeated header as one string', async (t) =>
   await load({ url, connections: 1, amount: 2, script: file })
   t.same(require(file).got, ['a=1, b=2', 'a=1, b=2'], 'joined with ", " as the table of a wrk script holds it')
 })
+
+t.test('printResult on a result without errorsByKind (autocannon\'s): errors, timeouts, mismatches, resets as autocannon words them', async (t) => {
+  const { printResult } = require('../../lib/engine/autocannon/print-result.js')
+  const h = { min: 1, max: 1, average: 1, stddev: 0, p1: 1, p2_5: 1, p50: 1, p97_5: 1, p99: 1, total: 3, sent: 4 }
+  const text = printResult({ latency: h, requests: h, throughput: h, duration: 1, samples: 1, sampleInt: 1000, statusCodeStats: {}, errors: 2, timeouts: 1, mismatches: 3, resets: 1 }, null)
+  t.match(text, /\n4 requests in 1\.00s, 3 B read\n2 errors \(1 timeouts\)\n3 requests with mismatched body\nrequest pipeline was reset 1 time\n$/)
+  t.notMatch(text, /connections open at once/, 'no line about what the result does not know')
+})

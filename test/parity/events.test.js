@@ -35,10 +35,13 @@ const ROWS = [
   {
     event: 'tick: {counter, bytes} each second',
     run: (lib, srv) => watch(lib, { url: srv.url, connections: 1, duration: 1.2 }, (i, log) => i.on('tick', (x) => log.push(x))),
-    check: (t, n, { log }) => {
+    // what a tick counts depends on the machine's load: only that it is
+    // consistent with the result (a loaded machine may answer nothing in a second)
+    check: (t, n, { result, log }) => {
       t.ok(log.length >= 1, `${n}: ${log.length} ticks`)
-      t.ok(log.every((x) => typeof x.counter === 'number' && typeof x.bytes === 'number'), `${n}: counter and bytes`)
-      t.ok(log[0].counter > 0 && log[0].bytes > 0, `${n}: counted`)
+      t.ok(log.every((x) => Number.isInteger(x.counter) && Number.isInteger(x.bytes) && x.counter >= 0), `${n}: counter and bytes`)
+      t.ok(log.reduce((a, x) => a + x.counter, 0) <= result.requests.total, `${n}: no more than the result's responses`)
+      t.ok(log.every((x) => x.counter > 0 || x.bytes === 0), `${n}: bytes only with responses`)
     }
   },
   {
@@ -52,7 +55,7 @@ const ROWS = [
   },
   {
     event: 'reqError: an Error, on a timeout',
-    run: (lib, srv) => watch(lib, { url: `${srv.url}/never`, connections: 1, duration: 1.3, timeout: 1, ...FAST }, (i, log) => i.on('reqError', (e) => log.push(e))),
+    run: (lib, srv) => watch(lib, { url: `${srv.url}/never`, connections: 1, duration: 2, timeout: 1, ...FAST }, (i, log) => i.on('reqError', (e) => log.push(e))),
     check: (t, n, { result, log }) => {
       t.ok(log.length >= 1 && log.every((e) => e instanceof Error), `${n}: ${log.length} reqError`)
       t.ok(result.timeouts >= 1, n)
@@ -63,7 +66,7 @@ const ROWS = [
     run: (lib, srv) => new Promise((resolve) => {
       const i = lib({ ...base(srv), connections: 0, forever: true })
       i.on('error', (err) => resolve({ err }))
-      setTimeout(() => resolve({}), 1000)
+      setTimeout(() => resolve({}), 3000).unref()
     }),
     check: (t, n, { err }, srv) => { t.ok(err instanceof Error, `${n}: emitted`); t.equal(srv.seen.length, 0, `${n}: nothing sent`) }
   },

@@ -135,7 +135,7 @@ t.test('j. invalid options without a callback: a rejected promise, never a throw
     t.ok(viaCb instanceof Error, `${name}: with a callback, cb(err)`)
     // a forever instance is no promise: autocannon emits 'error'
     const forever = lib({ url: 'http://127.0.0.1:9/', connections: 0, forever: true })
-    const emitted = await new Promise((resolve) => { forever.on('error', resolve); setTimeout(() => resolve(null), 500) })
+    const emitted = await new Promise((resolve) => { forever.on('error', resolve); setTimeout(() => resolve(null), 3000).unref() })
     t.ok(emitted instanceof Error, `${name}: forever without a callback: the 'error' event`)
   }
 })
