@@ -15,6 +15,7 @@ const { formatAnalysisMarkdown } = require('../report/markdown.js')
 const { formatGithubComment, markerOf } = require('../report/github.js')
 const { forestModel, measureOfRows } = require('../report/forest.js')
 const { renderForestSvg } = require('../report/forest-svg.js')
+const { splitByMeasure, measureDisagreements, formatDisagreements } = require('../stats/measure-agreement.js')
 
 const FORMATS = ['text', 'markdown', 'json', 'github']
 
@@ -24,8 +25,10 @@ Per configuration of a compare CSV: the change of the rate (positive = new
 is faster) with a 95% CI, p, q (Benjamini-Hochberg), stars, a verdict
 (faster / slower / no change / inconclusive), compare.R's Welch columns, a
 geomean and warnings. The rows' "measure" column (wall, cpu, instructions,
-server-cpu, heap) labels the output; rows of different measures are refused. Instruction
-counts get a paired t-test on log ratios instead of the rank test.
+server-cpu, heap) labels the output; files of several measures are analysed
+each apart, with a warning for every configuration one measure calls faster
+and another slower. Instruction counts get a paired t-test on log ratios
+instead of the rank test.
 
 Several files (whole runs of any seeds, the shards of compare --shard, or
 rounds of --plan) are checked first: no missing and no duplicate pairs
@@ -205,7 +208,10 @@ function render (a, format, textOptions = {}, github = { rows: [] }) {
 
 /**
  * @param {string[]} argv
- * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, prog?: string}} [ctx] prog: the name --help shows
+ * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, prog?: string,
+ *   read?: {file: string, rows: Record<string, any>[], meta?: Record<string, any>}[],
+ *   onAnalysis?: (a: ReturnType<typeof analyze>) => void}} [ctx] prog: the name --help shows;
+ *   read, onAnalysis: the rows of one measure and its analysis (analyzeEachMeasure)
  */
 async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
@@ -220,7 +226,9 @@ async function main (argv, ctx = {}) {
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin ("-") can be read only once')
   const o = analysisOptions(parsed.values)
   const fullMeta = parsed.values.meta === undefined ? {} : readCompareMeta(parsed.values.meta)
-  const read = files.map((f) => ({ file: f, ...readCompareFile(f) }))
+  const read = ctx.read ?? files.map((f) => ({ file: f, ...readCompareFile(f) }))
+  const byMeasure = splitByMeasure(read)
+  if (byMeasure.length > 1) return analyzeEachMeasure(byMeasure, argv, { ...ctx, stdout, stderr }, o)
   const inputs = read.map((i) => ({ file: i.file, rows: i.rows, sidecar: i.file === '-' ? undefined : readPlanSidecar(i.file) }))
   // an NDJSON input carries its own meta record (the first file's, for the comment)
   const ndjsonMeta = read.map((i) => i.meta).find(Boolean)
@@ -251,11 +259,39 @@ async function main (argv, ctx = {}) {
   /** @type {ReturnType<typeof analyze> & {machines?: object[]}} */
   const a = analyze(/** @type {any[]} */ (rows), { ...o, meta: { file: files.length === 1 ? files[0] : files, ...runMeta } })
   noDataGuard(a, o, files.join(' '))
+  if (ctx.onAnalysis) ctx.onAnalysis(a)
   if (blocks && o.format === 'json') a.machines = blocks
   stdout.write(render(a, o.format, { wide: o.wide }, { rows, meta: envMeta, marker: o.marker }))
   if (blocks && o.format !== 'json' && o.format !== 'github') stdout.write(formatMachineBlocks(blocks))
   if (o.plot) writePlot(a, o.plot, { measure: measureOfRows(rows) })
   return a.regressions.length > 0 ? 1 : 0
+}
+
+/**
+ * Files of several measures (a wall run and an instructions run of the same
+ * files): each measure analysed apart, one after the other, then a warning
+ * for each configuration one calls faster and another slower. The exit code
+ * is the worst of the parts.
+ * @param {ReturnType<typeof splitByMeasure>} groups
+ * @param {string[]} argv
+ * @param {{stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, prog?: string}} ctx
+ * @param {ReturnType<typeof analysisOptions>} o
+ */
+async function analyzeEachMeasure (groups, argv, ctx, o) {
+  const names = groups.map((g) => g.measure).join(', ')
+  if (o.format === 'json' || o.format === 'github' || o.plot) {
+    throw new UsageError(`the files hold ${groups.length} measures (${names}): ${o.plot ? '--plot' : `--format ${o.format}`} takes one measure; analyse each file apart, or use --format text or markdown to see the measures one after the other with a check that they agree`, 'BENCHRIG_ERR_MEASURE')
+  }
+  /** @type {{measure: string, results: any[]}[]} */
+  const analyses = []
+  let code = 0
+  for (const g of groups) {
+    ctx.stdout.write(`${analyses.length ? '\n' : ''}# measure: ${g.measure} (${g.inputs.map((i) => i.file).join(', ')})\n\n`)
+    const c = await main(argv, { ...ctx, read: g.inputs, onAnalysis: (a) => analyses.push({ measure: g.measure, results: a.results }) })
+    code = Math.max(code, c)
+  }
+  ctx.stderr.write(formatDisagreements(measureDisagreements(analyses)))
+  return code
 }
 
 /**

@@ -12,8 +12,10 @@ Per configuration of a compare CSV: the change of the rate (positive = new
 is faster) with a 95% CI, p, q (Benjamini-Hochberg), stars, a verdict
 (faster / slower / no change / inconclusive), compare.R's Welch columns, a
 geomean and warnings. The rows' "measure" column (wall, cpu, instructions,
-server-cpu, heap) labels the output; rows of different measures are refused. Instruction
-counts get a paired t-test on log ratios instead of the rank test.
+server-cpu, heap) labels the output; files of several measures are analysed
+each apart, with a warning for every configuration one measure calls faster
+and another slower. Instruction counts get a paired t-test on log ratios
+instead of the rank test.
 
 Several files (whole runs of any seeds, the shards of compare --shard, or
 rounds of --plan) are checked first: no missing and no duplicate pairs
