@@ -63,7 +63,7 @@ function loadForResume (file) {
 // A row read back from the file: the columns we write bare (numbers) become
 // numbers again so that they are written bare; files of an older layout
 // (ISO dates in "start", fewer columns) are rewritten in today's layout.
-const BARE = new Set(['rate', 'time', 'pair', 'order', 'run', 'seed', 'start', 'configs', 'shard_index', 'shard_count', 'section_start', 'section_end', 'section_cpu'])
+const BARE = new Set(['rate', 'time', 'pair', 'order', 'run', 'seed', 'start', 'configs', 'shard_index', 'shard_count', 'section_start', 'section_end', 'section_cpu', 'alloc_bytes', 'max_rss_kb', 'gc_ms', 'server_cpu_us'])
 function typedRow (r) {
   const out = {}
   for (const c of COLUMNS) {

@@ -77,7 +77,8 @@ async function runOne (run, ctx) {
           configs,
           measure: ctx.measure ?? 'wall',
           ...ctx.tags,
-          ...sectionOf(r.extra)
+          ...sectionOf(r.extra),
+          ...costOf(r.extra)
         }
         rows.push(row)
         ctx.onRow(row, r.extra)
@@ -122,6 +123,26 @@ async function runOne (run, ctx) {
 function sectionOf (extra) {
   if (!extra || typeof extra.section_start !== 'number') return {}
   return { section_start: extra.section_start, section_end: extra.section_end, section_cpu: extra.section_cpu, ...(extra.barrier ? { barrier: extra.barrier } : {}) }
+}
+
+/**
+ * What a run cost beside its rate, as row columns: the section's (or, for
+ * bench.http(), the server's) bytes allocated, max RSS and GC time, the
+ * server's CPU per request and whether the load generator was the limit
+ * (lib/harness/heap-count.js, bench-http.js).
+ * @param {Record<string, any>|undefined} extra
+ */
+function costOf (extra) {
+  if (!extra) return {}
+  const cost = {
+    alloc_bytes: extra.alloc_bytes ?? extra.server_alloc_bytes,
+    max_rss_kb: extra.max_rss_kb ?? extra.server_max_rss_kb,
+    gc_ms: extra.gc_ms ?? extra.server_gc_ms,
+    server_cpu_us: extra.server_cpu_us_per_req,
+    generator_bound: extra.generator_bound === undefined ? undefined : String(extra.generator_bound)
+  }
+  for (const k of Object.keys(cost)) if (cost[k] === undefined) delete cost[k]
+  return cost
 }
 
 /**

@@ -8,7 +8,9 @@
 const { test } = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
+const { spawnSync } = require('node:child_process')
 const { spawnOutput } = require('../helpers/spawn-output.js')
+const { needTool } = require('../helpers/tools.js')
 const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
 const { childrenCpuSeconds, serverCost, GENERATOR_BOUND } = require('../../lib/harness/bench-http.js')
 const { sumGcs } = require('../../lib/harness/heap-count.js')
@@ -123,6 +125,14 @@ test('compare --measure heap: bytes, GC time and max RSS per run; twice the allo
   t.ok(csv.every((x) => x.measure === 'heap'))
   const [h] = analyze(csv).results
   t.equal(h.verdict, 'slower', `heap: ${h.change.toFixed(1)}%`)
+  t.ok(csv.every((x) => Number(x.alloc_bytes) > 0 && Number(x.max_rss_kb) > 0 && x.gc_ms !== ''), 'the CSV carries the memory columns')
+  // Node's compare.R reads the file with its exact read.csv call (colClasses recycled over our columns)
+  if (needTool(t, 'Rscript')) {
+    const r = spawnSync('Rscript', [path.join(__dirname, '..', 'r', 'node-contract.R'), 'compare'], { input: fs.readFileSync(path.join(dir, 'heap.csv'), 'utf8'), encoding: 'utf8' })
+    t.equal(r.status, 0, r.stderr)
+    const [c] = parseCsvRecords(r.stdout).records
+    t.match(c.numeric, /alloc_bytes max_rss_kb/, 'the memory columns are read as numbers')
+  }
 })
 
 test('compare --measure server-cpu: requests per server CPU-second; twice the work per request is called slower', async (t) => {
