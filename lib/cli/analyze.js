@@ -13,6 +13,7 @@ const { readPlanSidecar } = require('../compare/plan-file.js')
 const { formatAnalysisText } = require('../report/analysis-text.js')
 const { formatAnalysisMarkdown } = require('../report/markdown.js')
 const { formatGithubComment, markerOf } = require('../report/github.js')
+const { trendsFromHistory } = require('../report/github-trends.js')
 const { forestModel, measureOfRows } = require('../report/forest.js')
 const { renderForestSvg } = require('../report/forest-svg.js')
 const { splitByMeasure, measureDisagreements, formatDisagreements } = require('../stats/measure-agreement.js')
@@ -45,6 +46,9 @@ Options:
                           design (rule, executor) and the environment
   --marker NAME           github: the name in the hidden marker (default
                           "default"); one comment per name on a PR
+  --history DB            github: the trend of each changed configuration
+                          from the history store DB (a SQLite file or
+                          postgres://…; "" for $BENCHRIG_DB or the default)
   --threshold PCT         a CI inside ±PCT% means "no change" (default 1)
   --alpha A               significance level for q and verdicts (default 0.05)
   --max-regression PCT    exit 1 when a configuration is shown to be slower
@@ -215,7 +219,7 @@ function render (a, format, textOptions = {}, github = { rows: [] }) {
  */
 async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
-  const parsed = parseCommandLine(argv, { ...OPTIONS, meta: { type: 'string' } })
+  const parsed = parseCommandLine(argv, { ...OPTIONS, meta: { type: 'string' }, history: { type: 'string' } })
   if (parsed.values.help) {
     stdout.write(withExamples(USAGE, 'analyze', ctx.prog ?? 'benchrig analyze'))
     return 0
@@ -225,6 +229,8 @@ async function main (argv, ctx = {}) {
   if (files.length === 0) throw new UsageError('give a compare CSV or NDJSON file (or - for stdin), or the files of all shards; see --help')
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin ("-") can be read only once')
   const o = analysisOptions(parsed.values)
+  const historySpec = parsed.values.history
+  if (historySpec !== undefined && o.format !== 'github') throw new UsageError(`--history ${historySpec}: goes with --format github (the trend in the PR comment)`)
   const fullMeta = parsed.values.meta === undefined ? {} : readCompareMeta(parsed.values.meta)
   const read = ctx.read ?? files.map((f) => ({ file: f, ...readCompareFile(f) }))
   const byMeasure = splitByMeasure(read)
@@ -261,7 +267,8 @@ async function main (argv, ctx = {}) {
   noDataGuard(a, o, files.join(' '))
   if (ctx.onAnalysis) ctx.onAnalysis(a)
   if (blocks && o.format === 'json') a.machines = blocks
-  stdout.write(render(a, o.format, { wide: o.wide }, { rows, meta: envMeta, marker: o.marker }))
+  const trends = historySpec === undefined ? {} : await trendsFromHistory(historySpec, a.results, { measure: measureOfRows(rows) })
+  stdout.write(render(a, o.format, { wide: o.wide }, { rows, meta: envMeta, marker: o.marker, trends: trends.trends, historyNote: trends.note }))
   if (blocks && o.format !== 'json' && o.format !== 'github') stdout.write(formatMachineBlocks(blocks))
   if (o.plot) writePlot(a, o.plot, { measure: measureOfRows(rows) })
   return a.regressions.length > 0 ? 1 : 0

@@ -150,7 +150,7 @@ function formatGithubComment (a, ctx) {
   if (faster.length > 0) out.push(`### :small_red_triangle: Faster (${faster.length})`, '', ...head, ...faster.map((r) => shortRow(r, asked)), '')
   if (slower.length + faster.length === 0) out.push(`No configuration is shown to be slower or faster (${level} CIs, threshold ±${a.meta.threshold}%).`, '')
   if (ctx.trends) out.push(...trendLines([...slower, ...faster], ctx.trends))
-  else if (ctx.historyNote) out.push(`_${ctx.historyNote}_`, '')
+  if (ctx.historyNote && slower.length + faster.length > 0) out.push(`_${ctx.historyNote}_`, '')
 
   out.push(`<details><summary>All ${a.results.length} configurations</summary>`, '')
   out.push(`| benchmark | configuration | pairs | change | ${level} CI | q | verdict |`, '|---|---|--:|--:|---|--:|---|')

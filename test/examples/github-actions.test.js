@@ -149,3 +149,25 @@ t.test('one comment per marker: created once, then edited', async (t) => {
   await t.rejects(postStep(dir, issue, 'no marker'), /does not start with the benchrig marker/)
   t.match(stepNamed('post or update the comment').with.script, MARKER_PREFIX, 'the step looks for the marker analyze writes')
 })
+
+t.test('the record and comment steps run as written, on a compare NDJSON', async (t) => {
+  // the steps' own bash, with benchrig at benchrig/ as the workflow checks it out
+  const fixture = fs.readFileSync(path.join(ROOT, 'test', 'r', 'fixtures', 'paired.csv'), 'utf8')
+  const { parseCsvRecords } = require('../../lib/report/csv.js')
+  const rows = parseCsvRecords(fixture).records
+  const meta = { schema: 'benchrig-compare/1', type: 'meta', seed: 42, measure: 'wall', old: { version: 'v22.11.0', sha256: 'a'.repeat(64) }, new: { version: 'v22.12.0', sha256: 'b'.repeat(64) }, cpu: { model: 'Example CPU', count: 2 }, os: { platform: 'linux', release: '6.1.0', arch: 'x64' }, hostname: 'runner' }
+  const dir = t.testdir({ 'compare.ndjson': [meta, ...rows.map((r) => ({ schema: 'benchrig-compare/1', type: 'measurement', ...r, rate: Number(r.rate) }))].map((r) => JSON.stringify(r)).join('\n') + '\n' })
+  fs.symlinkSync(ROOT, path.join(dir, 'benchrig'))
+  const summary = path.join(dir, 'summary.md')
+  const run = (name, env) => spawnSync('bash', ['-e', '-c', stepNamed(name).run], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, GITHUB_STEP_SUMMARY: summary, BENCHRIG_DB: '', ...env } })
+  const rec = run('record into the history store', { BASE: '1'.repeat(40), HEAD: '2'.repeat(40) })
+  t.equal(rec.status, 0, rec.stderr)
+  t.match(rec.stdout, /history: 300 rows added/)
+  t.ok(fs.existsSync(path.join(dir, '.benchrig', 'history.sqlite')), 'the store the cache steps save and restore')
+  const comment = run('the comment', { CATEGORY: 'buffers' })
+  t.equal(comment.status, 0, 'exit 1 of analyze (slower configurations) is not a failure of the step: ' + comment.stderr)
+  const body = fs.readFileSync(path.join(dir, 'comment.md'), 'utf8')
+  t.equal(body.split('\n', 1)[0], markerOf('buffers'))
+  t.match(body, /### Trend in the history store/)
+  t.equal(fs.readFileSync(summary, 'utf8'), body, 'the job summary shows the comment too')
+})

@@ -105,8 +105,40 @@ t.test('trends of the changed configurations, and no change at all', async (t) =
   t.ok(body.indexOf('Trend in the history store') < body.indexOf('All 5 configurations'), 'the trend comes before the full table')
   t.equal(sparkline([1, 1, 1]), '▄▄▄')
   const same = rows.filter((r) => r.filename === 'buffers/b.js' && r.configuration === 'type="fast"')
-  const none = formatGithubComment(analyze(/** @type {any[]} */ (same), { threshold: 5 }), { rows: same, historyNote: 'no store given' })
+  const none = formatGithubComment(analyze(/** @type {any[]} */ (same), { threshold: 5 }), { rows: same, historyNote: 'a note on the trend' })
   t.match(none, /No configuration is shown to be slower or faster \(95% CIs, threshold ±5%\)/)
-  t.match(none, /_no store given_/)
+  t.notMatch(none, /a note on the trend/, 'no changed configuration, no trend note')
+  t.match(formatGithubComment(a, { rows, trends, historyNote: 'a note on the trend' }), /_a note on the trend_/)
   t.notMatch(none, /Slower|Faster \(/)
+})
+
+t.test('--history: the trend of each changed configuration from a real store', async (t) => {
+  const { openHistory } = require('../../lib/history/index.js')
+  const dir = t.testdir()
+  const db = path.join(dir, 'history.sqlite')
+  const h = await openHistory(db)
+  const records = []
+  for (let i = 0; i < 12; i++) {
+    for (const [file, configuration, level] of [['buffers/b.js', 'type="slow"', i < 8 ? 100 : 90], ['buffers/a.js', 'n=1 len=16', 50]]) {
+      for (let k = 0; k < 3; k++) records.push({ file, configuration, measure: 'wall', value: level * (1 + ((i * 7 + k * 3) % 5 - 2) / 1000), label: `22.${i}.0`, env: { host: 'h' } })
+    }
+  }
+  await h.add(records, { source: 'seeded' })
+  await h.close()
+  const out = capture()
+  t.equal(await main(['--format', 'github', '--history', db, FIXTURE], { stdout: out.stream }), 0)
+  t.match(out.text, /### Trend in the history store/)
+  t.match(out.text, /\| buffers\/b\.js \| type="slow" \| `[▁-█]{12}` 22\.0\.0 … 22\.11\.0 \(12\) \| -(9\.9|10\.\d)% \| 22\.8\.0 \(-(9\.9|10\.\d)%\) \|/, 'the step at 22.8.0 with its size')
+  t.match(out.text, /\| buffers\/a\.js \| n=1 len=1024 \| no history \|/, 'a changed configuration the store does not hold')
+  t.notMatch(out.text, /n=1 len=16 \| `/, 'unchanged configurations get no trend')
+  await t.rejects(main(['--history', db, FIXTURE]), { message: /--history .*: goes with --format github/ })
+
+  const mixed = path.join(dir, 'mixed.sqlite')
+  const m = await openHistory(mixed)
+  await m.add([{ file: 'buffers/b.js', configuration: 'type="slow"', value: 1, label: '22.0.0' }, { file: 'buffers/b.js', configuration: 'type="slow"', value: 1, label: 'deadbeef' }], { source: 'two kinds of labels' })
+  await m.close()
+  const note = capture()
+  await main(['--format', 'github', '--history', mixed, FIXTURE], { stdout: note.stream })
+  t.match(note.text, /### Trend in the history store[^]*\| buffers\/b\.js \| type="slow" \| `..` 22\.0\.0 … deadbeef \(2\) \|/, 'labels that cannot be ordered: in the order they were added')
+  t.match(note.text, /_The store's labels cannot be ordered by themselves \(.*--order.*\): they are shown in the order they were added\._/)
 })

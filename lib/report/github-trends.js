@@ -1,0 +1,54 @@
+'use strict'
+// The trend section of `analyze --format github --history DB`: for each
+// configuration the analysis calls slower or faster, its series in the store
+// (the last 20 labels, the median of each label's values) and the change
+// points found in it. A configuration measured on several machines has a
+// series per environment: the longest one is shown.
+const { median } = require('../stats/descriptive.js')
+
+const LAST = 20
+
+/**
+ * @param {string} spec the store (--history): a file, a postgres:// URL, or "" for the default
+ * @param {{filename: string, configuration: string, verdict: string}[]} results
+ * @param {{root?: string, measure?: string}} [opts]
+ * @returns {Promise<{trends?: Map<string, {points: {label: string, value: number}[], changes: {label: string, change: number}[]}>, note?: string}>}
+ */
+async function trendsFromHistory (spec, results, opts = {}) {
+  const { openHistory } = require('../history/index.js')
+  const h = await openHistory(spec, { root: opts.root })
+  const trends = new Map()
+  let order
+  let note
+  try {
+    for (const r of results.filter((x) => x.verdict === 'slower' || x.verdict === 'faster')) {
+      const filter = { file: r.filename, configuration: r.configuration, measure: opts.measure ?? 'wall' }
+      let found
+      try {
+        found = await h.changes(order === undefined ? filter : { ...filter, order })
+      } catch (err) {
+        // labels the store cannot order by themselves (commits without their
+        // repository, kinds mixed): in the order they were added, as a CI
+        // that records each run as it goes adds them, and the comment says so
+        if (!err.code || !String(err.code).startsWith('BENCHRIG_ERR') || order !== undefined) throw err
+        order = 'added'
+        note = `The store's labels cannot be ordered by themselves (${err.message.replace(/\.$/, '')}): they are shown in the order they were added.`
+        found = await h.changes({ ...filter, order })
+      }
+      const exact = found.filter((s) => s.key.file === r.filename && s.key.configuration === r.configuration)
+      if (exact.length === 0) continue
+      const s = exact.sort((a, b) => b.points.length - a.points.length)[0]
+      const points = s.points.slice(-LAST)
+      const shown = new Set(points.map((p) => p.label))
+      trends.set(`${r.filename}\u0000${r.configuration}`, {
+        points: points.map((p) => ({ label: p.label, value: median(p.values) })),
+        changes: s.changes.filter((c) => shown.has(c.label)).map((c) => ({ label: c.label, change: c.size * 100 }))
+      })
+    }
+  } finally {
+    await h.close()
+  }
+  return { trends, note }
+}
+
+module.exports = { trendsFromHistory }
