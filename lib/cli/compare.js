@@ -96,6 +96,10 @@ Options:
                         run's --ndjson, refuses other binaries than its own)
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
+  --history DB          also record every row in a history store (a SQLite file
+                        or postgres://…; see benchrig history)
+  --history-label L     the label of the new binary's rows, or OLD..NEW for
+                        both sides (default: each binary's node version)
   --analyze             print the analysis instead of CSV (see benchrig analyze)
   --csv                 with --analyze: the CSV still goes to stdout, the
                         analysis to stderr
@@ -143,6 +147,8 @@ const OPTIONS = {
   output: { type: 'string' },
   resume: { type: 'string' },
   ndjson: { type: 'string' },
+  history: { type: 'string' },
+  'history-label': { type: 'string' },
   analyze: { type: 'boolean' },
   csv: { type: 'boolean' },
   scale: { type: 'string' },
@@ -240,6 +246,7 @@ function parseCompareArgs (argv, ctx = {}) {
     output: v.output ?? v.resume,
     resume: v.resume !== undefined,
     ndjson: v.ndjson,
+    history: compareHistoryFlags(v),
     analyze: Boolean(v.analyze),
     analysis: analysisOptions(v),
     progress: !v['no-progress'],
@@ -332,6 +339,19 @@ async function main (argv, ctx = {}) {
  */
 function scaleRate (row, scale) {
   return { ...row, rate: Math.max(1, Math.round(Number(row.rate) * scale)) / scale }
+}
+
+/**
+ * --history DB [--history-label NEW|OLD..NEW]: what the history sink records.
+ * @param {Record<string, any>} v
+ */
+function compareHistoryFlags (v) {
+  if (v['history-label'] !== undefined && v.history === undefined) throw new UsageError('--history-label labels what --history DB records: give --history too')
+  if (v.history === undefined) return undefined
+  if (v.history === '') throw new UsageError('--history needs a store: a SQLite file or a postgres:// URL')
+  const { sideLabels } = require('../history/ingest.js')
+  const labels = v['history-label'] === undefined ? undefined : sideLabels(v['history-label'])
+  return { db: v.history, labels }
 }
 
 module.exports = { main, parseCompareArgs, scaleRate, USAGE }

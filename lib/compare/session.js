@@ -109,6 +109,12 @@ async function runComparison (opts, io) {
   if (plan.shard) meta.shard = { index: plan.shard.index, count: plan.shard.count }
 
   const sinks = openSinks({ opts, meta, stdout: io.stdout, stderr, env: io.env, append: (f) => fs.existsSync(f) && fs.statSync(f).size > 0 })
+  try {
+    await sinks.ready()
+  } catch (err) {
+    await sinks.close().catch(() => {})
+    throw err
+  }
   const stop = io.stop ?? { stopped: false }
   const onSigint = () => {
     sinks.quiet()
@@ -161,7 +167,7 @@ async function runComparison (opts, io) {
     sinks.end({ rows: result.rows, stops: result.stops ?? [], stopped: result.stopped })
   } finally {
     if (io.handleSigint !== false) process.removeListener('SIGINT', onSigint)
-    sinks.close()
+    await sinks.close()
   }
   if (failures.length > 0) stderr.write(`compare: ${failures.length} run(s) failed after a retry; their rows are missing (--resume ${opts.output ?? 'FILE'} runs them again)\n`)
   return { rows: result.rows, failures, stopped: result.stopped, seed, meta, plan, stops: result.stops ?? [] }

@@ -6,15 +6,15 @@
 //   progress(e)       the executor's start/config/report/end events
 //   end(summary)      once, after the last run: {rows, stops, stopped}
 //   close()           always, also after an error or Ctrl-C
-// A new sink (a history store: `compare --history DB`) is one entry of SINKS:
-// `{ name: 'history', open: (o) => o.opts.history ? require(...).open(o) : undefined }`.
+// A sink may also have ready() (awaited before the first run: it may fail
+// there, before any work) and a close() that returns a promise (awaited).
 const { createCsvSink, createNdjsonSink } = require('./output.js')
 const { createCompareProgress } = require('./progress.js')
 
 /**
  * @typedef {{row?: (row: object, extra?: object) => void, failure?: (f: object) => void,
- *   progress?: (e: object) => void, end?: (summary: object) => void, close?: () => void,
- *   clear?: () => void}} Sink
+ *   progress?: (e: object) => void, end?: (summary: object) => void, close?: () => void|Promise<void>,
+ *   clear?: () => void, ready?: () => Promise<void>}} Sink
  * @typedef {{opts: Record<string, any>, meta: Record<string, any>, stdout: {write: (s: string) => unknown},
  *   stderr: NodeJS.WritableStream, env?: NodeJS.ProcessEnv, append: (file: string) => boolean}} SinkContext
  *   append(file): the file is continued (resume) rather than started
@@ -38,6 +38,8 @@ const SINKS = [
       return { row: (r, extra) => nd.write(r, extra), failure: (f) => nd.writeFailure(f), end: (s) => { if (s.stops && s.stops.length) nd.writeStops(s.stops) }, close: () => nd.close() }
     }
   },
+  // --history DB: every row into the history store (lib/history/sink.js)
+  { name: 'history', open: (o) => (o.opts.history ? require('../history/sink.js').compareSink(/** @type {any} */ (o)) : undefined) },
   {
     name: 'progress',
     open: (o) => {
@@ -76,10 +78,15 @@ function openSinks (o, kinds = SINKS) {
     notice: (/** @type {string} */ msg) => { each('clear'); o.stderr.write(msg) },
     /** Stops the progress line at once (Ctrl-C), before the rest closes. */
     quiet: () => { for (const s of open) if (s.progress && s.close) s.close() },
-    close: () => {
+    /** Waits for the sinks that open asynchronously (the history store). */
+    ready: async () => { for (const s of open) if (s.ready) await s.ready() },
+    /** Closes every sink; resolves when those that finish asynchronously have. */
+    close: async () => {
       if (closed) return
       closed = true
-      each('close')
+      const pending = []
+      for (const s of open) if (s.close) pending.push(s.close())
+      await Promise.all(pending)
     }
   }
 }

@@ -38,17 +38,19 @@ function resolveDbSpec (spec, opts = {}) {
 
 /**
  * @param {string} [dbSpec]
- * @param {{root?: string, env?: NodeJS.ProcessEnv}} [opts]
+ * @param {{root?: string, env?: NodeJS.ProcessEnv, flag?: string}} [opts] flag: the option that named
+ *   the store, for messages (default --db)
  * @returns {Promise<History>}
  */
 async function openHistory (dbSpec, opts = {}) {
   const spec = resolveDbSpec(dbSpec, opts)
+  const flag = opts.flag ?? '--db'
   let engine
   if (isPostgres(spec)) {
     try {
       engine = await require('./engine-postgres.js').openPostgres(spec)
     } catch (err) {
-      throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `--db ${require('./engine-postgres.js').redact(spec)}: cannot connect (${err.code || err.message}); start the server (scripts/postgres-local.sh start) or give another --db`, { exitCode: 2, cause: err })
+      throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `${flag} ${require('./engine-postgres.js').redact(spec)}: cannot connect (${err.code || err.message}); start the server (scripts/postgres-local.sh start) or give another --db`, { exitCode: 2, cause: err })
     }
   } else {
     const file = path.resolve(spec)
@@ -56,8 +58,8 @@ async function openHistory (dbSpec, opts = {}) {
       fs.mkdirSync(path.dirname(file), { recursive: true })
       engine = await require('./engine-sqlite.js').openSqlite(file)
     } catch (err) {
-      if (err.code === 'SQLITE_NOTADB') throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `--db ${spec}: not a SQLite database; give a history store file or a new path`, { exitCode: 2 })
-      throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `--db ${spec}: cannot open it as a history store (${err.code || err.message}); give a writable file path or a postgres:// URL`, { exitCode: 2, cause: err })
+      if (err.code === 'SQLITE_NOTADB') throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `${flag} ${spec}: not a SQLite database; give a history store file or a new path`, { exitCode: 2 })
+      throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `${flag} ${spec}: cannot open it as a history store (${err.code || err.message}); give a writable file path or a postgres:// URL`, { exitCode: 2, cause: err })
     }
   }
   try {

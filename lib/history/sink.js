@@ -14,7 +14,7 @@ const { formatConfiguration } = require('../report/text.js')
  * @param {{root?: string, source?: string}} [opts] source: names the batches in `history list`
  */
 async function openSink (db, opts = {}) {
-  const h = await openHistory(db, { root: opts.root })
+  const h = await openHistory(db, { root: opts.root, flag: '--history' })
   let pending = []
   let part = 0
   const stamp = `${new Date().toISOString()} ${process.pid}`
@@ -104,4 +104,26 @@ async function compareHistorySink (db, o) {
   }
 }
 
-module.exports = { runHistorySink, loadHistorySink, compareHistorySink }
+/**
+ * compare's `history` sink (lib/compare/sinks.js): sinks there open and take
+ * rows synchronously, so this one queues each step on a promise chain;
+ * `ready()` (awaited before the first run) opens the store, so a bad
+ * --history fails before anything runs, and `close()` resolves when the last
+ * rows are in (or rejects with the store's error).
+ * @param {{opts: {history: {db: string, labels?: {old?: string|null, new?: string|null}}, root?: string}, meta: any}} o
+ */
+function compareSink (o) {
+  let chain = compareHistorySink(o.opts.history.db, { meta: o.meta, labels: o.opts.history.labels, root: o.opts.root })
+  // a failed open is reported by ready() or close(), not as an unhandled rejection
+  chain.catch(() => {})
+  return {
+    ready: () => chain.then(() => undefined),
+    row (row) {
+      chain = chain.then(async (sink) => { await sink.write(row); return sink })
+      chain.catch(() => {})
+    },
+    close: () => chain.then((sink) => sink.close())
+  }
+}
+
+module.exports = { runHistorySink, loadHistorySink, compareHistorySink, compareSink }

@@ -136,3 +136,21 @@ t.test('run --history records each file as it finishes; load --history its measu
   t.match(load.stderr, /history: 4 rows recorded in /)
   t.same((await h.series({ file: url })).map((s) => s.key.measure).sort(), ['latency-p50-ms', 'latency-p99-ms', 'requests/s', 'throughput-bytes/s'])
 })
+
+t.test('compare --history records both sides as the rows come; a bad store fails before any run', async (t) => {
+  const dir = tmp(t)
+  const db = path.join(dir, 'h.sqlite')
+  const root = path.join(ROOT, 'test', 'fixtures', 'harness', 'root')
+  const base = ['compare', '--root', root, '--filter', 'ok', '--set', 'n=100', '--set', 'mode=fast', '--set', 'flag=true', '--runs', '2', '--old', process.execPath, '--new', process.execPath]
+  const r = await cli([...base, '--history', db, '--history-label', 'v1.0.0..v1.1.0', '--output', path.join(dir, 'out.csv'), 'alpha'])
+  t.equal(r.status, 0, r.stderr)
+  const h = await openHistory(db)
+  t.teardown(() => h.close())
+  const [s] = await h.series({ file: 'alpha/ok.js' })
+  t.same(s.points.map((p) => [p.label, p.values.length]), [['v1.0.0', 2], ['v1.1.0', 2]], 'old and new rows under their labels')
+  t.not(s.key.env.host, '', 'the machine from compare\'s metadata')
+  const bad = await cli([...base, '--history', path.join(dir, 'out.csv', 'x.sqlite'), 'alpha'])
+  t.equal(bad.status, 2)
+  t.match(bad.stderr, /--history .*x\.sqlite: cannot open it as a history store/)
+  t.notMatch(bad.stdout, /"old"|"new"/, 'no row measured')
+})

@@ -244,6 +244,10 @@ Options:
                         run's --ndjson, refuses other binaries than its own)
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
+  --history DB          also record every row in a history store (a SQLite file
+                        or postgres://…; see benchrig history)
+  --history-label L     the label of the new binary's rows, or OLD..NEW for
+                        both sides (default: each binary's node version)
   --analyze             print the analysis instead of CSV (see benchrig analyze)
   --csv                 with --analyze: the CSV still goes to stdout, the
                         analysis to stderr
