@@ -19,7 +19,7 @@
 const { tTail, normQuantile } = require('../stats/distributions.js')
 const { rankSumPmf, lowerQuantile } = require('../stats/rank-distributions.js')
 
-const DEFAULTS = { maxP: 0.001, weakP: 0.05, window: 50, minSize: 3, minMagnitude: 0, confLevel: 0.95 }
+const DEFAULTS = { maxP: 0.0001, weakP: 0.05, window: 50, minSize: 3, minMagnitude: 0, confLevel: 0.95 }
 
 /**
  * The split of x[s..e) with the largest E-Divisive Q, in O((e - s)^2):
