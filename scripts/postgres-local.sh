@@ -55,7 +55,8 @@ as_owner () {
   if [ "$(id -u)" -eq 0 ]; then
     local user=${BENCHRIG_PG_USER:-postgres}
     id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
-    runuser -u "$user" -- "$@"
+    # from /: the caller's folder may be closed to that user (initdb and pg_ctl check it)
+    (cd / && runuser -u "$user" -- "$@")
   else
     "$@"
   fi
