@@ -37,7 +37,9 @@ Options:
   --cpuset LIST       pin the benchmarks to CPUs with taskset -c LIST (Linux)
   --timeout SECONDS   kill a configuration that runs longer and count it as
                       failed (default 300; 0: no limit)
-  --track             print how long each file took, on stderr
+  --track             after each run of a file, print how long it took:
+                      "[123ms] buffers/a.js" (simple format: on stdout, as
+                      Node core's run.js; other formats: on stderr)
   --measure M         wall | cpu | instructions | server-cpu | heap: what the
                       rate counts (default wall: operations per second; cpu: per
                       CPU-second of the measured section; instructions: per 10^9

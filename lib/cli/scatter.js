@@ -13,7 +13,7 @@ const { createScatterProgress } = require('../harness/scatter-progress.js')
 const { formatConfiguration } = require('../report/text.js')
 const { runBenchmarkFile } = require('../harness/run-file.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
-const { csvRow } = require('../report/csv.js')
+const { csvRow, nodeTime } = require('../report/csv.js')
 const { analyzeScatter } = require('../stats/scatter-analysis.js')
 const { formatScatterText } = require('../report/scatter-text.js')
 const { resolveBinary } = require('../compare/binaries.js')
@@ -151,7 +151,7 @@ async function main (argv, ctx = {}) {
           }
           const row = { filename: r.name, ...r.conf, rate: r.rate, time: r.time }
           rows.push(row)
-          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, r.time, ...tail.value], NODE_SEPARATOR))
+          emit(csvRow([r.name, ...variables.map((k) => r.conf[k]), r.rate, nodeTime(r.time), ...tail.value], NODE_SEPARATOR))
         },
         onError: (e) => {
           progress.clear()

@@ -3,7 +3,7 @@
 // (so an interrupted run keeps every finished row), or stdout; and an
 // optional NDJSON file with the metadata.
 const fs = require('node:fs')
-const { csvRow } = require('../report/csv.js')
+const { csvRow, nodeTime } = require('../report/csv.js')
 const { UsageError } = require('../errors.js')
 
 /**
@@ -48,7 +48,8 @@ function openForWriting (file, mode, flag) {
 }
 
 /**
- * A row's values in column order; a numeric column gets a number or nothing
+ * A row's values in column order; a numeric column gets a number (time: in
+ * Node core's nine-decimal text) or nothing
  * (a value that is not a finite number would break Node's reader).
  * @param {object} row
  */
@@ -59,7 +60,8 @@ function rowValues (row) {
     if (v === undefined || v === null || v === '') return undefined
     const n = Number(v)
     if (!Number.isFinite(n)) throw new TypeError(`compare CSV column "${c}" takes numbers, got ${JSON.stringify(v)}`)
-    return n
+    // time: Node core's text of it (nine decimals), as its compare.js writes it
+    return c === 'time' ? nodeTime(n) : n
   })
 }
 

@@ -49,7 +49,13 @@ function zeroAllowed () {
 function sendResult (data, done) {
   const msg = { type: 'report', ...data }
   if (typeof process.send === 'function' && process.connected) {
-    if (msg.type === 'error' && !state.child && !DRIVER_PRINTS_ERRORS) process.stderr.write(formatErrorLine(msg) + '\n')
+    if (!state.child && !DRIVER_PRINTS_ERRORS) {
+      if (msg.type === 'error') process.stderr.write(formatErrorLine(msg) + '\n')
+      // Node core's common.js sends `time` as text, the nanoseconds as
+      // seconds with nine decimals, and its run/compare/scatter.js print it
+      // as they get it: the same text here keeps their CSV byte for byte.
+      else if (typeof msg.time === 'number' && Number.isFinite(msg.time)) msg.time = msg.time.toFixed(9)
+    }
     process.send(msg, () => {
       if (msg.type === 'report' && state.child) {
         setTimeout(() => state.exit(0), GRACE_MS).unref()

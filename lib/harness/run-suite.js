@@ -35,6 +35,26 @@ function createWriter (format, out, meta, { mode, measure = 'wall', human = fals
 }
 
 /**
+ * --track, after each run of a file: in the simple format Node core's
+ * run.js line on stdout, `[123ms] buffers/a.js` (the time bold yellow on a
+ * colour terminal, as its styleText prints it); in the data formats
+ * (Node's run.js prints none there) ours on stderr, so stdout stays data.
+ * @param {string} format
+ * @param {number} ms whole milliseconds
+ * @param {string} name
+ * @param {{out: {write: (s: string) => unknown}, stderr: {write: (s: string) => unknown}, color?: boolean}} to
+ */
+function trackLine (format, ms, name, { out, stderr, color = useColor(process.stdout) }) {
+  if (format !== 'simple') { stderr.write(`[${ms}ms] ${name}\n`); return }
+  out.write(`[${color ? `\x1b[1m\x1b[33m${ms}ms\x1b[39m\x1b[22m` : `${ms}ms`}] ${name}\n`)
+}
+
+/** @param {NodeJS.WritableStream & {isTTY?: boolean, hasColors?: () => boolean}} stream */
+function useColor (stream) {
+  return Boolean(stream.isTTY && typeof stream.hasColors === 'function' && stream.hasColors())
+}
+
+/**
  * @param {object} opts
  * @param {string} opts.root benchmark directory
  * @param {string[]} opts.categories category names or "all"
@@ -50,7 +70,7 @@ function createWriter (format, out, meta, { mode, measure = 'wall', human = fals
  *   (default: passed through with one warning per run, as Node core passes it)
  * @param {boolean} [opts.human] the simple format rounded to two decimals, util.inspect
  *   quoting and a detail line under load-generator results (default: Node core's lines)
- * @param {boolean} [opts.track] after each file, print on stderr how long it took
+ * @param {boolean} [opts.track] after each run of a file, print how long it took (trackLine)
  * @param {() => number} [opts.now] clock in ms for --track (tests inject one)
  * @param {string} [opts.prog] program name for warnings
  * @param {import('./measure.js').MeasureName} [opts.measure] what the rates count (default wall;
@@ -102,15 +122,13 @@ async function runSuite (opts) {
   const removeSigint = progress.line.mode === 'tty' ? clearOnSigint(progress.line, { passOn: true }) : () => {}
   for (const bench of files) {
     index++
+    // Node's run.js prints a file's header (a blank line and its name) once,
+    // before its first run, whatever the file then does: also for a file
+    // whose combinationFilter leaves no configuration, and for --runs N.
+    writer.file(bench.name)
     for (let run = 1; run <= runs; run++) {
       if (writer.setRun) writer.setRun(run)
       progress.startFile(index, bench.name)
-      // The file's header (Node's blank line and name, once per run as its
-      // run.js prints it) waits for the file's first sign of work: a file
-      // whose combinationFilter leaves no configuration prints nothing, as
-      // under Node's harness.
-      let announced = false
-      const announce = () => { if (!announced) { announced = true; writer.file(bench.name) } }
       const t0 = now()
       const r = await runBenchmarkFile({
         file: bench.file,
@@ -120,11 +138,10 @@ async function runSuite (opts) {
         cpuset,
         measure,
         output: stderr,
-        onConfig: (c) => { if (c.queueLength > 0) announce(); progress.config(c.queueLength) },
+        onConfig: (c) => progress.config(c.queueLength),
         onWarning: warn,
-        onReport: (rep) => { announce(); results++; progress.result(); writer.result(rep); if (opts.history) opts.history.result(rep) },
+        onReport: (rep) => { results++; progress.result(); writer.result(rep); if (opts.history) opts.history.result(rep) },
         onError: (e) => {
-          announce()
           progress.clear()
           stderr.write(formatErrorLine(e) + '\n')
           if (writer.error) writer.error(e)
@@ -135,10 +152,7 @@ async function runSuite (opts) {
       progress.endFile()
       // --history: each file's results are one add (one transaction)
       if (opts.history) await opts.history.fileEnd()
-      if (track) {
-        progress.clear()
-        stderr.write(`[${((now() - t0) / 1000).toFixed(3)} s] ${bench.name}${runs > 1 ? ` (run ${run})` : ''}\n`)
-      }
+      if (track) trackLine(format, Math.round(now() - t0), bench.name, { out, stderr: { write: (s) => { progress.clear(); stderr.write(s) } }, color: useColor(stdout) })
     }
   }
   removeSigint()
@@ -147,4 +161,4 @@ async function runSuite (opts) {
   return { files: files.length, results, failures }
 }
 
-module.exports = { runSuite, FORMATS }
+module.exports = { runSuite, trackLine, FORMATS }

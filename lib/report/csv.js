@@ -11,8 +11,27 @@
  */
 function csvField (value) {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
+  if (value instanceof NodeTime) return value.text
   if (value === undefined || value === null) return ''
   return `"${String(value).replace(/"/g, '""')}"`
+}
+
+/** A bare number field in a fixed text form (see nodeTime). */
+class NodeTime {
+  /** @param {string} text */
+  constructor (text) { this.text = text }
+}
+
+/**
+ * A "time" field as Node core's harness writes it: the elapsed
+ * nanoseconds as seconds with exactly nine decimals (`0.000060070`, not
+ * `0.00006007`), the text every Node core CSV (run.js, compare.js,
+ * scatter.js) carries. A value that is not a finite number stays as it is.
+ * @param {unknown} time seconds
+ * @returns {unknown}
+ */
+function nodeTime (time) {
+  return typeof time === 'number' && Number.isFinite(time) && Math.abs(time) < 1e21 ? new NodeTime(time.toFixed(9)) : time
 }
 
 /**
@@ -83,7 +102,7 @@ function parseCsvRecords (text) {
   return { header, records }
 }
 
-module.exports = { csvField, csvRow, parseCsv, parseCsvRecords }
+module.exports = { csvField, csvRow, nodeTime, parseCsv, parseCsvRecords }
 
 // Node core's run.js writes its CSV with ", " after each comma and the
 // configuration JSON-quoted, as in its text format: byte for byte the same
@@ -93,7 +112,7 @@ const RUN_SEPARATOR = ', '
 /**
  * A streaming writer of run.js's CSV, as Node core's run.js writes it:
  * the header `"filename", "configuration", "rate", "time"`, then one row per
- * result (`"buffers/a.js", "n=1 method=""deepEqual""", 773200.49, 0.0129`).
+ * result (`"buffers/a.js", "n=1 method=""deepEqual""", 773200.49, 0.012900000`).
  * @param {{write: (s: string) => unknown}} out
  */
 function createRunCsvWriter (out, { measure = 'wall' } = {}) {
@@ -102,7 +121,7 @@ function createRunCsvWriter (out, { measure = 'wall' } = {}) {
   return {
     start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...tail.header], RUN_SEPARATOR)) },
     file () {},
-    result (r) { out.write(csvRow([r.name, formatNodeConfiguration(r.conf), r.rate, r.time, ...tail.value], RUN_SEPARATOR)) },
+    result (r) { out.write(csvRow([r.name, formatNodeConfiguration(r.conf), r.rate, nodeTime(r.time), ...tail.value], RUN_SEPARATOR)) },
     end () {}
   }
 }
@@ -133,7 +152,7 @@ function createWideCsvWriter (out, { measure = 'wall' } = {}) {
     file () {},
     result (r) {
       const x = r.extra ?? {}
-      out.write(csvRow([r.name, formatNodeConfiguration(r.conf), r.rate, r.time, ...WIDE_COLUMNS.map((k) => x[k]), ...tail.value], RUN_SEPARATOR))
+      out.write(csvRow([r.name, formatNodeConfiguration(r.conf), r.rate, nodeTime(r.time), ...WIDE_COLUMNS.map((k) => x[k]), ...tail.value], RUN_SEPARATOR))
     },
     end () {}
   }
