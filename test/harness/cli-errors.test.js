@@ -55,7 +55,7 @@ test('compare.js: wrong invocations fail before anything runs', async (t) => {
     [['--old', dir, '--new', NODE, 'buffers'], /--old .*: not a file/],
     [[...both], /name at least one category/],
     [[...both, 'nope'], /unknown category "nope"/],
-    [[...both, '--runs', 'x', 'buffers'], /--runs x: give a whole number >= 1/],
+    [[...both, '--runs', 'x', 'buffers'], /--runs x: give a whole number of pairs, auto or seq/],
     [[...both, '--seed', 'abc', 'buffers'], /--seed abc: give a whole number/],
     [[...both, '--max-regression', 'abc', 'buffers'], /--max-regression abc: give a number > 0/],
     [[...both, '--target', '-3', '--runs', 'auto', 'buffers'], /--target -3: a value that starts with "-"/],
