@@ -196,6 +196,8 @@ function parseCompareArgs (argv, ctx = {}) {
   const parsed = parseCommandLine(argv, OPTIONS)
   const v = parsed.values
   if (v.help) return { help: true }
+  const runsGiven = argv.filter((x) => x === '--runs' || x.startsWith('--runs='))
+  if (runsGiven.length > 1) throw new UsageError('--runs is given more than once: give one of --runs N, --runs auto or --runs seq')
   const auto = v.runs === 'auto'
   const seq = v.runs === 'seq'
   if (v.runs !== undefined && !auto && !seq && !/^\d+$/.test(v.runs)) throw new UsageError(`--runs ${v.runs}: give a whole number of pairs, auto or seq`)

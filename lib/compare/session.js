@@ -80,6 +80,10 @@ async function runComparison (opts, io) {
   const previous = resumeState(opts, sides, (m) => stderr.write(m))
   const seed = previous.seed ?? opts.seed ?? randomSeed()
   const rule = ruleFor(opts)
+  // A resumed file keeps its stopping rule: rows of two rules cannot be analysed as one.
+  const otherRule = previous.rows.find((r) => r.rule && r.rule !== rule.label)
+  if (otherRule && rule.name === 'seq') throw new UsageError(`--runs seq: ${opts.output} holds rows of the rule "${otherRule.rule}"; resume with the flags it was started with`)
+  if (otherRule && String(otherRule.rule).startsWith('seq ')) throw new UsageError(`${opts.output} holds rows of the rule "${otherRule.rule}": resume it with --runs seq and the same --alpha, --threshold and --max-runs`)
   const executorName = opts.executor ?? 'serial'
 
   /** @type {Record<string, any>} */

@@ -22,6 +22,7 @@ t.test('bad combinations are one usage error before any run', async (t) => {
   usage(['--runs', 'seq', '--shard', '0/2', '--seed', '1'], /--runs seq does not go with --shard/)
   usage(['--runs', 'seq', '--target', '1'], /--target and --time-budget go with --runs auto/)
   usage(['--runs', 'often'], /--runs often: give a whole number of pairs, auto or seq/)
+  usage(['--runs', 'seq', '--runs', '5'], /--runs is given more than once/)
   usage(['--runs', 'seq', '--max-runs', '1'], /--max-runs 1: give a whole number >= 2/)
   usage(['--runs', 'seq', '--alpha', '2'], /--alpha/)
   usage(['--max-runs', '5'], /go with --runs auto/)
@@ -47,4 +48,5 @@ t.test('a short seq run: the rule in every row, its stops in NDJSON and on stder
   const a = analyze(rows)
   t.match(a.results[0], { verdict: 'inconclusive', stop: { rule: 'seq', pairs: 3, reason: 'max-runs' } })
   t.equal(a.results[0].ci[0], -100, 'three pairs cannot bound the median: the interval is unbounded')
+  await t.rejects(main([...BIN, '--runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', csv, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of the rule "seq alpha=0.05 threshold=1 max=3": resume it with --runs seq/ }, 'a seq file resumes only under its rule')
 })
