@@ -54,13 +54,22 @@ function compareCsv (file, rows, o) {
   fs.writeFileSync(file, lines.join('\n') + '\n')
 }
 
+/** A cluster of its own (scripts/postgres-local.sh in another folder), stopped at the end, unless $BENCHRIG_DB names a server. */
 async function postgresUrl () {
   let base = process.env.BENCHRIG_DB
+  let stopCluster = async () => {}
   if (!base || !base.startsWith('postgres')) {
-    const r = spawnSync('bash', [path.join(__dirname, '..', 'scripts', 'postgres-local.sh'), 'start'], { encoding: 'utf8' })
+    const script = path.join(__dirname, '..', 'scripts', 'postgres-local.sh')
+    const env = { ...process.env, BENCHRIG_PG_DIR: path.join(os.tmpdir(), `benchrig-pg-scale-${process.pid}`) }
+    const r = spawnSync('bash', [script, 'start'], { encoding: 'utf8', env })
     const m = /BENCHRIG_DB=(\S+)/.exec(r.stdout)
     if (!m) throw new Error(`scripts/postgres-local.sh start failed: ${r.stderr}`)
     base = m[1]
+    stopCluster = async () => {
+      spawnSync('bash', [script, 'stop'], { env })
+      fs.rmSync(env.BENCHRIG_PG_DIR, { recursive: true, force: true })
+      fs.rmSync(`${env.BENCHRIG_PG_DIR}.lock`, { force: true })
+    }
   }
   const { Client } = require('pg')
   const name = `scale_${process.pid}`
@@ -70,7 +79,14 @@ async function postgresUrl () {
   await c.query(`CREATE DATABASE ${name}`)
   await c.end()
   const url = base.replace(/\/[^/]*$/, `/${name}`)
-  return { url, drop: async () => { const d = new Client({ connectionString: base }); await d.connect(); await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); await d.end() } }
+  const drop = async () => {
+    const d = new Client({ connectionString: base })
+    await d.connect()
+    await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await d.end()
+    await stopCluster()
+  }
+  return { url, drop }
 }
 
 async function bench (engine, o) {

@@ -54,6 +54,9 @@ async function openPostgres (url) {
   await client.connect()
   // a NOTICE ("relation already exists, skipping") is not for the user
   client.on('notice', () => {})
+  // a server gone between queries: the next query fails with its error (an
+  // unhandled 'error' event would end the process with a stack)
+  client.on('error', () => {})
   const text = new Map()
   const q = (sql) => {
     let t = text.get(sql)
