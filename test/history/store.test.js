@@ -126,6 +126,36 @@ for (const [engine, dbOf] of Object.entries(ENGINES)) {
       await t.rejects(openHistory(db), { code: 'BENCHRIG_ERR_HISTORY_SCHEMA', exitCode: 2, message: new RegExp(`schema version ${LATEST + 1}, this benchrig reads versions up to ${LATEST}`) })
     })
 
+    t.test('concurrent writers: the same file from two processes is added once, another file in full', async (t) => {
+      const db = await dbOf(t)
+      if (!db) return
+      const dir = tmp(t)
+      const make = (name, n) => {
+        const lines = ['"filename","configuration","rate","time"']
+        for (let i = 0; i < n; i++) lines.push(`"w/${name}.js","n=${i % 100}",${1 + i},1`)
+        return write(dir, `${name}.csv`, lines.join('\n') + '\n')
+      }
+      const a = make('a', 3000)
+      const b = make('b', 2000)
+      // a store that exists (its schema made) before the writers race
+      await (await openHistory(db)).close()
+      const add = (file) => new Promise((resolve) => {
+        const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'benchrig.js'), 'history', 'add', '--json', '--db', db, '--label', 'v1.0.0', file], { stdio: ['ignore', 'pipe', 'pipe'] })
+        let out = ''
+        child.stdout.on('data', (d) => { out += d })
+        child.on('close', (code) => resolve({ code, out }))
+      })
+      const results = await Promise.all([add(a), add(a), add(b)])
+      t.same(results.map((r) => r.code), [0, 0, 0])
+      const added = results.map((r) => JSON.parse(r.out).added)
+      t.same(added.slice(0, 2).sort((x, y) => x - y), [0, 3000], 'one of the two adds of a.csv added it, the other nothing')
+      t.equal(added[2], 2000)
+      const h = await openHistory(db)
+      t.teardown(() => h.close())
+      t.equal((await h.list()).sources.length, 2)
+      t.equal(await count(db), 5000 + 200, '5,000 points in 200 series')
+    })
+
     t.test('a SIGKILL in the middle of an add leaves nothing of it', async (t) => {
       const db = await dbOf(t)
       if (!db) return
