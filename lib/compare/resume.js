@@ -85,7 +85,7 @@ function typedRow (r) {
  * rows of two different binaries must not mix in one file.
  * @param {string} ndjsonFile the --ndjson file of the interrupted run
  * @param {{old: string, new: string}} binaries the paths given now
- * @param {(bin: string) => {sha256: string}} describe hashes a binary
+ * @param {(bin: string, which: 'old'|'new') => {sha256: string}} describe hashes a side's binary (by side: refs share one path)
  */
 function checkResumeBinaries (ndjsonFile, binaries, describe) {
   let first
@@ -101,10 +101,11 @@ function checkResumeBinaries (ndjsonFile, binaries, describe) {
     throw new UsageError(`--ndjson ${ndjsonFile}: its first line is not the JSON metadata record of a compare run; give the --ndjson file of the interrupted run`)
   }
   if (!meta || meta.type !== 'meta') return
-  for (const which of ['old', 'new']) {
+  for (const which of /** @type {const} */ (['old', 'new'])) {
     const recorded = meta[which]
     if (!recorded || typeof recorded.sha256 !== 'string') continue
-    const now = describe(binaries[which])
+    // by side: two git refs or package versions share one binary path
+    const now = describe(binaries[which], which)
     if (now.sha256 !== recorded.sha256) {
       throw new UsageError(`--resume: the --${which} binary ${binaries[which]} (sha256 ${now.sha256.slice(0, 12)}) is not the one the run started with: ${recorded.path} (sha256 ${recorded.sha256.slice(0, 12)}, recorded in ${ndjsonFile}); resume with --${which} ${recorded.path}, or start a new --output so that rows of two binaries do not mix`, 'BENCHRIG_ERR_RESUME_MISMATCH')
     }

@@ -48,7 +48,7 @@ function machineMeta () {
 /** What --resume keeps of the interrupted run, checked against the options. */
 function resumeState (opts, sides, notice) {
   if (!opts.resume) return { seed: undefined, done: new Set(), rows: [], dropped: 0 }
-  if (opts.ndjson) checkResumeBinaries(opts.ndjson, { old: sides.old.execPath, new: sides.new.execPath }, (bin) => (bin === sides.old.execPath ? sides.old : sides.new).describe())
+  if (opts.ndjson) checkResumeBinaries(opts.ndjson, { old: sides.old.execPath, new: sides.new.execPath }, (bin, which) => sides[which].describe())
   const previous = loadForResume(opts.output)
   if (opts.shard && previous.seed === undefined && opts.seed === undefined) {
     throw new UsageError(`--resume ${opts.output}: it holds no rows yet, so no seed; give --seed S (the one every shard uses)`)

@@ -53,6 +53,15 @@ t.test('flags: one kind of sides at a time, refs in pairs, --bench-from checked'
   t.match(sideSource({ 'old-ref': 'a', 'new-ref': 'b' }), { kind: 'refs', benchFrom: 'worktree', execPath: process.execPath })
 })
 
+t.test('--resume\'s check goes by side: two refs share one binary path, each keeps its own identity', async (t) => {
+  const { checkResumeBinaries } = require('../../lib/compare/resume.js')
+  const nd = path.join(t.testdir(), 'r.ndjson')
+  fs.writeFileSync(nd, JSON.stringify({ type: 'meta', old: { path: '/n', sha256: 'a'.repeat(64) }, new: { path: '/n', sha256: 'b'.repeat(64) } }) + '\n')
+  const ids = { old: 'a'.repeat(64), new: 'b'.repeat(64) }
+  t.doesNotThrow(() => checkResumeBinaries(nd, { old: '/n', new: '/n' }, (bin, which) => ({ sha256: ids[which] })))
+  t.throws(() => checkResumeBinaries(nd, { old: '/n', new: '/n' }, () => ({ sha256: ids.old })), { code: 'BENCHRIG_ERR_RESUME_MISMATCH' })
+})
+
 t.test('A against B: spin() made 30% slower is called slower, sum() is not; each side has its own tiny', async (t) => {
   const before = leftovers()
   const log = path.join(repoDir, '..', `sides-${process.pid}.log`)
