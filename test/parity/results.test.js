@@ -15,7 +15,7 @@ const KEYS = [
   ['url', (v, r, srv) => Array.isArray(v) && v[0] === `${srv.url}/` && v[1] === `${srv.url}/404`],
   ['socketPath', (v) => v === undefined],
   ['requests', (v) => HIST.every((k) => num(v[k])) && v.total === 20 && v.sent >= 20],
-  ['latency', (v) => HIST.every((k) => num(v[k])) && v.totalCount === 20 && v.min <= v.p50 && v.p50 <= v.max],
+  ['latency', (v) => HIST.every((k) => num(v[k])) && v.totalCount === 20 && v.p2_5 <= v.p50 && v.p50 <= v.p99 && v.p99 <= v.max],
   ['throughput', (v) => HIST.every((k) => num(v[k])) && v.total > 20 * 'hello'.length],
   ['duration', (v) => num(v) && v > 0 && v < 10],
   ['errors', (v) => v === 0],
