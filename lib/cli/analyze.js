@@ -17,6 +17,7 @@ const { trendsFromHistory } = require('../report/github-trends.js')
 const { forestModel, measureOfRows } = require('../report/forest.js')
 const { renderForestSvg } = require('../report/forest-svg.js')
 const { splitByMeasure, measureDisagreements, formatDisagreements } = require('../stats/measure-agreement.js')
+const { profileFromRecord } = require('../profile/record.js')
 
 const FORMATS = ['text', 'markdown', 'json', 'github']
 
@@ -43,7 +44,8 @@ Options:
                           github: a pull-request comment (docs/compare.md):
                           a hidden marker line, the slower and faster
                           configurations, the full table collapsed, the
-                          design (rule, executor) and the environment
+                          design (rule, executor) and the environment; the
+                          self-time tables of compare --profile --ndjson
   --marker NAME           github: the name in the hidden marker (default
                           "default"); one comment per name on a PR
   --history DB            github: the trend of each changed configuration
@@ -213,7 +215,7 @@ function render (a, format, textOptions = {}, github = { rows: [] }) {
 /**
  * @param {string[]} argv
  * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, prog?: string,
- *   read?: {file: string, rows: Record<string, any>[], meta?: Record<string, any>}[],
+ *   read?: {file: string, rows: Record<string, any>[], meta?: Record<string, any>, profiles?: import('../profile/record.js').ProfileTable[]}[],
  *   onAnalysis?: (a: ReturnType<typeof analyze>) => void}} [ctx] prog: the name --help shows;
  *   read, onAnalysis: the rows of one measure and its analysis (analyzeEachMeasure)
  */
@@ -238,6 +240,8 @@ async function main (argv, ctx = {}) {
   const inputs = read.map((i) => ({ file: i.file, rows: i.rows, sidecar: i.file === '-' ? undefined : readPlanSidecar(i.file) }))
   // an NDJSON input carries its own meta record (the first file's, for the comment)
   const ndjsonMeta = read.map((i) => i.meta).find(Boolean)
+  // compare --profile --ndjson: the self-time tables of the configurations it found slower
+  const profiles = read.flatMap((i) => i.profiles ?? [])
   const envMeta = parsed.values.meta === undefined ? (ndjsonMeta ?? {}) : fullMeta
   const runMeta = envMeta.seed === undefined && envMeta.old === undefined ? {} : { seed: envMeta.seed, old: envMeta.old, new: envMeta.new }
   let rows = inputs.flatMap((i) => i.rows)
@@ -268,7 +272,7 @@ async function main (argv, ctx = {}) {
   if (ctx.onAnalysis) ctx.onAnalysis(a)
   if (blocks && o.format === 'json') a.machines = blocks
   const trends = historySpec === undefined ? {} : await trendsFromHistory(historySpec, a.results, { measure: measureOfRows(rows) })
-  stdout.write(render(a, o.format, { wide: o.wide }, { rows, meta: envMeta, marker: o.marker, trends: trends.trends, historyNote: trends.note }))
+  stdout.write(render(a, o.format, { wide: o.wide }, { rows, meta: envMeta, marker: o.marker, trends: trends.trends, historyNote: trends.note, profiles }))
   if (blocks && o.format !== 'json' && o.format !== 'github') stdout.write(formatMachineBlocks(blocks))
   if (o.plot) writePlot(a, o.plot, { measure: measureOfRows(rows) })
   return a.regressions.length > 0 ? 1 : 0
@@ -305,7 +309,8 @@ async function analyzeEachMeasure (groups, argv, ctx, o) {
  * Rows of a compare CSV, or of the measurement records of an NDJSON file
  * (compare --ndjson), chosen by the file's extension.
  * @param {string} file
- * @returns {{rows: Record<string, any>[], meta?: Record<string, any>}} meta: an NDJSON file's first meta record
+ * @returns {{rows: Record<string, any>[], meta?: Record<string, any>, profiles?: import('../profile/record.js').ProfileTable[]}}
+ *   meta: an NDJSON file's first meta record; profiles: its compare --profile records
  */
 function readCompareFile (file) {
   if (file !== '-' && /\.ndjson$/i.test(file)) return readCompareNdjson(file)
@@ -322,6 +327,8 @@ function readCompareNdjson (file) {
     throw new UsageError(`${file}: cannot read it (${err.code || err.message})`)
   }
   const rows = []
+  /** @type {import('../profile/record.js').ProfileTable[]} */
+  const profiles = []
   let meta = {}
   /** @type {Record<string, any>|undefined} */
   let first
@@ -339,11 +346,14 @@ function readCompareNdjson (file) {
     } else if (rec.type === 'measurement') {
       // the shard's columns live in the meta record; rows carry them as the CSV does
       rows.push({ plan: meta.plan, host: meta.host, shard_index: meta.shard?.index, shard_count: meta.shard?.count, ...rec })
+    } else {
+      const p = profileFromRecord(rec)
+      if (p) profiles.push(p)
     }
   })
-  if (first === undefined) return { rows }
+  if (first === undefined) return { rows, profiles }
   const { schema, type, ...rest } = first
-  return { rows, meta: rest }
+  return { rows, meta: rest, profiles }
 }
 
 module.exports = { main, analysisOptions, render, positiveNumber, writePlot, noDataGuard, USAGE, OPTIONS }

@@ -15,6 +15,7 @@ const { readRoundPlan } = require('../compare/plan-file.js')
 const { sideSource, buildSides, SIDE_OPTIONS } = require('../sides/index.js')
 const { profileSlower } = require('../profile/run.js')
 const { renderProfiles } = require('../profile/diff.js')
+const { appendProfileRecords } = require('../profile/record.js')
 const { runComparison } = require('../compare/session.js')
 const { splitSetArgs } = require('../harness/pass-through.js')
 const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
@@ -54,6 +55,8 @@ Options:
   --profile             then profile one old and one new run of each
                         configuration found slower (node --cpu-prof) and print
                         the functions whose share of self time grew most
+                        (with --ndjson also recorded there, for the PR report
+                        of analyze --format github)
   --profile-dir DIR     where the .cpuprofile files are kept (default
                         ./benchrig-profiles)
   --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
@@ -308,6 +311,8 @@ async function main (argv, ctx = {}) {
     if (opts.profile && !done.stopped && done.rows.length > 0) {
       a = analyse(done)
       profiles = await profileSlower({ results: a.results, sides: built.sides, root: opts.root, measure: opts.measure, env: ctx.env, dir: opts.profile, log: (m) => stderr.write(`compare: ${m}\n`) })
+      // the tables travel with the data: analyze --format github FILE.ndjson puts them in the PR report
+      if (opts.ndjson) appendProfileRecords(opts.ndjson, profiles)
     }
   } finally {
     built.cleanup()
@@ -318,7 +323,7 @@ async function main (argv, ctx = {}) {
     a ??= analyse(done)
     noDataGuard(a, opts.analysis, opts.output ?? 'compare')
     if (opts.analysis.plot) writePlot(a, opts.analysis.plot, { measure: measureOfRows(rows) })
-    if (opts.analyze) (opts.csv ? stderr : stdout).write(render(a, opts.analysis.format, { wide: opts.analysis.wide }, { rows, meta, marker: opts.analysis.marker }))
+    if (opts.analyze) (opts.csv ? stderr : stdout).write(render(a, opts.analysis.format, { wide: opts.analysis.wide }, { rows, meta, marker: opts.analysis.marker, profiles }))
     else if (a.regressions.length > 0) stderr.write(render(a, 'text', { wide: opts.analysis.wide }))
     if (a.regressions.length > 0) code = 1
   }
@@ -326,8 +331,11 @@ async function main (argv, ctx = {}) {
     // beside the analysis in its format (markdown for the PR), else on stderr (stdout holds the CSV)
     const markdown = opts.analyze && opts.analysis.format === 'markdown'
     const where = opts.analyze && !opts.csv && opts.analysis.format !== 'json' ? stdout : stderr
-    if (profiles.length > 0) where.write((opts.analyze ? '\n' : '') + renderProfiles(profiles, markdown ? 'markdown' : 'text'))
-    else if (!stopped) stderr.write('compare: --profile: no configuration was found slower; nothing profiled\n')
+    // the github comment holds them already (collapsed, per slower configuration)
+    const inComment = opts.analyze && opts.analysis.format === 'github'
+    if (profiles.length > 0) {
+      if (!inComment) where.write((opts.analyze ? '\n' : '') + renderProfiles(profiles, markdown ? 'markdown' : 'text'))
+    } else if (!stopped) stderr.write('compare: --profile: no configuration was found slower; nothing profiled\n')
   }
   if (stopped) return 130
   return code

@@ -119,13 +119,44 @@ function trendLines (changed, trends) {
   return out
 }
 
+/** Largest first: how many functions a configuration's profile section lists. */
+const PROFILE_TOP = 10
+
+/**
+ * "Where the time went": for each slower configuration that compare
+ * --profile profiled, a collapsed table of the functions whose share of
+ * self time grew most (the summary names the first, so a reviewer sees it
+ * without opening the table).
+ * @param {{filename: string, configuration: string}[]} slower
+ * @param {import('../profile/record.js').ProfileTable[]} profiles
+ */
+function profileLines (slower, profiles) {
+  const byKey = new Map(profiles.map((p) => [`${p.filename}\u0000${p.configuration}`, p]))
+  const found = slower.map((r) => byKey.get(`${r.filename}\u0000${r.configuration}`)).filter((p) => p !== undefined && p.rows.length > 0)
+  if (found.length === 0) return []
+  const share = (x) => `${Number(x).toFixed(1)}%`
+  const points = (x) => `${x >= 0 ? '+' : ''}${Number(x).toFixed(1)}`
+  const out = ['### Where the time went (compare --profile)', '']
+  for (const p of found) {
+    const top = p.rows[0]
+    out.push(`<details><summary><code>${cell(p.filename)} ${cell(p.configuration)}</code>: <code>${cell(top.name)}</code> ${points(top.change)} points of self time</summary>`, '')
+    out.push('| function | location | old self | new self | change (points) |', '|---|---|--:|--:|--:|')
+    for (const r of p.rows.slice(0, PROFILE_TOP)) {
+      out.push(`| \`${cell(r.name)}\` | \`${cell(r.location || '(native)')}\` | ${share(r.oldShare)} | ${share(r.newShare)} | ${points(r.change)} |`)
+    }
+    out.push('', `Self time as a share of each profile. Profiles for Chrome DevTools: \`${cell(p.files.old)}\`, \`${cell(p.files.new)}\``, '', '</details>', '')
+  }
+  return out
+}
+
 /**
  * @param {ReturnType<import('../stats/analyze.js').analyze>} a
  * @param {{rows: Record<string, any>[], meta?: Record<string, any>, marker?: string,
  *   trends?: Map<string, {points: {label: string, value: number}[], changes?: {label: string, change: number}[]}>,
- *   historyNote?: string}} ctx
+ *   historyNote?: string, profiles?: import('../profile/record.js').ProfileTable[]}} ctx
  *   rows: the analysed rows (for the design and the hosts); meta: an NDJSON
- *   meta record; trends: the store's series of the changed configurations
+ *   meta record; trends: the store's series of the changed configurations;
+ *   profiles: compare --profile's self-time tables
  * @returns {string}
  */
 function formatGithubComment (a, ctx) {
@@ -151,6 +182,7 @@ function formatGithubComment (a, ctx) {
   if (slower.length + faster.length === 0) out.push(`No configuration is shown to be slower or faster (${level} CIs, threshold ±${a.meta.threshold}%).`, '')
   if (ctx.trends) out.push(...trendLines([...slower, ...faster], ctx.trends))
   if (ctx.historyNote && slower.length + faster.length > 0) out.push(`_${ctx.historyNote}_`, '')
+  if (ctx.profiles) out.push(...profileLines(slower, ctx.profiles))
 
   out.push(`<details><summary>All ${a.results.length} configurations</summary>`, '')
   out.push(`| benchmark | configuration | pairs | change | ${level} CI | q | verdict |`, '|---|---|--:|--:|---|--:|---|')

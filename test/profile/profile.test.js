@@ -62,8 +62,9 @@ t.test('compare --profile: the function made slower is the first row; the profil
   const slow = path.join(dir, 'node-slow-hash')
   fs.writeFileSync(slow, `#!/bin/sh\nBENCHRIG_SLOW_HASH=1 exec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 })
   const profiles = path.join(dir, 'profiles')
+  const ndjson = path.join(dir, 'run.ndjson')
   const r = await spawnOutput(process.execPath, [path.join(ROOT, 'compare.js'), '--root', SUITE, '--no-progress', '--old', process.execPath, '--new', slow,
-    '--runs', '6', '--seed', '2', '--measure', 'cpu', '--profile', '--profile-dir', profiles, '--analyze', '--format', 'markdown', 'calls'])
+    '--runs', '6', '--seed', '2', '--measure', 'cpu', '--profile', '--profile-dir', profiles, '--ndjson', ndjson, '--analyze', '--format', 'markdown', 'calls'])
   t.equal(r.code, 0, r.stderr)
   t.match(r.stderr, /compare: profiling calls\/two\.js n=300 on each side/)
   const table = r.stdout.slice(r.stdout.indexOf('### Where the time went: calls/two.js n=300'))
@@ -73,6 +74,15 @@ t.test('compare --profile: the function made slower is the first row; the profil
   t.same(fs.readdirSync(profiles).sort(), ['calls_two.js-n=300.new.cpuprofile', 'calls_two.js-n=300.old.cpuprofile'])
   const p = JSON.parse(fs.readFileSync(path.join(profiles, 'calls_two.js-n=300.new.cpuprofile'), 'utf8'))
   t.ok(Array.isArray(p.nodes) && p.samples.length > 0, 'a V8 CPU profile (Chrome DevTools loads it)')
+
+  // the table travels in the NDJSON file: analyze --format github puts it in the PR report
+  const { main: analyzeMain } = require('../../lib/cli/analyze.js')
+  let body = ''
+  await analyzeMain(['--format', 'github', ndjson], { stdout: { write: (s) => { body += s; return true } } })
+  const section = body.slice(body.indexOf('### Where the time went (compare --profile)'))
+  t.match(section, /^### Where the time went \(compare --profile\)\n\n<details><summary><code>calls\/two\.js n=300<\/code>: <code>hashItems<\/code>/)
+  t.match(section.split('\n').find((l) => l.startsWith('| `')), /^\| `hashItems` \| `calls\/two\.js:\d+:\d+` \|/)
+  t.match(section, /`profiles\/calls_two\.js-n=300\.new\.cpuprofile`/, 'the profiles named relative to the NDJSON file')
 })
 
 t.test('--profile-dir needs --profile; --profile does not go with --shard', async (t) => {

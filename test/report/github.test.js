@@ -142,3 +142,33 @@ t.test('--history: the trend of each changed configuration from a real store', a
   t.match(note.text, /### Trend in the history store[^]*\| buffers\/b\.js \| type="slow" \| `..` 22\.0\.0 … deadbeef \(2\) \|/, 'labels that cannot be ordered: in the order they were added')
   t.match(note.text, /_The store's labels cannot be ordered by themselves \(.*--order.*\): they are shown in the order they were added\._/)
 })
+
+t.test('compare --profile: the self-time table of each slower configuration, collapsed (snapshot of a real run)', async (t) => {
+  // test/fixtures/profile-report: the NDJSON and .cpuprofile files of a real
+  // `compare --profile --ndjson` run of test/fixtures/profile (hashItems made
+  // three times slower by BENCHRIG_SLOW_HASH=1 on the new side)
+  const dir = path.join(__dirname, '..', 'fixtures', 'profile-report')
+  const out = capture()
+  t.equal(await main(['--format', 'github', path.join(dir, 'run.ndjson')], { stdout: out.stream }), 0)
+  t.matchSnapshot(out.text, 'github comment with the profile table of calls/two.js n=300')
+  const at = (s) => out.text.indexOf(s)
+  t.ok(at('Slower (1)') < at('### Where the time went (compare --profile)') && at('Where the time went') < at('All 1 configurations'), 'after the slower table, before the full one')
+  t.match(out.text, /<details><summary><code>calls\/two\.js n=300<\/code>: <code>hashItems<\/code> \+\d+\.\d points of self time<\/summary>/)
+  const section = out.text.slice(at('Where the time went'), at('All 1 configurations'))
+  const firstRow = section.split('\n').find((l) => l.startsWith('| `'))
+  t.match(firstRow, /^\| `hashItems` \| `calls\/two\.js:\d+:\d+` \| \d+\.\d% \| \d+\.\d% \| \+\d+\.\d \|$/, 'the function made slower is the first row')
+  t.ok(section.split('\n').filter((l) => l.startsWith('| `')).length <= 10, 'the top 10 at most')
+  t.match(section, /Profiles for Chrome DevTools: `profiles\/calls_two\.js-n=300\.old\.cpuprofile`/)
+  // the committed profiles are the ones the table came from
+  const { diffProfiles } = require('../../lib/profile/diff.js')
+  const read = (f) => JSON.parse(fs.readFileSync(path.join(dir, 'profiles', f), 'utf8'))
+  t.equal(diffProfiles(read('calls_two.js-n=300.old.cpuprofile'), read('calls_two.js-n=300.new.cpuprofile'))[0].name, 'hashItems')
+
+  // no section for a configuration that is not slower, nor without profile records
+  const rows = parseCsvRecords(fs.readFileSync(FIXTURE, 'utf8')).records
+  const a = analyze(/** @type {any[]} */ (rows), {})
+  const table = { filename: 'buffers/b.js', configuration: 'type="fast"', files: { old: 'o', new: 'n' }, rows: [{ name: 'f', location: '', oldShare: 1, newShare: 2, change: 1, oldMs: 1, newMs: 2 }] }
+  t.notMatch(formatGithubComment(a, { rows, profiles: [table] }), /Where the time went/)
+  const slow = formatGithubComment(a, { rows, profiles: [{ ...table, configuration: 'type="slow"' }] })
+  t.match(slow, /\| `f` \| `\(native\)` \| 1\.0% \| 2\.0% \| \+1\.0 \|/)
+})

@@ -29,7 +29,8 @@ Options:
                           github: a pull-request comment (docs/compare.md):
                           a hidden marker line, the slower and faster
                           configurations, the full table collapsed, the
-                          design (rule, executor) and the environment
+                          design (rule, executor) and the environment; the
+                          self-time tables of compare --profile --ndjson
   --marker NAME           github: the name in the hidden marker (default
                           "default"); one comment per name on a PR
   --history DB            github: the trend of each changed configuration
@@ -202,6 +203,8 @@ Options:
   --profile             then profile one old and one new run of each
                         configuration found slower (node --cpu-prof) and print
                         the functions whose share of self time grew most
+                        (with --ndjson also recorded there, for the PR report
+                        of analyze --format github)
   --profile-dir DIR     where the .cpuprofile files are kept (default
                         ./benchrig-profiles)
   --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
