@@ -88,7 +88,7 @@ async function loadHistorySink (db, label) {
 async function compareHistorySink (db, o) {
   const sink = await openSink(db, { root: o.root, source: 'compare' })
   const every = o.every ?? 200
-  const labelOf = (side) => (o.labels && o.labels[side] !== undefined ? o.labels[side] : o.meta?.[side]?.version)
+  const labelOf = (side) => (o.labels && o.labels[side] !== undefined ? o.labels[side] : defaultLabel(o.meta?.[side]))
   let count = 0
   return {
     where: sink.where,
@@ -97,11 +97,35 @@ async function compareHistorySink (db, o) {
       const label = labelOf(side)
       const value = Number(row.rate)
       if (label === null || label === undefined || !Number.isFinite(value)) return
-      sink.push([{ file: row.filename, configuration: row.configuration ?? '', measure: row.measure || 'wall', value, label, env: envFromMeta(o.meta, side) }])
+      sink.push([{ file: row.filename, configuration: row.configuration ?? '', measure: row.measure || 'wall', value, label, env: sideEnv(o.meta, side) }])
       if (++count % every === 0) await sink.flush()
     },
     close: () => sink.close()
   }
+}
+
+/**
+ * What a compare side is recorded under by default: the commit of a git-ref
+ * side, the installed version of a package side, else the binary's node
+ * version (what changed between the sides is what orders a series).
+ * @param {any} side the side's metadata (lib/sides/*: describe())
+ */
+function defaultLabel (side) {
+  return side?.commit ?? side?.package_version ?? side?.version
+}
+
+/**
+ * The environment of a side's rows. A git-ref or package side's sha256 names
+ * the binary and the code together; the fingerprint takes the binary's own
+ * (binary_sha256), so that commits or versions run on one binary make one
+ * series ordered by their labels, not a series each.
+ * @param {any} meta
+ * @param {'old'|'new'} side
+ */
+function sideEnv (meta, side) {
+  const env = envFromMeta(meta, side)
+  const bin = meta?.[side]
+  return bin?.binary_sha256 ? { ...env, nodeSha256: bin.binary_sha256 } : env
 }
 
 /**
