@@ -156,7 +156,7 @@ const SUB = {
   async add (h, opts, out) {
     const r = await h.add(opts.files, { label: opts.label })
     if (opts.json) { out.write(JSON.stringify(r) + '\n'); return 0 }
-    for (const s of r.sources) out.write(`${s.path}: ${s.skipped ? 'already in the store, nothing added' : `${s.added} rows (${s.kind})`}\n`)
+    for (const s of r.sources) out.write(`${s.path}: ${s.skipped ? 'already in the store, nothing added' : `${s.added} rows (${s.kind})${s.duplicates ? `, ${s.duplicates} measurements already stored from another file (the same seed, pair, side, file, configuration and start: a compare CSV and its NDJSON), not added again` : ''}`}\n`)
     out.write(`history: ${r.added} rows added, ${r.skipped} already there (${h.where})\n`)
     return 0
   },

@@ -19,6 +19,8 @@ const { warmUp } = require('./run-compare.js')
 const { EXECUTORS } = require('./executors.js')
 const { ruleFor } = require('./rules.js')
 const { openSinks } = require('./sinks.js')
+const { envOnSide } = require('./sides.js')
+const { harnessFlags } = require('../report/meta.js')
 
 /** The environment of the benchmark processes: --strict and --timeout travel there. */
 function childEnv (opts) {
@@ -43,6 +45,16 @@ function machineMeta () {
   const { collectMeta } = require('../report/meta.js')
   const m = collectMeta()
   return { benchrig: m.benchrig, driverNode: m.driverNode, cpu: m.cpu, os: m.os, governor: m.governor, loadavg: m.loadavg, date: m.date, hostname: m.hostname }
+}
+
+/**
+ * A side's binary (path, version, sha256) and the node/V8 flags its children
+ * run with (the history store keys series by them).
+ * @param {import('./sides.js').Side} side
+ * @param {Record<string, any>} opts
+ */
+function sideMeta (side, opts) {
+  return { ...side.describe(), v8Flags: harnessFlags(envOnSide(side, childEnv(opts) ?? process.env), side.execArgv ?? []) }
 }
 
 /** What --resume keeps of the interrupted run, checked against the options. */
@@ -97,8 +109,8 @@ async function runComparison (opts, io) {
     cpuset: opts.cpuset,
     ...(opts.duet ? { duet: { cpusets: opts.duet.sets } } : {}),
     root: opts.root,
-    old: sides.old.describe(),
-    new: sides.new.describe(),
+    old: sideMeta(sides.old, opts),
+    new: sideMeta(sides.new, opts),
     ...machineMeta()
   }
   const plan = buildPlan({ sides, root: opts.root, found, seed, opts })

@@ -112,7 +112,7 @@ async function runSuite (opts) {
 
   const progress = createProgress({ stream: stderr, units: files.length * runs })
   const out = { write: (s) => { progress.clear(); stdout.write(s); progress.redraw() } }
-  const writer = createWriter(format, out, () => collectMeta({ execPath }), { mode, measure, human: opts.human })
+  const writer = createWriter(format, out, () => collectMeta({ execPath, env }), { mode, measure, human: opts.human })
   const warn = createKeyWarner({ write: (s) => { progress.clear(); stderr.write(s); progress.redraw() } }, opts.prog ?? 'run')
   let results = 0
   let failures = 0

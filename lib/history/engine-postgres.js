@@ -20,6 +20,8 @@
  * @property {(rows: {seriesId: number, labelId: number, sourceId: number, value: number}[]) => Promise<void>} insertPoints
  * @property {(rows: {file: string, configuration: string, measure: string, envId: number}[]) => Promise<void>} insertSeries
  *   new series (one that exists already is left as it is)
+ * @property {(rows: {key: string, sourceId: number}[]) => Promise<Set<string>>} claimKeys
+ *   records measurement keys; returns those that were not stored before
  * @property {() => Promise<void>} close
  */
 
@@ -104,6 +106,16 @@ async function openPostgres (url) {
         await client.query('INSERT INTO series (file, configuration, measure, env_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) ON CONFLICT DO NOTHING',
           [part.map((r) => r.file), part.map((r) => r.configuration), part.map((r) => r.measure), part.map((r) => r.envId)])
       }
+    },
+    async claimKeys (rows) {
+      const claimed = new Set()
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        const part = rows.slice(i, i + CHUNK)
+        const r = await client.query('INSERT INTO measurements (key, source_id) SELECT * FROM unnest($1::text[], $2::int[]) ON CONFLICT DO NOTHING RETURNING key',
+          [part.map((x) => x.key), part.map((x) => x.sourceId)])
+        for (const row of r.rows) claimed.add(row.key)
+      }
+      return claimed
     },
     async close () { await client.end() }
   }

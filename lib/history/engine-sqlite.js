@@ -37,6 +37,7 @@ async function openSqlite (file) {
   }
   let insertPoint
   let insertSeries
+  let claimKey
   return {
     kind: 'sqlite',
     where: file,
@@ -69,6 +70,12 @@ async function openSqlite (file) {
     async insertSeries (rows) {
       insertSeries ??= db.prepare('INSERT INTO series (file, configuration, measure, env_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
       for (const r of rows) insertSeries.run(r.file, r.configuration, r.measure, r.envId)
+    },
+    async claimKeys (rows) {
+      claimKey ??= db.prepare('INSERT INTO measurements (key, source_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING key')
+      const claimed = new Set()
+      for (const r of rows) if (claimKey.get(r.key, r.sourceId)) claimed.add(r.key)
+      return claimed
     },
     async close () { db.close() }
   }

@@ -8,6 +8,7 @@
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
+const { fileSha256, harnessFlags } = require('../report/meta.js')
 
 /**
  * @typedef {{cpu: string, kernel: string, governor: string, nodeVersion: string,
@@ -42,9 +43,14 @@ function seriesEnv (env, label) {
   return { env: e, hash }
 }
 
+/** Flags as one string (the metadata holds a list; older files may hold a string). */
+const flagText = (f) => (Array.isArray(f) ? f.join(' ') : f)
+
 /**
- * The env recorded in our metadata (run NDJSON `meta`, compare NDJSON `meta`
- * with its `old`/`new` binaries).
+ * The env recorded in our metadata (run NDJSON `meta`: `node` with its sha256
+ * and `v8Flags`; compare NDJSON `meta` with its `old`/`new` binaries, each
+ * with its sha256 and `v8Flags`). Files written before the flags were
+ * recorded read as "no flags", as a run without flags does.
  * @param {any} meta
  * @param {'old'|'new'} [side] for compare metadata
  * @returns {Partial<Env>}
@@ -58,20 +64,9 @@ function envFromMeta (meta, side) {
     governor: meta.governor,
     nodeVersion: bin.version,
     nodeSha256: bin.sha256,
-    v8Flags: Array.isArray(meta.v8Flags) ? meta.v8Flags.join(' ') : meta.v8Flags,
+    v8Flags: flagText(bin.v8Flags ?? meta.v8Flags),
     host: meta.hostname
   }
-}
-
-const shaCache = new Map()
-
-/** sha256 of a file, once per path, size and mtime. @param {string} file */
-function fileSha256 (file) {
-  let st
-  try { st = fs.statSync(file) } catch { return undefined }
-  const key = `${file}\0${st.size}\0${st.mtimeMs}`
-  if (!shaCache.has(key)) shaCache.set(key, crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'))
-  return shaCache.get(key)
 }
 
 /** The governor of CPU 0, where Linux shows it. */
@@ -96,7 +91,9 @@ function localEnv (o = {}) {
     governor: readGovernor(),
     nodeVersion: o.nodeVersion,
     nodeSha256: o.execPath ? fileSha256(o.execPath) : undefined,
-    v8Flags: o.v8Flags ?? process.env.NODE_OPTIONS ?? '',
+    // the same flags run's NDJSON metadata records (report/meta.js), so a live
+    // recording and a later add of the NDJSON key the same series
+    v8Flags: o.v8Flags ?? harnessFlags(process.env).join(' '),
     host: os.hostname()
   })
 }

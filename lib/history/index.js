@@ -102,7 +102,10 @@ class History {
    * A source already in the store (same bytes) adds nothing.
    * @param {(string|HistoryRecord)[]} inputs file paths, or records
    * @param {{label?: string, source?: string, now?: () => Date}} [opts] source: the name of a batch of records
-   * @returns {Promise<{added: number, skipped: number, sources: {path: string, kind: string, added: number, skipped: boolean}[]}>}
+   * A measurement already stored from another source (a compare CSV and its
+   * NDJSON sidecar; a resumed CSV added again) is not added twice: it counts
+   * in `skipped` and in the source's `duplicates`.
+   * @returns {Promise<{added: number, skipped: number, sources: {path: string, kind: string, added: number, skipped: boolean, duplicates?: number}[]}>}
    */
   async add (inputs, opts = {}) {
     const batches = readInputs(inputs, opts)
@@ -119,9 +122,15 @@ class History {
           out.sources.push({ path: b.path, kind: b.kind, added: 0, skipped: true })
           continue
         }
+        const records = await this.#newMeasurements(b.records, row.id)
+        const duplicates = b.records.length - records.length
+        if (duplicates > 0) {
+          await e.run('UPDATE sources SET rows_added = ? WHERE id = ?', [records.length, row.id])
+          out.skipped += duplicates
+        }
         // ids first (envs and labels are few; series in bulk), then the points
         const keyed = []
-        for (const r of b.records) {
+        for (const r of records) {
           const label = /** @type {string} */ (r.label)
           const { env, hash } = seriesEnv(r.env, label)
           keyed.push({ r, envId: await this.#envId(env, hash, ids.env), labelId: await this.#labelId(label, ids.label) })
@@ -130,9 +139,28 @@ class History {
         const points = keyed.map((k) => ({ seriesId: ids.series.get(seriesKey(k.r.file, k.r.configuration, k.r.measure, k.envId)), labelId: k.labelId, sourceId: row.id, value: k.r.value }))
         await e.insertPoints(points)
         out.added += points.length
-        out.sources.push({ path: b.path, kind: b.kind, added: points.length, skipped: false })
+        out.sources.push({ path: b.path, kind: b.kind, added: points.length, skipped: false, ...(duplicates > 0 ? { duplicates } : {}) })
       }
       return out
+    })
+  }
+
+  /**
+   * The records whose measurement (HistoryRecord.key) the store does not hold
+   * yet, claiming their keys for this source; records without a key (formats
+   * that carry no seed, pair and start) all count as new.
+   * @param {HistoryRecord[]} records
+   * @param {number} sourceId
+   */
+  async #newMeasurements (records, sourceId) {
+    const keys = [...new Set(records.filter((r) => r.key).map((r) => /** @type {string} */ (r.key)))]
+    if (keys.length === 0) return records
+    const claimed = await this.#engine.claimKeys(keys.map((key) => ({ key, sourceId })))
+    return records.filter((r) => {
+      if (!r.key) return true
+      if (!claimed.has(r.key)) return false
+      claimed.delete(r.key) // the same measurement twice in one file: once
+      return true
     })
   }
 
@@ -306,7 +334,7 @@ function readInputs (inputs, opts) {
 
 /** @returns {HistoryRecord} */
 function checkRecord (r, i, label) {
-  const rec = { file: r.file, configuration: r.configuration ?? '', measure: r.measure ?? 'wall', value: r.value, label: r.label ?? label, env: r.env ?? {} }
+  const rec = { file: r.file, configuration: r.configuration ?? '', measure: r.measure ?? 'wall', value: r.value, label: r.label ?? label, env: r.env ?? {}, ...(r.key ? { key: String(r.key) } : {}) }
   if (typeof rec.file !== 'string' || rec.file === '') throw new TypeError(`history.add: record ${i} has no file`)
   if (!Number.isFinite(rec.value)) throw new TypeError(`history.add: record ${i} has no finite value`)
   if (typeof rec.label !== 'string' || rec.label === '') throw new UsageError(`record ${i} of ${rec.file} has no label; give --label L`, 'BENCHRIG_ERR_HISTORY_LABEL')

@@ -19,8 +19,27 @@ const { envFromMeta } = require('./fingerprint.js')
 
 /**
  * @typedef {{file: string, configuration: string, measure: string, value: number,
- *   label?: string, env: Partial<import('./fingerprint.js').Env>}} HistoryRecord
+ *   label?: string, env: Partial<import('./fingerprint.js').Env>, key?: string}} HistoryRecord
+ *   key: the measurement's identity (measurementKey), where the format carries it
  */
+
+/**
+ * The identity of one compare measurement: seed, pair, side, file,
+ * configuration, measure and the start time of its process. A compare CSV and
+ * its NDJSON sidecar give the same key for the same row; a rerun with the same
+ * --seed does not (its start differs). undefined when a field is missing
+ * (Node core's CSV): such rows cannot be told apart and are always added.
+ * @param {{seed?: unknown, pair?: unknown, start?: unknown}} o
+ * @param {string} side
+ * @param {string} file
+ * @param {string} configuration
+ * @param {string} measure
+ */
+function measurementKey (o, side, file, configuration, measure) {
+  const parts = [o.seed, o.pair, o.start]
+  if (parts.some((p) => p === undefined || p === null || p === '')) return undefined
+  return crypto.createHash('sha256').update(JSON.stringify([...parts.map(String), side, file, configuration, measure])).digest('hex').slice(0, 32)
+}
 
 const measureOf = (m) => (m === undefined || m === null || m === '' ? 'wall' : String(m))
 
@@ -84,7 +103,9 @@ function fromCsv (text, where, opts) {
       const value = numberAt(r[3], where, nodeLine(i), 'rate')
       const label = side === 'old' ? labels.old : labels.new
       if (label === null) continue
-      records.push({ file: r[1], configuration: r[2], measure: measureOf(mi >= 0 ? r[mi] : undefined), value, label, env: {} })
+      const measure = measureOf(mi >= 0 ? r[mi] : undefined)
+      const key = measurementKey({ seed: r[col('seed')], pair: r[col('pair')], start: r[col('start')] }, side, r[1], r[2], measure)
+      records.push({ file: r[1], configuration: r[2], measure, value, label, env: {}, ...(key ? { key } : {}) })
     }
     return { kind: 'compare-csv', records }
   }
@@ -146,7 +167,9 @@ function fromNdjson (text, where, opts) {
       if (!label) throw new UsageError(`${where}:${i + 1}: the ${side} binary has no version in the metadata; give --label OLD..NEW`, 'BENCHRIG_ERR_HISTORY_LABEL')
       const value = Number(o.rate)
       if (!Number.isFinite(value)) throw badInput(where, i + 1, `"rate" is ${JSON.stringify(o.rate)}, not a number`)
-      records.push({ file: o.filename, configuration: o.configuration ?? '', measure: measureOf(o.measure ?? compareMeta?.measure), value, label, env: envFromMeta(compareMeta, side) })
+      const measure = measureOf(o.measure ?? compareMeta?.measure)
+      const key = measurementKey({ seed: o.seed ?? compareMeta?.seed, pair: o.pair, start: o.start }, side, o.filename, o.configuration ?? '', measure)
+      records.push({ file: o.filename, configuration: o.configuration ?? '', measure, value, label, env: envFromMeta(compareMeta, side), ...(key ? { key } : {}) })
     } else {
       throw badInput(where, i + 1, `schema ${JSON.stringify(o?.schema)}: not a record of run --format ndjson (benchrig-run/1) or compare --ndjson (benchrig-compare/1)`)
     }
@@ -231,4 +254,4 @@ function readResultFile (file, opts = {}) {
   return { ...parsed, sha256 }
 }
 
-module.exports = { readResultFile, loadRecords, sideLabels, LOAD_MEASURES }
+module.exports = { readResultFile, loadRecords, sideLabels, measurementKey, LOAD_MEASURES }

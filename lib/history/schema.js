@@ -30,6 +30,16 @@ const MIGRATIONS = [
       'CREATE INDEX points_by_series ON points (series_id)',
       'CREATE INDEX series_by_file ON series (file)'
     ]
+  },
+  {
+    version: 2,
+    // a compare CSV and its NDJSON sidecar hold the same measurements in two
+    // files of different bytes: the measurement's identity (seed, pair,
+    // side, file, configuration, measure, start) keeps the second add out
+    what: 'measurements: the identity of each compare measurement stored',
+    up: () => [
+      'CREATE TABLE measurements (key TEXT PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES sources (id))'
+    ]
   }
 ]
 

@@ -6,7 +6,7 @@
 // creation (a bad --history fails before any benchmark runs).
 const { openHistory } = require('./index.js')
 const { localEnv, envFromMeta } = require('./fingerprint.js')
-const { loadRecords } = require('./ingest.js')
+const { loadRecords, measurementKey } = require('./ingest.js')
 const { formatConfiguration } = require('../report/text.js')
 
 /**
@@ -97,7 +97,10 @@ async function compareHistorySink (db, o) {
       const label = labelOf(side)
       const value = Number(row.rate)
       if (label === null || label === undefined || !Number.isFinite(value)) return
-      sink.push([{ file: row.filename, configuration: row.configuration ?? '', measure: row.measure || 'wall', value, label, env: sideEnv(o.meta, side) }])
+      const measure = row.measure || 'wall'
+      // the key a later add of this run's CSV or NDJSON computes: that add then adds nothing
+      const key = measurementKey(row, side, row.filename, row.configuration ?? '', measure)
+      sink.push([{ file: row.filename, configuration: row.configuration ?? '', measure, value, label, env: sideEnv(o.meta, side), ...(key ? { key } : {}) }])
       if (++count % every === 0) await sink.flush()
     },
     close: () => sink.close()

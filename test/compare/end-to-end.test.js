@@ -61,6 +61,7 @@ t.test('the same binary against itself is not called faster or slower', async (t
     t.equal(res.ci.length, 2)
   }
   t.ok(a.meta.old.sha256 && a.meta.new.sha256, 'binaries described in meta')
+  t.ok(Array.isArray(a.meta.old.v8Flags) && Array.isArray(a.meta.new.v8Flags), 'each side\'s node/V8 flags in meta (the history key)')
   // --plot through compare's analysis: the figure of the same analysis, titled
   // from the binaries compare described.
   const figure = fs.readFileSync(svg, 'utf8')

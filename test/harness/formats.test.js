@@ -20,7 +20,8 @@ const REPORTS = [
 ]
 const META = {
   benchrig: '0.1.0',
-  node: { version: 'v20.20.2', path: '/usr/bin/node' },
+  node: { version: 'v20.20.2', path: '/usr/bin/node', sha256: 'c0ffee' },
+  v8Flags: ['--max-semi-space-size=16'],
   driverNode: { version: 'v20.20.2', path: '/usr/bin/node' },
   cpu: { model: 'Test CPU', count: 2 },
   os: { platform: 'linux', release: '6.0', arch: 'x64' },
@@ -149,7 +150,10 @@ test('NDJSON format: schema, metadata and extra fields on every record', async (
 test('collectMeta: benchrig, node version and path, CPU, OS, date, load', async (t) => {
   const m = collectMeta({ date: new Date(0) })
   t.equal(m.benchrig, require('../../package.json').version)
-  t.same(m.node, { version: process.version, path: process.execPath })
+  t.same(m.node, { version: process.version, path: process.execPath, sha256: require('node:crypto').createHash('sha256').update(fs.readFileSync(process.execPath)).digest('hex') })
+  t.same(collectMeta({ env: { NODE_OPTIONS: '--jitless', BENCHRIG_FLAGS: '--a  --b', NODE_BENCHMARK_FLAGS: '--c' }, execArgv: ['--d'] }).v8Flags, ['--a', '--b', '--c', '--d', '--jitless'],
+    'the children\'s flags in root.js order, then NODE_OPTIONS')
+  t.equal(collectMeta({ execPath: '/no/such/node' }).node.sha256, undefined, 'an unreadable binary: no hash, no error')
   t.type(m.cpu.model, 'string')
   t.ok(m.cpu.count >= 1)
   t.same(Object.keys(m.os), ['platform', 'release', 'arch'])

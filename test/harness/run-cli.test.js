@@ -69,7 +69,15 @@ test('--format csv and ndjson; options in any order and the --x=y form', async (
   const { records } = parseCsvRecords(r.stdout)
   t.same(records.map((x) => [x.filename, x.configuration]), [['alpha/ok.js', 'flag=true n=1 mode="fast"']])
   t.ok(Number(records[0].rate) > 0)
-  const nd = await run(['alpha', '--format', 'ndjson', '--filter', 'env', '--set', 'benchmarker=autocannon'])
+  const before = process.env.BENCHRIG_FLAGS
+  process.env.BENCHRIG_FLAGS = '--stack-size=900'
+  let nd
+  try {
+    nd = await run(['alpha', '--format', 'ndjson', '--filter', 'env', '--set', 'benchmarker=autocannon'])
+  } finally {
+    if (before === undefined) delete process.env.BENCHRIG_FLAGS
+    else process.env.BENCHRIG_FLAGS = before
+  }
   const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l))
   t.same(lines.map((l) => l.type), ['result', 'summary'])
   const rec = lines[0]
@@ -82,6 +90,9 @@ test('--format csv and ndjson; options in any order and the --x=y form', async (
   t.equal(rec.run, 1)
   t.equal(rec.benchmarker, 'fake')
   t.ok(Array.isArray(rec.execArgv), 'extra fields of the report are NDJSON fields')
+  t.equal(rec.meta.node.sha256, require('node:crypto').createHash('sha256').update(require('node:fs').readFileSync(process.execPath)).digest('hex'), 'the binary\'s sha256')
+  t.equal(rec.meta.v8Flags[0], '--stack-size=900', 'the flags the driver gives the children (BENCHRIG_FLAGS first)')
+  t.ok(rec.execArgv.includes('--stack-size=900'), 'and the child ran with them')
   const badFormat = await run(['alpha', '--format', 'xml'])
   t.equal(badFormat.stderr, 'run.js: --format xml: use one of simple, csv, csv-wide, ndjson\n')
   const unknown = await run(['alpha', '--bogus'])

@@ -80,6 +80,70 @@ for (const [engine, dbOf] of Object.entries(ENGINES)) {
       t.same(list.labels, ['v18.20.0', 'v20.1.0', 'v22.0.0'])
     })
 
+    t.test('run NDJSON of the real writer: V8 flags and the binary sha256 key the series', async (t) => {
+      const db = await dbOf(t)
+      if (!db) return
+      const dir = tmp(t)
+      const { createNdjsonWriter } = require('../../lib/report/ndjson.js')
+      const { collectMeta } = require('../../lib/report/meta.js')
+      // what `run --format ndjson` writes, with the children's env as the driver knows it
+      const ndjson = (name, env, rate) => {
+        let text = ''
+        const w = createNdjsonWriter({ write: (s) => { text += s } }, collectMeta({ env, date: new Date(0) }))
+        w.result({ name: 'buffers/f.js', conf: { n: 1 }, rate, time: 1 })
+        w.end({ files: 1 })
+        return write(dir, name, text)
+      }
+      const plain = ndjson('plain.ndjson', {}, 100)
+      const plainAgain = ndjson('plain-again.ndjson', { NODE_BENCHMARK_FLAGS: '' }, 101)
+      const jitless = ndjson('jitless.ndjson', { BENCHRIG_FLAGS: '--jitless' }, 50)
+      const h = await openHistory(db)
+      t.teardown(() => h.close())
+      // one label for all three: the node version (and so the sha256) stays in the key
+      const r = await h.add([plain, plainAgain, jitless], { label: 'v99.0.0' })
+      t.equal(r.added, 3)
+      const series = await h.series({ file: 'buffers/f.js' })
+      t.equal(series.length, 2, 'two flag sets, two series')
+      const byFlags = Object.fromEntries(series.map((s) => [s.key.env.v8Flags, s.points[0].values.slice().sort((a, b) => a - b)]))
+      t.same(byFlags, { '': [100, 101], '--jitless': [50] }, 'the same flags: one series')
+      for (const s of series) t.equal(s.key.env.nodeSha256, require('../../lib/report/meta.js').fileSha256(process.execPath), 'the binary\'s sha256 from the metadata')
+    })
+
+    t.test('a compare CSV and its NDJSON sidecar: the second adds nothing of the same measurements', async (t) => {
+      const db = await dbOf(t)
+      if (!db) return
+      const dir = tmp(t)
+      const row = (side, pair, rate, start) => ({ binary: side, filename: 'http/c.js', configuration: 'c=1', rate, time: 1, pair, order: 1, run: 1, seed: 7, start, configs: 1, measure: 'wall' })
+      const rows = [row('old', 1, 10, 1000), row('new', 1, 12, 1001), row('old', 2, 11, 1002), row('new', 2, 13, 1003)]
+      const HEAD = '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs","measure"\n'
+      const csvLine = (r) => `"${r.binary}","${r.filename}","${r.configuration}",${r.rate},1,"${r.pair}","old-new","1",${r.seed},${r.start},"1","wall"\n`
+      const csv = write(dir, 'compare.csv', HEAD + rows.map(csvLine).join(''))
+      const meta = { schema: 'benchrig-compare/1', type: 'meta', seed: 7, old: { version: 'v22.1.0', sha256: 'aa', v8Flags: [] }, new: { version: 'v24.0.0', sha256: 'bb', v8Flags: [] }, cpu: { model: 'Test CPU' }, hostname: 'box' }
+      const nd = write(dir, 'compare.ndjson', [meta, ...rows.map((r) => ({ schema: 'benchrig-compare/1', type: 'measurement', ...r }))].map((o) => JSON.stringify(o)).join('\n') + '\n')
+      const h = await openHistory(db)
+      t.teardown(() => h.close())
+      const first = await h.add([csv], { label: 'v22.1.0..v24.0.0' })
+      t.equal(first.added, 4)
+      const second = await h.add([nd])
+      t.same({ added: second.added, skipped: second.skipped, duplicates: second.sources[0].duplicates }, { added: 0, skipped: 4, duplicates: 4 }, 'the sidecar holds the same four measurements')
+      // a rerun with the same --seed is new data (its start times differ); a resumed CSV adds only its new rows
+      const rerun = write(dir, 'rerun.csv', HEAD + [...rows.map((r) => ({ ...r, start: r.start + 10000 }))].map(csvLine).join(''))
+      const resumed = write(dir, 'resumed.csv', HEAD + [...rows, row('old', 3, 9, 1004)].map(csvLine).join(''))
+      const more = await h.add([rerun, resumed], { label: 'v22.1.0..v24.0.0' })
+      t.same(more.sources.map((s) => [s.added, s.duplicates ?? 0]), [[4, 0], [1, 4]])
+      const values = (await h.series({ file: 'http/c.js' })).flatMap((s) => s.points.flatMap((p) => p.values))
+      t.equal(values.length, 9, 'every measurement once')
+      t.same((await h.list()).sources.map((s) => s.rows), [4, 0, 4, 1], 'a source counts the rows it added')
+      // compare --history records as it goes; adding that run's CSV afterwards adds nothing
+      const { compareHistorySink } = require('../../lib/history/sink.js')
+      const live = rows.map((r) => ({ ...r, seed: 8 }))
+      const sink = await compareHistorySink(db, { meta: { ...meta, seed: 8 } })
+      for (const r of live) await sink.write(r)
+      await sink.close()
+      const after = await h.add([write(dir, 'live.csv', HEAD + live.map(csvLine).join(''))], { label: 'v22.1.0..v24.0.0' })
+      t.same({ added: after.added, duplicates: after.sources[0].duplicates }, { added: 0, duplicates: 4 })
+    })
+
     t.test('label order: semver, added, and a mix asks for --order', async (t) => {
       const db = await dbOf(t)
       if (!db) return
