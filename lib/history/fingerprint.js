@@ -63,7 +63,9 @@ function envFromMeta (meta, side) {
     kernel: meta.os?.release,
     governor: meta.governor,
     nodeVersion: bin.version,
-    nodeSha256: bin.sha256,
+    // a git-ref or package side's sha256 names binary and code together; the
+    // binary's own (binary_sha256) keys the series, as compare's live sink does
+    nodeSha256: bin.binary_sha256 ?? bin.sha256,
     v8Flags: flagText(bin.v8Flags ?? meta.v8Flags),
     host: meta.hostname
   }
