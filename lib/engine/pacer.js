@@ -163,9 +163,9 @@ function stampPlanned (conn, slot, index, now) {
 
 /**
  * What every paced connection overrides the same way, for a class to take
- * once at load (ws/paced-connection.js): more to send while the plan has
- * requests, the runner's clock, latency from the planned send, and a
- * timed-out request entered in the histograms.
+ * once at load (the HTTP/1.1, HTTP/2 and WebSocket paced connections): more
+ * to send while the plan has requests, the runner's clock, latency from the
+ * planned send, and a timed-out request entered in the histograms.
  */
 const PACED_METHODS = {
   moreToSend () { return this.pacer.issued < this.pacer.limit },

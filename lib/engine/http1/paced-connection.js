@@ -7,7 +7,7 @@
 // Connection's hot path has no rate branch.
 const { Connection } = require('./connection.js')
 const C = require('../counters.js')
-const { pace, recordPaced, recordTimedOut } = require('../pacer.js')
+const { pace, PACED_METHODS } = require('../pacer.js')
 
 class PacedConnection extends Connection {
   /**
@@ -63,11 +63,9 @@ class PacedConnection extends Connection {
     runner.counters[C.SENT] += k
     this.socket.write(this.source.slice(first, k))
   }
-
-  moreToSend () { return this.pacer.issued < this.pacer.limit }
-  now () { return this.runner.clock.now() }
-  record (slot, status, mismatch) { recordPaced(this, slot, status, mismatch) }
-  givenUp (slot, now) { recordTimedOut(this, slot, now) }
 }
+
+// the overrides every paced connection shares (latency from the planned send)
+Object.assign(PacedConnection.prototype, PACED_METHODS)
 
 module.exports = { PacedConnection }

@@ -9,7 +9,7 @@
 // in tests). The class is chosen once per run (runner.js); H2Connection's
 // closed-loop flush has no rate branch.
 const { H2Connection } = require('./connection.js')
-const { pace, recordPaced, recordTimedOut } = require('../pacer.js')
+const { pace, PACED_METHODS } = require('../pacer.js')
 
 class PacedH2Connection extends H2Connection {
   /**
@@ -60,11 +60,9 @@ class PacedH2Connection extends H2Connection {
     this.plannedTimes[slot] = this.woken ? now : planned
     this.runner.lag.record((now - planned) * 1000)
   }
-
-  moreToSend () { return this.pacer.issued < this.pacer.limit }
-  now () { return this.runner.clock.now() }
-  record (slot, status, mismatch) { recordPaced(this, slot, status, mismatch) }
-  givenUp (slot, now) { recordTimedOut(this, slot, now) }
 }
+
+// the overrides every paced connection shares (latency from the planned send)
+Object.assign(PacedH2Connection.prototype, PACED_METHODS)
 
 module.exports = { PacedH2Connection }
