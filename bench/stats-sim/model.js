@@ -36,6 +36,28 @@ function t3 (rng) {
 }
 
 /**
+ * The machine's state over time: a drifting level, slow spells and rare
+ * outliers. Each call advances it one step; `noise()` adds a measurement's
+ * own noise, drawn between the spell and the outlier so that the seeded draws
+ * keep their order.
+ * @param {any} n a noise preset
+ * @param {ReturnType<typeof createRng>} rng
+ * @returns {(noise: () => number) => number}
+ */
+function createInterference (n, rng) {
+  let level = 0
+  let spell = false
+  return (noise) => {
+    level += n.drift * rng.normal()
+    if (spell ? rng.uniform() < n.spellOut : rng.uniform() < n.spellIn) spell = !spell
+    let x = level + noise()
+    if (spell) x -= n.spellDepth
+    if (rng.uniform() < n.outlier) x -= n.outlierDepth * (0.5 + rng.uniform())
+    return x
+  }
+}
+
+/**
  * A machine whose state (drift, spell) carries over between batches.
  * @param {number} seed
  * @param {keyof PRESETS | object} noise
@@ -44,18 +66,10 @@ function createMachine (seed, noise = 'realistic') {
   const n = typeof noise === 'string' ? PRESETS[noise] : noise
   if (!n) throw new Error(`unknown noise preset ${noise}`)
   const rng = createRng(seed)
-  let level = 0
-  let spell = false
   let run = 0
+  const machine = createInterference(n, rng)
   // One measurement: advances the machine by one step.
-  const step = () => {
-    level += n.drift * rng.normal()
-    if (spell ? rng.uniform() < n.spellOut : rng.uniform() < n.spellIn) spell = !spell
-    let x = level + n.measure * t3(rng)
-    if (spell) x -= n.spellDepth
-    if (rng.uniform() < n.outlier) x -= n.outlierDepth * (0.5 + rng.uniform())
-    return x
-  }
+  const step = () => machine(() => n.measure * t3(rng))
 
   /**
    * Runs `pairs` pairs of the files from pair number firstPair.
@@ -115,16 +129,10 @@ module.exports = { createMachine, suite, PRESETS }
 function createDuetMachine (seed, noise = 'realistic', { setBias = 0.03, randomise = true } = {}) {
   const n = PRESETS[noise]
   const rng = createRng(seed)
-  let level = 0
-  let spell = false
-  const shared = () => {
-    level += n.drift * rng.normal()
-    if (spell ? rng.uniform() < n.spellOut : rng.uniform() < n.spellIn) spell = !spell
-    let x = level
-    if (spell) x -= n.spellDepth
-    if (rng.uniform() < n.outlier) x -= n.outlierDepth * (0.5 + rng.uniform())
-    return x
-  }
+  const machine = createInterference(n, rng)
+  // what both halves of a duet pair share: the machine's step without the
+  // measurement's own noise (each half draws its own)
+  const shared = () => machine(() => 0)
   function runPairs (files, pairs, firstPair = 1, runSeed = seed) {
     const rows = []
     for (let p = firstPair; p < firstPair + pairs; p++) {
