@@ -52,4 +52,18 @@ function svgDocument ({ width, height, title }, children) {
   }, [title === undefined ? '' : el('title', {}, text(title)), ...children]) + '\n'
 }
 
-module.exports = { el, text, escapeXml, svgDocument }
+/** Round ticks (1, 2, 5 × 10^k) covering [lo, hi]. */
+function niceTicks (lo, hi, target = 5) {
+  if (!(hi > lo)) {
+    const pad = Math.abs(lo) * 0.05 || 1
+    return niceTicks(lo - pad, hi + pad, target)
+  }
+  const raw = (hi - lo) / target
+  const mag = Math.pow(10, Math.floor(Math.log10(raw)))
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag
+  const ticks = [Number((Math.floor(lo / step) * step).toPrecision(12))]
+  while (ticks[ticks.length - 1] < hi - step * 1e-9) ticks.push(Number((ticks[ticks.length - 1] + step).toPrecision(12)))
+  return ticks
+}
+
+module.exports = { el, text, escapeXml, svgDocument, niceTicks }

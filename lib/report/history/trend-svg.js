@@ -8,27 +8,13 @@
 // value axis (data-y0/y1 at pixel rows data-top/data-bottom), so the test
 // reads the plotted numbers back from the rendered page (data- attributes are
 // given as strings: svg.js rounds numbers to 0.01 px, the values must be exact).
-const { el, text } = require('../svg.js')
+const { el, text, niceTicks } = require('../svg.js')
 
 const WIDTH = 760
 const HEIGHT = 260
 const M = { left: 72, right: 16, top: 28, bottom: 58 }
 const PLOT_W = WIDTH - M.left - M.right
 const PLOT_H = HEIGHT - M.top - M.bottom
-
-/** Round ticks (1, 2, 5 × 10^k) covering [lo, hi]. */
-function niceTicks (lo, hi, target = 5) {
-  if (!(hi > lo)) {
-    const pad = Math.abs(lo) * 0.05 || 1
-    return niceTicks(lo - pad, hi + pad, target)
-  }
-  const raw = (hi - lo) / target
-  const mag = Math.pow(10, Math.floor(Math.log10(raw)))
-  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag
-  const ticks = [Number((Math.floor(lo / step) * step).toPrecision(12))]
-  while (ticks[ticks.length - 1] < hi - step * 1e-9) ticks.push(Number((ticks[ticks.length - 1] + step).toPrecision(12)))
-  return ticks
-}
 
 /** A value as an axis or a tooltip shows it. */
 function short (v) {

@@ -3,7 +3,7 @@
 // library, no script in the page): the percentile plot HdrHistogram's
 // plotter draws (latency against 1/(1-p) on a log axis, so the tail gets as
 // much room as the median), and lines over time. Tooltips are SVG <title>s.
-const { el, text } = require('../svg.js')
+const { el, text, niceTicks } = require('../svg.js')
 
 const WIDTH = 760
 const HEIGHT = 300
@@ -15,14 +15,7 @@ const MAX_DECADES = 6 // 99.9999 %
 
 /** Round steps (1, 2, 5 × 10^k) from 0 to at least `max`. */
 function linearTicks (max, target = 5) {
-  if (!(max > 0)) return [0, 1]
-  const raw = max / target
-  const mag = Math.pow(10, Math.floor(Math.log10(raw)))
-  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag
-  const ticks = []
-  for (let v = 0; v < max + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)))
-  if (ticks[ticks.length - 1] < max) ticks.push(Number((ticks[ticks.length - 1] + step).toPrecision(12)))
-  return ticks
+  return max > 0 ? niceTicks(0, max, target) : [0, 1]
 }
 
 /** "90%", "99.9%": the percentile at 10^k on the 1/(1-p) axis. */
