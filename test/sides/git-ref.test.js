@@ -1,6 +1,6 @@
 'use strict'
 // compare --old-ref/--new-ref on a real git repository made in a temporary
-// folder (make-repo.js): the function made 30% slower is called slower and
+// folder (make-repo.js): the function made twice as slow is called slower and
 // the other not; each side runs with its own dependencies (the lockfile
 // changes between the refs); a missing ref, uncommitted changes under HEAD
 // and a failing install are one error each before any run; no worktree is
@@ -62,7 +62,7 @@ t.test('--resume\'s check goes by side: two refs share one binary path, each kee
   t.throws(() => checkResumeBinaries(nd, { old: '/n', new: '/n' }, () => ({ sha256: ids.old })), { code: 'BENCHRIG_ERR_RESUME_MISMATCH' })
 })
 
-t.test('A against B: spin() made 30% slower is called slower, sum() is not; each side has its own tiny', async (t) => {
+t.test('A against B: spin() made twice as slow is called slower, sum() is not; each side has its own tiny', async (t) => {
   const before = leftovers()
   const log = path.join(repoDir, '..', `sides-${process.pid}.log`)
   t.teardown(() => fs.rmSync(log, { force: true }))
