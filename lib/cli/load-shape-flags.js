@@ -20,6 +20,7 @@ const SHAPE_OPTIONS = [
   { name: 'burst-interval', type: 'string', value: 'MS', group: RATE, describe: 'milliseconds between bursts, or a duration like 2s (default 1000)' },
   { name: 'stages', type: 'string', value: 'STAGES', group: RATE, describe: 'a rate that ramps: DURATION:TARGET,... e.g. 30s:1000,1m:1000,10s:0 moves linearly from the previous target (0 at first) to each target over its duration; the run lasts their sum' },
   { name: 'stages-connections', type: 'string', value: 'STAGES', group: RATE, describe: 'open connections that ramp the same way (no rate): DURATION:CONNECTIONS,... e.g. 10s:50,30s:50,5s:0' },
+  { name: 'stages-start', type: 'string', value: 'N', group: RATE, describe: 'the target the first stage ramps from (default 0): a rate with --stages, connections with --stages-connections (k6\'s startRate, startVUs)' },
   { name: 'connection', type: 'string', value: 'close', group: RATE, describe: 'a new connection for every request (Connection: close)' },
   { name: 'reconnect-rate', alias: 'D', type: 'string', value: 'N', group: RATE, describe: 'reconnect each connection after it sent N requests' },
   { name: 'max-connection-requests', alias: 'M', type: 'string', value: 'N', group: RATE, describe: 'each connection sends at most N requests, then closes; the run ends when all have' },
@@ -78,6 +79,7 @@ function shapeOptions (args, warmup) {
     // repeated --stages add stages; repeated --threshold add thresholds
     stages: args.stages === undefined ? undefined : [].concat(args.stages),
     stagesConnections: args.stagesConnections === undefined ? undefined : [].concat(args.stagesConnections),
+    stagesStart: last(args.stagesStart),
     thresholds: args.threshold === undefined ? undefined : [].concat(args.threshold),
     thresholdAbort: args.thresholdAbort === true,
     localAddress: args.localAddress === undefined ? undefined : [].concat(args.localAddress)
@@ -99,7 +101,8 @@ function watchShape (run, args, io) {
   if (args.interval !== undefined) {
     run.on('interval', (row) => {
       first ??= row.start
-      out.write(formatRow(row, first) + '\n')
+      // a --scenarios run's rows come from each scenario: named
+      out.write((row.scenario === undefined ? '' : `${row.scenario}: `) + formatRow(row, first) + '\n')
     })
   }
   run.on('warmup', (w) => io.stderr.write(`warming up: ${w.connections} connections for ${w.duration}s (not measured)\n`))

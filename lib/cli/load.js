@@ -18,6 +18,7 @@ const { EXAMPLES } = require('./examples.js')
 const { WS_OPTIONS, WS_GROUP, wsOptions } = require('./load-ws-flags.js')
 const { FEED_OPTIONS, FEED_GROUP, feedOptions } = require('./load-feed-flags.js')
 const { GRPC_OPTIONS, GRPC_GROUP, grpcOptions } = require('./load-grpc-flags.js')
+const { SCENARIO_OPTIONS, scenariosFile, scenarioLines, reportScenarioThresholds } = require('./load-scenarios.js')
 
 const COMMON = 'Common'
 const OUTPUT = 'Output'
@@ -73,7 +74,7 @@ const HELP = {
   usage: 'benchrig load [options] <url...>',
   summary: 'Load-test an HTTP/1.1 server, or HTTP/2 with --h2 (http:// or https://), or a WebSocket server (ws:// or wss://: messages and their replies). Several URLs are sent round-robin; URLs on several origins split -c over the origins. autocannon\'s flags work as they are (camelCase long names too).',
   groups: [COMMON, 'Rate and traffic shape', 'What is recorded', 'Thresholds', 'Requests and scripts', FEED_GROUP, OUTPUT, 'TLS', H2, GRPC_GROUP, WS_GROUP, 'Running', 'Several generators', 'Other'],
-  options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...REQUEST_OPTIONS, ...FEED_OPTIONS, ...GRPC_OPTIONS, ...WS_OPTIONS],
+  options: [...LOAD_OPTIONS, ...SHAPE_OPTIONS, ...SCENARIO_OPTIONS, ...REQUEST_OPTIONS, ...FEED_OPTIONS, ...GRPC_OPTIONS, ...WS_OPTIONS],
   examples: [
     ['benchrig load -c 50 -d 10 http://127.0.0.1:3000/', '50 connections for 10 s, as fast as the server answers'],
     ['benchrig load -R 2000 -c 20 -d 30 http://127.0.0.1:3000/', '2000 requests per second; latency corrected for coordinated omission'],
@@ -81,6 +82,7 @@ const HELP = {
     ['benchrig load -p 10 --refill batch -d 5 http://127.0.0.1:3000/', '10 pipelined requests per connection, refilled like wrk'],
     ['benchrig load --h2 -c 10 --max-streams 20 https://localhost:8443/', 'HTTP/2 over TLS (ALPN), 20 streams per connection'],
     ['benchrig load -c 50 -R 5000 -d 10 -b \'{"op":"echo"}\' --ws-id id ws://127.0.0.1:8080/', 'WebSocket: 5000 messages per second over 50 connections, replies matched by their "id"'],
+    ['benchrig load --scenarios examples/scenarios/two-workloads.json http://127.0.0.1:3000/', 'k6\'s scenarios: several workloads, each its executor and start time; results per scenario and overall'],
     ['benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json', 'the result as JSON; several such files add up with benchrig merge'],
     ['benchrig load -d 30 --html report.html http://127.0.0.1:3000/', 'a self-contained HTML report to open in a browser (benchrig report builds one from a.json)'],
     ['benchrig load -d 30 --prometheus /var/lib/prometheus/node-exporter/bench.prom URL', 'the run\'s metrics where node_exporter\'s textfile collector reads them'],
@@ -167,7 +169,9 @@ async function main (argv) {
     return 0
   }
   const urls = resolveUrls(args._.map(String), args, process.env) // a path-only URL: PORT or --on-port
-  if (urls.length === 0) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
+  // --scenarios: the URLs are the default of scenarios without their own
+  const scenarios = scenariosFile(args)
+  if (urls.length === 0 && scenarios === undefined) throw new UsageError('no URL given: benchrig load [options] <url>, e.g. benchrig load -c 10 -d 5 http://127.0.0.1:3000/')
   const format = outputFormat(args)
   // json and yaml leave stdout to the result, as -j always did
   if (format !== 'text') args.json = true
@@ -180,7 +184,8 @@ async function main (argv) {
   const tty = process.stderr.isTTY === true
   const showProgress = tty && args.progress !== false && !args.n
   // liveLatency: only this command's live view asks for it
-  let opts = /** @type {ReturnType<typeof loadOptions> & {liveLatency?: boolean}} */ (loadOptions(args, argv, warmup, urls))
+  let opts = /** @type {ReturnType<typeof loadOptions> & {liveLatency?: boolean, scenarios?: string}} */ (loadOptions(args, argv, warmup, urls))
+  if (scenarios !== undefined) opts.scenarios = scenarios
   if (!args.onPort && args.script !== undefined && command !== undefined) opts.scriptArgs = command
   // the live line's p50/p99 of the last second (lib/engine/measure/live.js)
   if (showProgress) opts.liveLatency = true
@@ -217,7 +222,9 @@ async function main (argv) {
   const target = urls.length === 1 ? urls[0] : `${urls.length} URLs`
   // everything for people goes to stderr, as autocannon writes it: stdout
   // holds the result of -j alone, and `> file` keeps the tables on screen
-  if (chatty) {
+  if (chatty && scenarios !== undefined) {
+    process.stderr.write(scenarioLines(/** @type {any} */ (run)))
+  } else if (chatty) {
     const origins = run.opts.origins?.length ?? 1
     process.stderr.write(runningLines(run.opts, (origins > 1 ? ` over ${origins} origins` : '') +
       (run.opts.h2 ? ` over HTTP/2, up to ${run.opts.h2.maxStreams} streams each` : '')))
@@ -258,7 +265,9 @@ async function main (argv) {
     }
   }
   if (chatty && result.saturation.warning) process.stderr.write(`warning: ${result.saturation.warning}\n`)
-  const thresholdsFailed = reportThresholds(result, args.json === true, process)
+  // a scenario's thresholds first, then the overall ones (the run's own)
+  const scenarioFailed = reportScenarioThresholds(result, args.json === true, process)
+  const thresholdsFailed = reportThresholds(result, args.json === true, process) || scenarioFailed
   if (interrupted) {
     process.stderr.write(args.forever
       ? 'benchrig load: stopped by Ctrl-C; the last round above was cut short\n'
@@ -330,11 +339,11 @@ function writeReports (reports, result) {
 
 /** The engine's options from the parsed flags. */
 function loadOptions (args, argv, warmup, urls) {
-  // with stages, -d counts only if typed (they set the duration; yargs fills in the default)
-  const staged = args.stages !== undefined || args.stagesConnections !== undefined
+  // with stages or scenarios, -c and -d count only if typed (they set them; yargs fills in the default)
+  const staged = args.stages !== undefined || args.stagesConnections !== undefined || args.scenarios !== undefined
   return {
-    url: urls,
-    connections: args.stagesConnections !== undefined && !argv.some((a) => /^(-c|--connections)(=|$)|^-c\d/.test(a)) ? undefined : last(args.connections),
+    url: urls.length === 0 ? undefined : urls,
+    connections: (args.stagesConnections !== undefined || args.scenarios !== undefined) && !argv.some((a) => /^(-c|--connections)(=|$)|^-c\d/.test(a)) ? undefined : last(args.connections),
     pipelining: last(args.pipelining),
     refill: last(args.refill),
     duration: staged && !argv.some((a) => /^(-d|--duration)(=|$)|^-d\d/.test(a)) ? undefined : last(args.duration),

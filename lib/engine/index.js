@@ -8,7 +8,7 @@
 //   'done'     (result)                    the autocannon-shaped result
 // With workers <= 1 the run stays in this thread; otherwise connections and
 // the amount are split over worker_threads, remainder spread, never dropped.
-const { EventEmitter } = require('node:events')
+const { RunEmitter } = require('./run-emitter.js')
 const path = require('node:path')
 const { Worker } = require('node:worker_threads')
 const { normalizeOptions } = require('./options/options.js')
@@ -97,9 +97,8 @@ function planRunners (opts) {
  *   done?: string | object}} LoadResult (done: what a wrk script's done() printed or returned)
  */
 
-class LoadRun extends EventEmitter {
-  /** @type {Promise<LoadResult>} */
-  #promise
+/** @extends {RunEmitter<LoadResult>} */
+class LoadRun extends RunEmitter {
   #runners = []
   #workers = []
   #stopped = false
@@ -116,28 +115,8 @@ class LoadRun extends EventEmitter {
   constructor (opts) {
     super()
     this.opts = opts
-    this.#promise = new Promise((resolve, reject) => {
-      process.nextTick(() => this.#run().then(resolve, (err) => {
-        // event users hear of a failed run too, if they listen for it
-        if (this.listenerCount('error') > 0) this.emit('error', err)
-        reject(err)
-      }))
-    })
-    // awaiting is optional: a run used through events must not leave an
-    // unhandled rejection behind
-    this.#promise.catch(() => {})
+    this.begin(() => this.#run())
   }
-
-  /**
-   * @template [T=LoadResult]
-   * @template [E=never]
-   * @param {((result: LoadResult) => T | PromiseLike<T>) | null} [onFulfilled]
-   * @param {((err: any) => E | PromiseLike<E>) | null} [onRejected]
-   * @returns {Promise<T | E>}
-   */
-  then (onFulfilled, onRejected) { return this.#promise.then(onFulfilled, onRejected) }
-  catch (onRejected) { return this.#promise.catch(onRejected) }
-  finally (onFinally) { return this.#promise.finally(onFinally) }
 
   /** Ends the run early; the result covers what happened so far. */
   stop () {
@@ -229,14 +208,25 @@ class LoadRun extends EventEmitter {
   async #runShares (runnerOpts) {
     this.#sources = runnerOpts.length
     if (runnerOpts.every((ro) => ro.share === 0)) {
-      if (this.opts.startAt !== undefined) await waitUntil(this.opts.startAt)
-      const t0 = Date.now()
+      const t0 = await this.#startInstant()
       for (const ro of runnerOpts) ro.t0 = t0
       return Promise.all(runnerOpts.map((ro) => this.#runHere(ro)))
     }
     const byShare = []
     for (const ro of runnerOpts) (byShare[ro.share] ??= []).push(ro)
     return (await this.#runWorkers(byShare)).flat()
+  }
+
+  /**
+   * The run's t0 (epoch ms), once it is set up: now; or after --start-at's
+   * instant; or, for a scenario of a --scenarios run, what its `startGate`
+   * gives once every scenario is set up (scenarios/run.js: the shared t0
+   * plus the scenario's startTime, so its seconds fall on the run's).
+   */
+  async #startInstant () {
+    if (this.opts.startGate !== undefined) return this.opts.startGate()
+    if (this.opts.startAt !== undefined) await waitUntil(this.opts.startAt)
+    return Date.now()
   }
 
   #runHere (ro) {
@@ -330,8 +320,7 @@ class LoadRun extends EventEmitter {
     }))
     const failed = Promise.all(runs) // rejects early if a worker dies before 'ready'
     await Promise.race([allReady, failed])
-    if (this.opts.startAt !== undefined) await waitUntil(this.opts.startAt)
-    const t0 = Date.now()
+    const t0 = await this.#startInstant()
     for (const w of this.#workers) w.postMessage({ type: 'start', t0 })
     if (this.#stopped) for (const w of this.#workers) w.postMessage({ type: 'stop' })
     return failed
@@ -407,6 +396,9 @@ function liveTick (tick, sums, latencyCounts) {
  * @returns {LoadRun}
  */
 function load (options) {
+  // several named workloads (--scenarios): their own module, loaded only then
+  // (a ScenariosRun has a LoadRun's surface: opts, stop(), then, the events)
+  if (options?.scenarios !== undefined && options?.scenarios !== null) return /** @type {LoadRun} */ (/** @type {unknown} */ (require('./scenarios/run.js').loadScenarios(options)))
   return new LoadRun(normalizeOptions(options))
 }
 

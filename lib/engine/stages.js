@@ -16,7 +16,9 @@ const { parseCount } = require('./options/units.js')
 const { Pacer } = require('./pacer.js')
 
 /**
- * @typedef {{durationMs: number, target: number}} Stage
+ * A stage; the first may carry `from`, the target before it (k6's startRate
+ * and startVUs; 0 when absent), which scaleStages scales with the targets.
+ * @typedef {{durationMs: number, target: number, from?: number}} Stage
  */
 
 /**
@@ -38,15 +40,17 @@ function parseTarget (text, flag, part, integer) {
  * @param {unknown} value
  * @param {string} flag for the messages, e.g. '--stages'
  * @param {(value: unknown, flag: string) => number} parseDuration seconds
- * @param {{integer?: boolean}} [opts] integer targets only (connections)
+ * @param {{integer?: boolean, from?: number}} [opts] integer targets only (connections);
+ *   from: the target before the first stage (--stages-start; default 0)
  * @returns {Stage[]}
  */
-function parseStages (value, flag, parseDuration, { integer = false } = {}) {
+function parseStages (value, flag, parseDuration, { integer = false, from = 0 } = {}) {
   const parts = []
   for (const v of [].concat(value)) {
     if (v !== null && typeof v === 'object') parts.push(v)
     else parts.push(...String(v).split(','))
   }
+  /** @type {Stage[]} */
   const stages = []
   for (const part of parts) {
     let durationText
@@ -72,7 +76,8 @@ function parseStages (value, flag, parseDuration, { integer = false } = {}) {
     stages.push({ durationMs: Math.round(seconds * 1000), target })
   }
   if (stages.length === 0) throw new UsageError(`invalid ${flag}: give at least one stage DURATION:TARGET, e.g. 30s:1000`)
-  if (stages.every((s) => s.target === 0)) throw new UsageError(`invalid ${flag} "${[].concat(value).join(',')}": every target is 0, so nothing would be sent`)
+  if (from > 0) stages[0].from = from
+  if (stages.every((s) => s.target === 0) && !(from > 0)) throw new UsageError(`invalid ${flag} "${[].concat(value).join(',')}": every target is 0, so nothing would be sent`)
   return stages
 }
 
@@ -85,11 +90,14 @@ function stagesDurationMs (stages) {
 
 /** The stages with every target multiplied by `factor` (a worker's share). */
 function scaleStages (stages, factor) {
-  return stages.map((s) => ({ durationMs: s.durationMs, target: s.target * factor }))
+  return stages.map((s) => (s.from === undefined
+    ? { durationMs: s.durationMs, target: s.target * factor }
+    : { durationMs: s.durationMs, target: s.target * factor, from: s.from * factor }))
 }
 
 /**
- * The piecewise-linear target of `stages` (starting from 0): value at a time,
+ * The piecewise-linear target of `stages` (starting from the first stage's
+ * `from`, 0 by default): value at a time,
  * its integral and the inverse of the integral. Arrays are built once.
  */
 class Ramp {
@@ -101,7 +109,7 @@ class Ramp {
     this.i0 = new Float64Array(n + 1) // integral up to the start of stage s (requests)
     this.a = new Float64Array(n) // rate at the start of stage s (per ms)
     this.b = new Float64Array(n) // its slope (per ms²)
-    let from = 0
+    let from = (stages[0]?.from ?? 0) / 1000 // per ms, as `to` below
     for (let s = 0; s < n; s++) {
       const d = stages[s].durationMs
       const to = stages[s].target / 1000
@@ -117,7 +125,7 @@ class Ramp {
 
   /** The target (per second) at `t` ms from the start. */
   valueAt (t) {
-    if (t <= 0) return 0
+    if (t <= 0) return this.a[0] * 1000
     if (t >= this.endMs) return this.a[this.n - 1] * 1000 + this.b[this.n - 1] * (this.endMs - this.t0[this.n - 1]) * 1000
     const s = this.stageAt(t)
     return (this.a[s] + this.b[s] * (t - this.t0[s])) * 1000
@@ -196,7 +204,9 @@ class RampPacer extends Pacer {
 
 /** The plan as the JSON shows it: seconds and targets. */
 function describeStages (stages) {
-  return stages.map((s) => ({ duration: s.durationMs / 1000, target: s.target }))
+  return stages.map((s) => (s.from === undefined
+    ? { duration: s.durationMs / 1000, target: s.target }
+    : { duration: s.durationMs / 1000, target: s.target, from: s.from }))
 }
 
 module.exports = { parseStages, stagesDurationMs, scaleStages, describeStages, Ramp, RampPacer }

@@ -260,6 +260,30 @@ class TickWatch {
   }
 }
 
+/**
+ * The figures of a result as JSON carries them (a merge, a scenarios run's
+ * whole): its counts into counters, its histogram decoded with the exact
+ * min and max it prints, its duration; what `evaluate` reads.
+ * @param {Record<string, any>} r a load result
+ * @returns {Parameters<typeof measure>[1]}
+ */
+function figuresOf (r) {
+  const c = new Float64Array(C.SIZE)
+  c[C.COMPLETED] = r.requests?.total ?? 0
+  c[C.SENT] = r.requests?.sent ?? 0
+  c[C.BYTES] = r.throughput?.total ?? 0
+  c[C.MISMATCHES] = r.mismatches ?? 0
+  C.ERROR_KINDS.forEach((k, i) => { c[C.ERR_CONNECT + i] = r.errorsByKind?.[k] ?? 0 })
+  for (const [k, i] of Object.entries(STATUS)) c[i] = r[k] ?? 0
+  const h = typeof r.histogram === 'string' ? require('./measure/hdr-codec.js').decode(r.histogram) : new Histogram()
+  // the V2 encoding keeps buckets: the printed min and max are the exact ones
+  if (h.totalCount > 0 && Number.isFinite(r.latencyUs?.min) && Number.isFinite(r.latencyUs?.max)) {
+    h.minValue = r.latencyUs.min
+    h.maxValue = r.latencyUs.max
+  }
+  return { counters: c, histogram: h, elapsedMs: (r.duration ?? 0) * 1000 }
+}
+
 /** Whether a list needs latency figures (a running histogram) to be checked. */
 function needsLatency (list) {
   return list.some((th) => th.kind === 'latency')
@@ -292,4 +316,4 @@ function failureLines (checked) {
   })
 }
 
-module.exports = { parseThreshold, parseThresholds, measure, evaluate, failsEarly, firstFailure, watchThresholds, TickWatch, needsLatency, formatThresholds, failureLines, GRACE_MS, CHECK_MS }
+module.exports = { parseThreshold, parseThresholds, measure, evaluate, figuresOf, failsEarly, firstFailure, watchThresholds, TickWatch, needsLatency, formatThresholds, failureLines, GRACE_MS, CHECK_MS }

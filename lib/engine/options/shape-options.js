@@ -38,7 +38,7 @@ function parseRate (o, parseDuration) {
     if (other !== undefined) {
       throw new UsageError(`--stages sets the rate over time; it cannot be combined with ${FLAG_OF[other]}`)
     }
-    const stages = parseStages(o.stages, '--stages', parseDuration)
+    const stages = parseStages(o.stages, '--stages', parseDuration, { from: stagesStart(o, false) })
     // rate: the mean over the plan, what `rate.target` reports
     const ramp = new Ramp(stages)
     return { mode: 'stages', rate: ramp.total * 1000 / ramp.endMs, burst: 1, intervalMs: 0, stages }
@@ -65,6 +65,17 @@ function parseRate (o, parseDuration) {
 }
 
 /**
+ * --stages-start: the target before the first stage (k6's startRate for a
+ * rate, startVUs for connections), from which the first stage ramps; 0 when
+ * absent. It applies to whichever of --stages and --stages-connections is given.
+ * @param {object} o user options @param {boolean} integer connections (a whole number)
+ */
+function stagesStart (o, integer) {
+  if (o.stagesStart === undefined || o.stagesStart === null) return 0
+  return parseCount(o.stagesStart, '--stages-start', { whole: integer, min: 0 })
+}
+
+/**
  * The duration of a run with --stages or --stages-connections: the sum of the
  * stages. -d may be given only if it agrees (a typo in either is caught), and
  * -a cannot end such a run (-O caps its requests instead).
@@ -76,7 +87,8 @@ function parseRate (o, parseDuration) {
 function stagedDuration (o, amount, parseDuration) {
   const flag = o.stages !== undefined && o.stages !== null ? '--stages' : (o.stagesConnections !== undefined && o.stagesConnections !== null ? '--stages-connections' : null)
   if (flag === null) return null
-  const stages = parseStages(flag === '--stages' ? o.stages : o.stagesConnections, flag, parseDuration)
+  const integer = flag !== '--stages'
+  const stages = parseStages(integer ? o.stagesConnections : o.stages, flag, parseDuration, { integer, from: stagesStart(o, integer) })
   const ms = stagesDurationMs(stages)
   if (amount > 0) throw new UsageError(`${flag} runs for the sum of its stages; -a/--amount cannot end it (use -O/--max-overall-requests to cap the requests)`)
   if (o.duration !== undefined && o.duration !== null && Math.round(parseDuration(o.duration, '-d/--duration') * 1000) !== ms) {
@@ -93,12 +105,12 @@ function stagedDuration (o, amount, parseDuration) {
  */
 function connectionStagesOf (o, parseDuration) {
   if (o.stagesConnections === undefined || o.stagesConnections === null) return null
-  const stages = parseStages(o.stagesConnections, '--stages-connections', parseDuration, { integer: true })
+  const stages = parseStages(o.stagesConnections, '--stages-connections', parseDuration, { integer: true, from: stagesStart(o, true) })
   const other = ['stages', 'overallRate', 'connectionRate', 'burst'].find((k) => o[k] !== undefined && o[k] !== null && o[k] !== false)
   if (other !== undefined) {
     throw new UsageError(`--stages-connections ramps the connections of a run without a rate; it cannot be combined with ${other === 'stages' ? '--stages' : FLAG_OF[other]}`)
   }
-  const peak = Math.max(...stages.map((s) => s.target))
+  const peak = Math.max(stages[0].from ?? 0, ...stages.map((s) => s.target))
   if (o.connections !== undefined && o.connections !== null && parseCount(o.connections, '-c/--connections') !== peak) {
     throw new UsageError(`-c/--connections ${o.connections} disagrees with --stages-connections, whose peak is ${peak}: drop -c (the stages set the connections)`)
   }
@@ -183,6 +195,9 @@ function parseWarmup (value, parseDuration, connections) {
  */
 function normalizeShape (o, base) {
   const rate = parseRate(o, base.parseDuration)
+  if (o.stagesStart !== undefined && o.stagesStart !== null && rate?.mode !== 'stages' && (o.stagesConnections === undefined || o.stagesConnections === null)) {
+    throw new UsageError('--stages-start is where a ramp begins: add --stages or --stages-connections')
+  }
   if (o.ignoreCoordinatedOmission && rate === null) {
     throw new UsageError('-C/--ignore-coordinated-omission only applies to a constant rate: add -R/--overall-rate, -r/--connection-rate or --stages')
   }

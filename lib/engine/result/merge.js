@@ -27,7 +27,7 @@ const SUMMED = [
 const REBUILT = [
   'url', 'socketPath', 'sampleInt', 'pipelining', 'duration', 'samples', 'start', 'finish',
   'statusCodeStats', 'requests', 'throughput', 'errorsByKind', 'errorDetails', 'stoppedBy',
-  'saturation', 'perSecond', 'intervals', 'rate', 'merge', 'endpoints', 'ws', 'grpc'
+  'saturation', 'perSecond', 'intervals', 'rate', 'merge', 'endpoints', 'ws', 'grpc', 'thresholds', 'scenarios', 'scenario'
 ]
 /** Counters of the constant-rate plan (`rate`), summed; its other fields are rebuilt or reported. */
 const RATE_SUMMED = ['target', 'planned', 'sent', 'unsent']
@@ -162,6 +162,8 @@ function allOrNone (inputs, key, has, hint) {
   const having = inputs.filter(({ r }) => has(r[key]))
   if (having.length === 0) return false
   if (having.length < inputs.length) {
+    // the scenarios of one run differ in mode: what only some have stays theirs
+    if (/** @type {any} */ (inputs).partial) return false
     const lacking = inputs.find(({ r }) => !has(r[key])).name
     throw new UsageError(`${lacking} has no "${key}" but ${having[0].name} has: ${hint}`)
   }
@@ -364,6 +366,54 @@ function mergeCounted (list, prefix, ignored) {
 }
 
 /**
+ * Thresholds (`thresholds[]`, each {expr, value, ok}): when every input
+ * checked the same expressions, they are checked again on the merged figures
+ * (a percentile of the merge is the merge's own); otherwise not merged.
+ */
+function mergeThresholds (inputs, out, ignored) {
+  const lists = inputs.map(({ r }) => r.thresholds)
+  if (lists.every((l) => l === undefined)) return undefined
+  const exprs = lists.map((l) => (Array.isArray(l) ? l.map((c) => c?.expr) : null))
+  if (exprs.some((e) => e === null || e.some((x) => typeof x !== 'string')) || !sameJson(exprs)) {
+    ignored.add('thresholds')
+    return undefined
+  }
+  const { parseThresholds, evaluate, figuresOf } = require('../thresholds.js')
+  return evaluate(parseThresholds(exprs[0]), figuresOf(out))
+}
+
+/**
+ * The `scenarios` of results of one scenarios file (several machines or
+ * workers ran it): the same names in every input, each merged with merge()
+ * as a whole result is; its `scenario` (name, executor, plan) kept when all
+ * agree.
+ */
+function mergeScenarios (inputs, ignored) {
+  const names = Object.keys(inputs[0].r.scenarios)
+  for (const { r, name } of inputs) {
+    const own = Object.keys(r.scenarios)
+    const missing = names.find((n) => !own.includes(n))
+    const extra = own.find((n) => !names.includes(n))
+    if (missing !== undefined || extra !== undefined) {
+      throw new UsageError(`${name} has ${missing !== undefined ? `no scenario "${missing}"` : `a scenario "${extra}"`} that ${inputs[0].name} ${missing !== undefined ? 'has' : 'has not'}: ` +
+        'merge results of runs of the same scenarios file')
+    }
+  }
+  const out = {}
+  for (const scenario of names) {
+    const parts = inputs.map(({ r }) => r.scenarios[scenario])
+    const merged = merge(parts.map(({ scenario: _, ...rest }) => rest), { names: inputs.map(({ name }) => `${name} scenario "${scenario}"`) })
+    // one `merge` note for the whole: what a scenario's merge left out is listed there
+    for (const k of merged.merge.ignored) ignored.add(`scenarios.${scenario}.${k}`)
+    delete merged.merge
+    if (parts.every((p) => isPlainObject(p.scenario)) && sameJson(parts.map((p) => p.scenario))) merged.scenario = parts[0].scenario
+    else ignored.add(`scenarios.${scenario}.scenario`)
+    out[scenario] = merged
+  }
+  return out
+}
+
+/**
  * Checks that r looks like a load result and returns its histogram keys.
  * @returns {string[]}
  */
@@ -378,13 +428,15 @@ function checkResult (r, name) {
 /**
  * Merges load results exactly.
  * @param {object[]} results results of load() or their JSON.parse'd `-j` output
- * @param {{names?: string[]}} [options] names of the inputs for messages (file names)
+ * @param {{names?: string[], partial?: boolean}} [options] names of the inputs for messages (file names);
+ *   partial: the inputs are different scenarios of one run (scenarios/combine.js), so what only
+ *   some of them have (a rate plan, the uncorrected histogram, ws, grpc) is left to them, not refused
  * @returns {object} a result of the same shape, with `merge: {runs, ignored, sampleSkewMs}`
  */
 function merge (results, options = {}) {
   if (!Array.isArray(results) || results.length === 0) throw new UsageError('merge: give at least one result')
   const names = options.names ?? results.map((_, i) => `result ${i + 1}`)
-  const inputs = results.map((r, i) => ({ r, name: names[i], hkeys: checkResult(r, names[i]) }))
+  const inputs = Object.assign(results.map((r, i) => ({ r, name: names[i], hkeys: checkResult(r, names[i]) })), { partial: options.partial === true })
   const all = (key) => inputs.map(({ r }) => r[key])
   const ignored = new Set()
   const out = {}
@@ -433,8 +485,8 @@ function merge (results, options = {}) {
   out.statusCodeStats = codes
 
   // histograms: the same set in every input, added exactly
-  const hkeys = inputs[0].hkeys
-  for (const { hkeys: own } of inputs) {
+  const hkeys = options.partial ? inputs[0].hkeys.filter((k) => inputs.every((x) => x.hkeys.includes(k))) : inputs[0].hkeys
+  for (const { hkeys: own } of options.partial ? [] : inputs) {
     const missing = hkeys.find((k) => !own.includes(k)) ?? own.find((k) => !hkeys.includes(k))
     if (missing) {
       const having = inputs.find((x) => x.hkeys.includes(missing)).name
@@ -485,6 +537,11 @@ function merge (results, options = {}) {
   // gRPC runs: calls by status code
   if (allOrNone(inputs, 'ws', isPlainObject, 'merge WebSocket runs with WebSocket runs')) out.ws = mergeCounted(all('ws'), 'ws', ignored)
   if (allOrNone(inputs, 'grpc', isPlainObject, 'merge gRPC runs with gRPC runs')) out.grpc = mergeCounted(all('grpc'), 'grpc', ignored)
+  // --threshold: the same expressions everywhere are checked again on the merged figures
+  const thresholds = mergeThresholds(inputs, out, ignored)
+  if (thresholds !== undefined) out.thresholds = thresholds
+  // --scenarios: each scenario merged by name, as the whole is
+  if (allOrNone(inputs, 'scenarios', isPlainObject, 'merge results of a --scenarios run with results of the same file')) out.scenarios = mergeScenarios(inputs, ignored)
 
   const sats = all('saturation').filter(isPlainObject)
   // one line per distinct warning, naming the runs that gave it
@@ -513,7 +570,7 @@ function merge (results, options = {}) {
   }
   // and fields inside the objects the merge rebuilds
   for (const key of Object.keys(out)) {
-    if (!isPlainObject(out[key]) || key === 'statusCodeStats' || key === 'errorsByKind' || key === 'errorDetails') continue
+    if (!isPlainObject(out[key]) || key === 'statusCodeStats' || key === 'errorsByKind' || key === 'errorDetails' || key === 'scenarios') continue
     for (const { r } of inputs) {
       if (!isPlainObject(r[key])) continue
       for (const sub of Object.keys(r[key])) if (!(sub in out[key])) ignored.add(`${key}.${sub}`)

@@ -384,6 +384,9 @@ Rate and traffic shape:
       --stages-connections STAGES
                                   open connections that ramp the same way (no rate):
                                   DURATION:CONNECTIONS,... e.g. 10s:50,30s:50,5s:0
+      --stages-start N            the target the first stage ramps from (default 0): a rate with
+                                  --stages, connections with --stages-connections (k6's startRate,
+                                  startVUs)
       --connection close          a new connection for every request (Connection: close)
   -D, --reconnect-rate N          reconnect each connection after it sent N requests
   -M, --max-connection-requests N
@@ -395,6 +398,12 @@ Rate and traffic shape:
                                   with its own connections and duration
       --local-address ADDR        source address(es) of the connections: IP, IP1,IP2, 127.0.0.2-9 or
                                   a CIDR (taken in turn)
+      --scenarios FILE            several named workloads at once, k6's scenarios: a .json or .js
+                                  file { scenarios: { NAME: { executor, startTime, url, ... } },
+                                  thresholds }; executors constant-arrival-rate,
+                                  ramping-arrival-rate, constant-vus, ramping-vus,
+                                  shared-iterations, per-vu-iterations; results per scenario and
+                                  overall (docs/load.md "Scenarios")
 
 What is recorded:
       --breakout                  also report connect time, time to first byte and time to last byte
@@ -536,6 +545,9 @@ Examples:
       HTTP/2 over TLS (ALPN), 20 streams per connection
   benchrig load -c 50 -R 5000 -d 10 -b '{"op":"echo"}' --ws-id id ws://127.0.0.1:8080/
       WebSocket: 5000 messages per second over 50 connections, replies matched by their "id"
+  benchrig load --scenarios examples/scenarios/two-workloads.json http://127.0.0.1:3000/
+      k6's scenarios: several workloads, each its executor and start time; results per scenario and
+      overall
   benchrig load -j -d 5 http://127.0.0.1:3000/ > a.json
       the result as JSON; several such files add up with benchrig merge
   benchrig load -d 30 --html report.html http://127.0.0.1:3000/
