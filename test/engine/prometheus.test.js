@@ -8,24 +8,13 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { load } = require('../../index.js')
 const { Histogram } = require('../../lib/engine/measure/histogram.js')
 const { prometheusText, bucketCounts, BUCKETS } = require('../../lib/engine/result/prometheus.js')
 const { main: report } = require('../../lib/cli/report.js')
 const { needTool } = require('../helpers/tools.js')
-const { freePort, statusTarget } = require('../helpers/loopback.js')
-
-/** Sample lines of an exposition text as {"name{labels}": value}. */
-function samples (text) {
-  const out = {}
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue
-    const at = line.lastIndexOf(' ')
-    out[line.slice(0, at)] = Number(line.slice(at + 1))
-  }
-  return out
-}
+const { statusTarget } = require('../helpers/loopback.js')
+const { samples, textfileExporter } = require('../helpers/prometheus-text.js')
 
 let runResult
 async function runOnce (t) {
@@ -79,19 +68,6 @@ t.test('the text of a real run: families, counters by status and kind, histogram
   t.notMatch(text, /^[a-z_]+(\{[^}]*\})? \S+ \S+$/m, 'no sample has a timestamp (the textfile collector refuses them)')
 })
 
-async function scrape (port) {
-  // node_exporter answers once it has bound its port: wait for that, not for a time
-  for (let i = 0; ; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/metrics`)
-      return await res.text()
-    } catch (err) {
-      if (i >= 300) throw err
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
-}
-
 t.test('node_exporter\'s textfile collector reads the file benchrig report writes, and reports a broken one', async (t) => {
   if (!needTool(t, 'node_exporter')) return
   const r = await runOnce(t)
@@ -102,14 +78,8 @@ t.test('node_exporter\'s textfile collector reads the file benchrig report write
   t.equal(await report([json, '--prometheus', prom]), 0)
   t.same(fs.readdirSync(path.join(dir, 'textfile')), ['benchrig.prom'], 'no temporary file left beside it')
 
-  const port = await freePort()
-  const child = spawn('prometheus-node-exporter', [
-    '--collector.disable-defaults', '--collector.textfile',
-    `--collector.textfile.directory=${path.join(dir, 'textfile')}`,
-    `--web.listen-address=127.0.0.1:${port}`
-  ], { stdio: 'ignore' })
-  t.teardown(() => child.kill())
-  const exported = samples(await scrape(port))
+  const { scrape } = await textfileExporter(t, path.join(dir, 'textfile'))
+  const exported = await scrape()
   t.equal(exported['node_textfile_scrape_error'], 0, 'node_exporter parsed the file')
   t.equal(exported['benchrig_load_requests_total'], r.requests.total)
   t.equal(exported['benchrig_load_request_duration_seconds_count'], r.latency.totalCount)
@@ -126,7 +96,7 @@ t.test('node_exporter\'s textfile collector reads the file benchrig report write
 
   // the collector reads the folder at every scrape: a bucket bound that is not a number must be refused
   fs.writeFileSync(prom, prometheusText(r).replace('le="0.001"', 'le="one ms"'))
-  const broken = samples(await scrape(port))
+  const broken = await scrape()
   t.equal(broken['node_textfile_scrape_error'], 1, 'a file node_exporter cannot parse is reported')
   t.equal(broken['benchrig_load_requests_total'], undefined, 'and not exported')
 })

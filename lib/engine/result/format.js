@@ -159,6 +159,12 @@ function formatResult (r, opts = {}) {
   if (r.plannedReconnects) out.push(`${r.plannedReconnects} planned reconnects (--connection close, -D)`)
   // a result of ours knows the most connections open at once (autocannon's does not)
   if (r.openConnectionsMax !== undefined && r.openConnectionsMax !== r.connections) out.push(`at most ${r.openConnectionsMax} connections open at once`)
+  // --scenarios: a line and a row per scenario under the overall figures
+  // (loaded only then, so a plain run's text is what it always was)
+  if (r.scenarios !== undefined && opts.tables !== false) {
+    const scenarios = require('./format-scenarios.js').formatScenarios(r, { color: how.color })
+    if (scenarios !== '') out.push('', scenarios)
+  }
   return out.join('\n')
 }
 

@@ -74,7 +74,12 @@ function bucketCounts (h, bounds) {
 }
 
 /**
- * The exposition text of a `benchrig load` result.
+ * The exposition text of a `benchrig load` result. A scenarios run
+ * (`--scenarios`) gives every family the overall series as a plain run
+ * writes them, without a scenario label, and then one series per scenario
+ * with `scenario="name"` (Prometheus reads a missing label as the empty
+ * value, so `{scenario=""}` selects the overall series and
+ * `{scenario!=""}` the scenarios'; summing over all of them counts twice).
  * @param {any} result the JSON result of a run (or of benchrig merge)
  * @param {{version?: string}} [opts]
  * @returns {string}
@@ -83,42 +88,57 @@ function prometheusText (result, opts = {}) {
   const version = opts.version ?? require('../../../package.json').version
   const m = new Exposition()
   const urls = [].concat(result.url ?? [])
+  /** @type {{result: any, lbl: Record<string, string>, h: any}[]} the overall result, then each scenario's */
+  const sources = [{ result, lbl: {}, h: decode(result.histogram) }]
+  const scenarios = result.scenarios !== null && typeof result.scenarios === 'object' ? Object.entries(result.scenarios) : []
+  for (const [name, s] of scenarios) sources.push({ result: s, lbl: { scenario: name }, h: decode(s.histogram) })
+  // one family, its samples for every source: [suffix, labels, value] rows of one source
+  const family = (name, type, help, rows) => m.family(name, type, help, sources.flatMap((src) => rows(src.result, src).map(([suffix, l, v]) => [suffix, { ...src.lbl, ...l }, v])))
   m.family('info', 'gauge', 'The run that wrote these metrics: its target URL(s), space-separated, and the benchrig version; always 1.',
     [['', { url: urls.join(' '), version }, 1]])
-  m.family('start_time_seconds', 'gauge', 'When the run started, seconds since the epoch.', [['', {}, new Date(result.start).getTime() / 1000]])
-  m.family('duration_seconds', 'gauge', 'How long the measured run lasted.', [['', {}, result.duration]])
-  m.family('connections', 'gauge', 'Concurrent connections of the run.', [['', {}, result.connections]])
-  m.family('requests_total', 'counter', 'Responses received in full (any status).', [['', {}, result.requests.total]])
-  m.family('requests_sent_total', 'counter', 'Requests written to the connections.', [['', {}, result.requests.sent ?? result.requests.total]])
-  m.family('requests_per_second', 'gauge', 'Mean of the per-second samples of completed responses.', [['', {}, result.requests.mean]])
-  m.family('read_bytes_total', 'counter', 'Bytes read from the server (headers and bodies).', [['', {}, result.throughput.total]])
-  const codes = Object.entries(result.statusCodeStats ?? {})
-  m.family('responses_total', 'counter', 'Responses by HTTP status code.', codes.map(([code, s]) => ['', { code }, s.count]))
+  if (scenarios.length > 0) {
+    m.family('scenario_info', 'gauge', 'A scenario of the run (--scenarios) and its executor; always 1.',
+      scenarios.map(([name, s]) => ['', { scenario: name, executor: s.scenario?.executor ?? '' }, 1]))
+    m.family('scenario_start_offset_seconds', 'gauge', 'When a scenario was planned to start, seconds after the run\'s start (its startTime).',
+      scenarios.map(([name, s]) => ['', { scenario: name }, (s.scenario?.startTime ?? 0) / 1000]))
+  }
+  family('start_time_seconds', 'gauge', 'When the run started, seconds since the epoch.', (r) => [['', {}, new Date(r.start).getTime() / 1000]])
+  family('duration_seconds', 'gauge', 'How long the measured run lasted.', (r) => [['', {}, r.duration]])
+  family('connections', 'gauge', 'Concurrent connections of the run.', (r) => [['', {}, r.connections]])
+  family('requests_total', 'counter', 'Responses received in full (any status).', (r) => [['', {}, r.requests.total]])
+  family('requests_sent_total', 'counter', 'Requests written to the connections.', (r) => [['', {}, r.requests.sent ?? r.requests.total]])
+  family('requests_per_second', 'gauge', 'Mean of the per-second samples of completed responses.', (r) => [['', {}, r.requests.mean]])
+  family('read_bytes_total', 'counter', 'Bytes read from the server (headers and bodies).', (r) => [['', {}, r.throughput.total]])
+  family('responses_total', 'counter', 'Responses by HTTP status code.', (r) => Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => ['', { code }, s.count]))
   // every kind, zeros too, so that a series exists before its first error
-  const kinds = C.ERROR_KINDS.concat(Object.keys(result.errorsByKind ?? {}).filter((k) => k !== 'status' && !C.ERROR_KINDS.includes(k)))
-  m.family('errors_total', 'counter', 'Failed requests by kind (non-2xx responses are not errors: see responses_total).',
-    kinds.map((kind) => ['', { kind }, result.errorsByKind?.[kind] ?? 0]))
-  if (result.rate !== undefined) {
-    m.family('target_requests_per_second', 'gauge', 'The constant rate the run aimed at (-R/-r).', [['', {}, result.rate.target]])
+  family('errors_total', 'counter', 'Failed requests by kind (non-2xx responses are not errors: see responses_total).', (r) => {
+    const kinds = C.ERROR_KINDS.concat(Object.keys(r.errorsByKind ?? {}).filter((k) => k !== 'status' && !C.ERROR_KINDS.includes(k)))
+    return kinds.map((kind) => ['', { kind }, r.errorsByKind?.[kind] ?? 0])
+  })
+  if (sources.some((src) => src.result.rate !== undefined)) {
+    family('target_requests_per_second', 'gauge', 'The constant rate the run aimed at (-R/-r).', (r) => (r.rate === undefined ? [] : [['', {}, r.rate.target]]))
   }
 
-  const h = decode(result.histogram)
-  const count = h.totalCount
-  const sum = Math.round(h.mean() * count) / 1e6 // whole µs: no float noise in the text
+  // whole µs: no float noise in the text
+  const sum = (h) => Math.round(h.mean() * h.totalCount) / 1e6
   const corrected = result.latencyCorrected ? ' from each planned send time (corrected for coordinated omission)' : ''
-  const buckets = bucketCounts(h, BUCKETS)
-  m.family('request_duration_seconds', 'histogram', `Response latency${corrected}, bucketed from the run's HdrHistogram; _sum from bin midpoints.`, [
-    ...BUCKETS.map((le, i) => ['_bucket', { le }, buckets[i]]),
-    ['_bucket', { le: '+Inf' }, count],
-    ['_sum', {}, sum],
-    ['_count', {}, count]
+  family('request_duration_seconds', 'histogram', `Response latency${corrected}, bucketed from the run's HdrHistogram; _sum from bin midpoints.`, (r, { h }) => {
+    const buckets = bucketCounts(h, BUCKETS)
+    return [
+      ...BUCKETS.map((le, i) => ['_bucket', { le }, buckets[i]]),
+      ['_bucket', { le: '+Inf' }, h.totalCount],
+      ['_sum', {}, sum(h)],
+      ['_count', {}, h.totalCount]
+    ]
+  })
+  family('latency_seconds', 'summary', `Response latency percentiles${corrected}, from the run's HdrHistogram (3 significant digits).`, (r, { h }) => [
+    ...QUANTILES.map(([q, key]) => ['', { quantile: q }, (r.latencyUs?.[key] ?? r.latency[key] * 1000) / 1e6]),
+    ['_sum', {}, sum(h)],
+    ['_count', {}, h.totalCount]
   ])
-  m.family('latency_seconds', 'summary', `Response latency percentiles${corrected}, from the run's HdrHistogram (3 significant digits).`, [
-    ...QUANTILES.map(([q, key]) => ['', { quantile: q }, (result.latencyUs?.[key] ?? result.latency[key] * 1000) / 1e6]),
-    ['_sum', {}, sum],
-    ['_count', {}, count]
-  ])
-  if (result.ws !== undefined) wsFamilies(m, result)
+  // a WebSocket run, or a scenarios run of which one scenario is one
+  const any = (test) => sources.some((src) => test(src.result))
+  if (any((r) => r.ws !== undefined)) wsFamilies(family, any)
   return m.text()
 }
 
@@ -126,24 +146,24 @@ function prometheusText (result, opts = {}) {
  * A WebSocket run's own series (requests_total above counts replies): close
  * codes the server sent, protocol violations and handshake refusals by kind
  * (zeros too), and the handshake latency's percentiles.
+ * @param {(name: string, type: string, help: string, rows: (r: any) => any[][]) => void} family
+ * @param {(test: (r: any) => boolean) => boolean} any whether the result or one of its scenarios passes the test
  */
-function wsFamilies (m, result) {
-  const ws = result.ws
-  m.family('ws_server_closes_total', 'counter', 'Close frames the server sent, by close code (1005: without a code).',
-    Object.entries(ws.closeCodes ?? {}).map(([code, n]) => ['', { code }, n]))
-  m.family('ws_protocol_errors_total', 'counter', 'Frames from the server that broke RFC 6455, by kind (each also an error of kind parse).',
-    Object.entries(ws.protocolErrors ?? {}).map(([kind, n]) => ['', { kind }, n]))
-  m.family('ws_handshake_errors_total', 'counter', 'Opening handshakes the server refused or got wrong, by kind (each also an error of kind connect).',
-    Object.entries(ws.handshakeErrors ?? {}).map(([kind, n]) => ['', { kind }, n]))
-  m.family('ws_frames_total', 'counter', 'Frames from the server that are not replies: pings, pongs, messages with nothing in flight, replies with an unknown id.',
-    ['pings', 'pongs', 'unsolicited', 'unmatched'].map((kind) => ['', { kind }, ws[kind] ?? 0]))
-  const hs = result.handshakeLatency
-  if (hs !== undefined) {
-    m.family('ws_handshake_seconds', 'summary', 'Opening handshake latency (connect to the 101), from its HdrHistogram.', [
-      ...QUANTILES.map(([q, key]) => ['', { quantile: q }, hs[key] / 1000]),
-      ['_count', {}, hs.totalCount]
-    ])
-  }
+function wsFamilies (family, any) {
+  const ws = (r) => r.ws ?? {}
+  family('ws_server_closes_total', 'counter', 'Close frames the server sent, by close code (1005: without a code).',
+    (r) => Object.entries(ws(r).closeCodes ?? {}).map(([code, n]) => ['', { code }, n]))
+  family('ws_protocol_errors_total', 'counter', 'Frames from the server that broke RFC 6455, by kind (each also an error of kind parse).',
+    (r) => Object.entries(ws(r).protocolErrors ?? {}).map(([kind, n]) => ['', { kind }, n]))
+  family('ws_handshake_errors_total', 'counter', 'Opening handshakes the server refused or got wrong, by kind (each also an error of kind connect).',
+    (r) => Object.entries(ws(r).handshakeErrors ?? {}).map(([kind, n]) => ['', { kind }, n]))
+  family('ws_frames_total', 'counter', 'Frames from the server that are not replies: pings, pongs, messages with nothing in flight, replies with an unknown id.',
+    (r) => (r.ws === undefined ? [] : ['pings', 'pongs', 'unsolicited', 'unmatched'].map((kind) => ['', { kind }, r.ws[kind] ?? 0])))
+  if (!any((r) => r.handshakeLatency !== undefined)) return
+  family('ws_handshake_seconds', 'summary', 'Opening handshake latency (connect to the 101), from its HdrHistogram.', (r) => {
+    const hs = r.handshakeLatency
+    return hs === undefined ? [] : [...QUANTILES.map(([q, key]) => ['', { quantile: q }, hs[key] / 1000]), ['_count', {}, hs.totalCount]]
+  })
 }
 
 module.exports = { prometheusText, bucketCounts, BUCKETS }

@@ -90,11 +90,13 @@ const COLOURS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd']
 
 /**
  * Lines over time.
- * @param {{name: string, points: number[][]}[]} series [seconds, value] points
+ * @param {{name: string, points: number[][], colour?: string, dash?: string}[]} series [seconds, value] points;
+ *   a series may bring its own colour and dash pattern
  * @param {string} yLabel
  * @param {string} cls
+ * @param {{legend?: boolean}} [opts] legend: false when the page draws the legend (many or long names)
  */
-function timeChart (series, yLabel, cls) {
+function timeChart (series, yLabel, cls, opts = {}) {
   const tMax = Math.max(1e-3, ...series.flatMap((s) => s.points.map((p) => p[0])))
   const vMax = Math.max(0, ...series.flatMap((s) => s.points.map((p) => p[1])))
   const yTicks = linearTicks(vMax)
@@ -104,12 +106,16 @@ function timeChart (series, yLabel, cls) {
   const yOf = (v) => M.top + PLOT_H - (v / top) * PLOT_H
   const body = []
   series.forEach((s, i) => {
-    const colour = COLOURS[i % COLOURS.length]
+    const colour = s.colour ?? COLOURS[i % COLOURS.length]
+    // with the legend in the page, each line names itself (a tooltip, and data-series for the tests)
+    const named = opts.legend === false ? { 'data-series': s.name } : {}
+    const title = opts.legend === false ? [el('title', {}, text(s.name))] : []
     if (s.points.length === 1) {
-      body.push(el('circle', { cx: xOf(s.points[0][0]), cy: yOf(s.points[0][1]), r: 3, fill: colour }))
-    } else {
-      body.push(el('polyline', { points: s.points.map(([t, v]) => `${xOf(t).toFixed(2)},${yOf(v).toFixed(2)}`).join(' '), fill: 'none', stroke: colour, 'stroke-width': 1.8, class: 'series' }))
+      body.push(el('circle', { cx: xOf(s.points[0][0]), cy: yOf(s.points[0][1]), r: 3, fill: colour, ...named }, title))
+    } else if (s.points.length > 1) {
+      body.push(el('polyline', { points: s.points.map(([t, v]) => `${xOf(t).toFixed(2)},${yOf(v).toFixed(2)}`).join(' '), fill: 'none', stroke: colour, 'stroke-width': 1.8, 'stroke-dasharray': s.dash, class: 'series', ...named }, title))
     }
+    if (opts.legend === false) return
     const lx = M.left + i * 90
     body.push(el('rect', { x: lx, y: M.top - 14, width: 12, height: 4, fill: colour }))
     body.push(el('text', { x: lx + 16, y: M.top - 8, class: 'legend' }, text(s.name)))

@@ -7,6 +7,7 @@
 const { escapeXml } = require('../svg.js')
 const { reportModel, isoTime } = require('./model.js')
 const { percentilePlot, timeChart } = require('./charts.js')
+const { scenariosModel, durationText } = require('./scenarios.js')
 
 const CSS = `
 body { font: 14px/1.45 "DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif; color: #222; margin: 24px auto; max-width: 800px; padding: 0 16px; }
@@ -25,6 +26,10 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .fail { color: #b00020; font-weight: bold; }
 .pass { color: #217a32; }
 .bar { display: inline-block; height: 10px; background: #1f77b4; vertical-align: middle; }
+.swatch { display: inline-block; width: 12px; height: 4px; vertical-align: middle; margin: 0 4px 0 12px; }
+.swatch.dashed { background: repeating-linear-gradient(90deg, #7f7f7f 0 5px, transparent 5px 8px) !important; }
+h3 { font-size: 14px; margin: 16px 0 4px; }
+table + table { margin-top: 12px; }
 svg.chart { display: block; margin: 4px 0; max-width: 100%; height: auto; }
 svg .tick, svg .legend { font-size: 11px; fill: #444; }
 svg .axis-label { font-size: 12px; fill: #222; }
@@ -70,6 +75,53 @@ function overTime (tl) {
     table([['end (s)', 'n'], ['responses', 'n'], ['errors', 'n'], ['mean ms', 'n'], ['p50', 'n'], ['p90', 'n'], ['p99', 'n'], ['max', 'n']], rows) + '</details>'
 }
 
+// scenarios' lines: ten distinct colours (a scenario's colour is its place in the file);
+// the run's own line (all scenarios together) grey and dashed under them
+const SCENARIO_COLOURS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#bcbd22', '#17becf', '#393b79']
+const ALL = { colour: '#7f7f7f', dash: '5 3' }
+
+/** The lines of a chart by scenario, and their legend in the page (it wraps, however many and long the names). */
+function scenarioChart (series, yLabel, cls) {
+  const styled = series.map((s, i) => (i === 0 ? { ...s, ...ALL } : { ...s, colour: SCENARIO_COLOURS[(i - 1) % SCENARIO_COLOURS.length] }))
+  const legend = styled.map((s, i) => `<span class="swatch${i === 0 ? ' dashed' : ''}" style="background:${s.colour}"></span>${escapeXml(s.name)}`).join(' ')
+  return timeChart(styled, yLabel, cls, { legend: false }) + `<p class="legend">${legend}</p>`
+}
+
+/** "pass 2/2", "FAIL 1/3", or "-" without thresholds (as the text table). */
+function verdicts (list) {
+  if (list.length === 0) return '-'
+  const failed = list.filter((th) => !th.ok).length
+  return failed === 0 ? `<span class="pass">pass ${list.length}/${list.length}</span>` : `<span class="fail">FAIL ${failed}/${list.length}</span>`
+}
+
+/** The Scenarios section: what ran, a row of results per scenario, req/s and p99 over time by scenario. */
+function scenariosSection (sm) {
+  if (sm === undefined) return ''
+  const about = table([['scenario'], ['executor'], ['parameters'], ['start', 'n'], ['duration', 'n']], sm.rows.map((r) => [
+    td(escapeXml(r.name)), td(escapeXml(r.executor)), td(escapeXml(r.params)),
+    td(escapeXml(durationText(r.startTime)), 'n'), td(escapeXml(durationText(r.duration)), 'n')
+  ]))
+  const results = table([['scenario'], ['requests', 'n'], ['req/s', 'n'], ['p50 ms', 'n'], ['p90 ms', 'n'], ['p99 ms', 'n'], ['max ms', 'n'], ['errors', 'n'], ['non-2xx', 'n'], ['thresholds']],
+    sm.rows.map((r) => [
+      td(escapeXml(r.name)),
+      td(figure(`${r.path}.requests.total`, r.result.requests.total), 'n'),
+      td(figure(`${r.path}.requests.mean`, r.result.requests.mean), 'n'),
+      ...['p50', 'p90', 'p99', 'max'].map((k) => td(figure(`${r.path}.latency.${k}`, r.result.latency[k]), 'n')),
+      td(figure(`${r.path}.errors`, r.result.errors), 'n'),
+      td(figure(`${r.path}.non2xx`, r.result.non2xx), 'n'),
+      td(verdicts(r.thresholds))
+    ]))
+  const latency = sm.latencySource
+    ? scenarioChart(sm.p99, 'p99 latency (ms)', 'scenario-latency-over-time')
+    : '<p class="note">Latency over time by scenario needs interval rows: run benchrig load with --interval MS (--html records 1 s rows by itself).</p>'
+  const rps = sm.rps.some((s) => s.points.length > 0)
+    ? scenarioChart(sm.rps, 'requests per second', 'scenario-rps-over-time')
+    : '<p class="note">The scenarios have no interval rows or per-second samples (each ran shorter than a second and had no --interval).</p>'
+  return '<h2>Scenarios</h2>' + about + results +
+    '<h3>Requests per second by scenario</h3>' + rps +
+    '<h3>p99 latency by scenario</h3>' + latency
+}
+
 /**
  * @param {any} result a benchrig load JSON result (checked by model.checkResult)
  * @param {{version?: string}} [opts]
@@ -89,9 +141,15 @@ function renderHtml (result, opts = {}) {
   const errors = table([['error kind'], ['count', 'n'], ['first message']], m.errors.map((e) => [
     td(escapeXml(e.kind)), td(figure(e.path, e.count), 'n'), td(e.detail === undefined ? '' : escapeXml(e.detail))
   ]))
-  const thresholds = m.thresholds.length === 0
+  const sm = scenariosModel(result)
+  // a scenarios run lists every threshold here, each with its scenario
+  const checked = sm === undefined
+    ? m.thresholds.map((th) => ({ th }))
+    : [...m.thresholds.map((th) => ({ th, scenario: 'overall' })), ...sm.rows.flatMap((r) => r.thresholds.map((th) => ({ th, scenario: r.name })))]
+  const thresholds = checked.length === 0
     ? ''
-    : '<h2>Thresholds</h2>' + table([['threshold'], ['measured', 'n'], ['']], m.thresholds.map((th) => [
+    : '<h2>Thresholds</h2>' + table([...(sm === undefined ? [] : [['scenario']]), ['threshold'], ['measured', 'n'], ['']], checked.map(({ th, scenario }) => [
+      ...(sm === undefined ? [] : [td(escapeXml(scenario))]),
       td(escapeXml(th.expr)), td(figure(`${th.path}.value`, th.value), 'n'), td(th.ok ? '<span class="pass">passed</span>' : '<span class="fail">failed</span>')
     ]))
   const params = table([['parameter'], ['value']], m.params.map((p) => [
@@ -115,6 +173,7 @@ function renderHtml (result, opts = {}) {
 ${m.warning ? `<p class="warning">${escapeXml(m.warning)}</p>` : ''}
 <div class="cards">${cards}</div>
 ${thresholds}
+${scenariosSection(sm)}
 <h2>Latency by percentile</h2>
 ${percentilePlot(m.curve, m.marks, result.latency.max, m.uncorrected)}
 ${latencyTable}

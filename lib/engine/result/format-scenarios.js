@@ -1,0 +1,139 @@
+'use strict'
+// The text of a scenarios run (`--scenarios FILE`) under the overall tables:
+// what each scenario ran, one line each as k6 lists its scenarios (executor,
+// its parameters, start and planned duration), then one table row per
+// scenario with its results, and the thresholds block with the scenario each
+// threshold belongs to. A result without `scenarios` prints none of it, so
+// the autocannon layout of a plain run stays byte for byte what it was.
+// Two parts rather than one row of thirteen columns: the executor names
+// alone (constant-arrival-rate) would push one table past 140 columns.
+const { table, formatCount: count } = require('./format.js')
+const { formatThresholds, failureLines } = require('../thresholds.js')
+const { shortenMiddle } = require('./format-endpoints.js')
+
+const WIDTH = 100
+const MIN_NAME = 8
+
+/**
+ * The scenarios of a result in the order of its file, or [] for a plain run.
+ * @param {any} r
+ * @returns {[string, any][]}
+ */
+function scenarioEntries (r) {
+  const s = r?.scenarios
+  return s !== null && typeof s === 'object' && !Array.isArray(s) ? Object.entries(s) : []
+}
+
+/** ms as a Go-style duration, as k6 prints start times and durations: 0s, 1.5s, 2m30s, 1h0m5s. */
+function durationText (ms) {
+  if (!Number.isFinite(ms)) return '-'
+  if (ms < 1000 && ms > 0) return `${Math.round(ms)}ms`
+  const s = Math.round(ms / 100) / 10
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s - h * 3600) / 60)
+  const rest = Math.round((s - h * 3600 - m * 60) * 10) / 10
+  if (h > 0) return `${h}h${m}m${rest}s`
+  if (m > 0) return `${m}m${rest}s`
+  return `${rest}s`
+}
+
+/** A latency cell in ms, at most 6 characters (the header names the unit). */
+function msCell (x) {
+  if (!Number.isFinite(x)) return '-'
+  if (x >= 999999.5) return count(x)
+  return x >= 100 ? String(Math.round(x)) : x.toFixed(x >= 10 ? 1 : 2)
+}
+
+/**
+ * An executor's parameters as words ("vus 10, duration 30s"): the scalar
+ * fields as they are, a list by its length (stages: 3), nested objects left
+ * out; fields named like a time in ms (…Ms, duration, timeUnit, gracefulStop)
+ * as durations.
+ * @param {Record<string, any>|undefined} params
+ */
+function paramsText (params) {
+  if (params === null || typeof params !== 'object') return ''
+  const parts = []
+  for (const [k, v] of Object.entries(params)) {
+    if (Array.isArray(v)) parts.push(`${k} ${v.length}`)
+    else if (typeof v === 'number' && /(?:Ms|^duration|^timeUnit|^gracefulStop|^gracefulRampDown|^maxDuration)$/.test(k)) parts.push(`${k.replace(/Ms$/, '')} ${durationText(v)}`)
+    else if (v !== null && typeof v !== 'object' && v !== undefined) parts.push(`${k} ${v}`)
+  }
+  return parts.join(', ')
+}
+
+/** "pass 2/2", "FAIL 1/3" (failed of all), or "-" for a scenario without thresholds. */
+function thresholdCell (list) {
+  if (!Array.isArray(list) || list.length === 0) return '-'
+  const failed = list.filter((th) => !th.ok).length
+  return failed === 0 ? `pass ${list.length}/${list.length}` : `FAIL ${failed}/${list.length}`
+}
+
+/**
+ * The lines and the table of a scenarios result, or '' for a plain one.
+ * @param {any} r a load result
+ * @param {{color?: boolean, width?: number}} [opts]
+ * @returns {string}
+ */
+function formatScenarios (r, opts = {}) {
+  const list = scenarioEntries(r)
+  if (list.length === 0) return ''
+  const width = opts.width ?? WIDTH
+  const nameWidth = Math.max(...list.map(([name]) => name.length))
+  const lines = [`Scenarios (${list.length}):`]
+  for (const [name, s] of list) {
+    const meta = s.scenario ?? {}
+    const params = paramsText(meta.params)
+    lines.push(`  ${name.padEnd(nameWidth)}  ${meta.executor ?? '-'}${params ? ` (${params})` : ''}, from ${durationText(meta.startTime)} for ${durationText(meta.duration)}`)
+  }
+  const header = ['Scenario', 'Requests', 'Req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'Max ms', 'Errors', 'Non-2xx', 'Thresholds']
+  const rows = list.map(([name, s]) => {
+    const L = s.latency ?? {}
+    return [name, count(s.requests?.total ?? 0), count(s.requests?.mean ?? 0),
+      msCell(L.p50), msCell(L.p90), msCell(L.p99), msCell(L.max),
+      count(s.errors ?? 0), count(s.non2xx ?? 0), thresholdCell(s.thresholds)]
+  })
+  // every column takes its width + 3 (padding and a border), plus the last border
+  const others = header.slice(1).reduce((sum, h, i) => sum + Math.max(h.length, ...rows.map((row) => row[i + 1].length)) + 3, 0)
+  const fit = Math.max(MIN_NAME, width - others - 4)
+  lines.push(table([header, ...rows.map((row) => [shortenMiddle(row[0], fit), ...row.slice(1)])], { color: opts.color === true }))
+  return lines.join('\n')
+}
+
+/**
+ * Every threshold of a result with its scenario: the overall ones first,
+ * then each scenario's in the file's order.
+ * @param {any} r
+ * @returns {{scenario: string|undefined, checked: {expr: string, value: number, ok: boolean}}[]}
+ */
+function allThresholds (r) {
+  const out = []
+  for (const th of Array.isArray(r.thresholds) ? r.thresholds : []) out.push({ scenario: undefined, checked: th })
+  for (const [name, s] of scenarioEntries(r)) {
+    for (const th of Array.isArray(s.thresholds) ? s.thresholds : []) out.push({ scenario: name, checked: th })
+  }
+  return out
+}
+
+/**
+ * The thresholds block of the text output and the failure lines, or null
+ * when the result has no threshold. A plain run's lines are formatThresholds'
+ * own; a scenarios run's get a column naming the scenario ("overall" for
+ * the run's own thresholds).
+ * @param {any} r
+ * @returns {{lines: string[], failures: string[]}|null}
+ */
+function thresholdReport (r) {
+  const all = allThresholds(r)
+  if (all.length === 0 && r.thresholds === undefined) return null
+  if (scenarioEntries(r).length === 0) return { lines: formatThresholds(r.thresholds), failures: failureLines(r.thresholds) }
+  if (all.length === 0) return { lines: [], failures: [] }
+  const names = all.map((x) => x.scenario ?? 'overall')
+  const width = Math.max(...names.map((n) => n.length))
+  // formatThresholds pads the expressions over the whole list; the scenario goes after the verdict
+  const lines = formatThresholds(all.map((x) => x.checked)).map((line, i) => line.slice(0, 8) + names[i].padEnd(width) + '  ' + line.slice(8))
+  const failures = all.flatMap((x) => failureLines([x.checked]).map((f) => (x.scenario === undefined ? f : `scenario ${x.scenario}: ${f}`)))
+  return { lines, failures }
+}
+
+module.exports = { formatScenarios, thresholdReport, allThresholds, scenarioEntries, durationText, paramsText }

@@ -1,0 +1,196 @@
+'use strict'
+// The outputs of a scenarios run (issue 27: "results per scenario and overall
+// in every output"): the text tables and the thresholds block, YAML, the
+// Prometheus text (read back by node_exporter's own parser) and benchrig
+// merge of the results of several generators. The result is assembled from
+// two real runs (test/helpers/scenario-result.js) in the shape the
+// --scenarios run writes.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const YAML = require('yaml')
+const { formatResult } = require('../../lib/engine/result/format.js')
+const { formatScenarios, thresholdReport, durationText, paramsText } = require('../../lib/engine/result/format-scenarios.js')
+const { prometheusText, BUCKETS } = require('../../lib/engine/result/prometheus.js')
+const { toYaml } = require('../../lib/engine/result/yaml.js')
+const { merge } = require('../../lib/engine/result/merge.js')
+const { decode } = require('../../lib/engine/measure/hdr-codec.js')
+const { reportThresholds } = require('../../lib/cli/load.js')
+const { main: mergeMain } = require('../../lib/cli/merge.js')
+const { main: report } = require('../../lib/cli/report.js')
+const { scenarioResult } = require('../helpers/scenario-result.js')
+const { needTool } = require('../helpers/tools.js')
+const { samples, textfileExporter } = require('../helpers/prometheus-text.js')
+
+let shared
+const run = async (t) => (shared ??= await scenarioResult(t))
+
+/** What a function writes to process.stdout and process.stderr while it runs. */
+async function captured (fn) {
+  const out = { stdout: '', stderr: '' }
+  const write = { stdout: process.stdout.write, stderr: process.stderr.write }
+  process.stdout.write = (s) => { out.stdout += s; return true }
+  process.stderr.write = (s) => { out.stderr += s; return true }
+  try {
+    out.value = await fn()
+  } finally {
+    process.stdout.write = write.stdout
+    process.stderr.write = write.stderr
+  }
+  return out
+}
+
+t.test('durations as k6 prints them, executor parameters as words', async (t) => {
+  t.same([0, 250, 1000, 1500, 59999, 60000, 90000, 3600000 + 5000, NaN].map(durationText), ['0s', '250ms', '1s', '1.5s', '1m0s', '1m0s', '1m30s', '1h0m5s', '-'])
+  t.equal(paramsText({ vus: 10, duration: 30000, gracefulStopMs: 5000, stages: [{}, {}], exec: 'main', nested: { a: 1 }, none: null }),
+    'vus 10, duration 30s, gracefulStop 5s, stages 2, exec main')
+  t.equal(paramsText(undefined), '')
+})
+
+t.test('text: the overall tables, then a line and a row per scenario; a plain run prints none of it', async (t) => {
+  const r = await run(t)
+  const text = formatResult(r)
+  const plain = { ...r }
+  delete plain.scenarios
+  t.equal(text.slice(0, formatResult(plain).length), formatResult(plain), 'the overall part is the plain layout, unchanged')
+  t.notMatch(formatResult(plain), /Scenario/, 'a plain run prints no scenario part')
+  const part = formatScenarios(r)
+  t.equal(text, formatResult(plain) + '\n\n' + part, 'the scenario part follows the summary lines')
+  const lines = part.split('\n')
+  t.equal(lines[0], 'Scenarios (2):')
+  t.equal(lines[1], '  browse    constant-vus (vus 2, duration 30s), from 0s for 30s')
+  t.equal(lines[2], '  checkout  ramping-arrival-rate (startRate 10, timeUnit 1s, preAllocatedVUs 2, stages 2), from 1.5s for 1m30s')
+  t.match(lines[4], /│ Scenario │ Requests │ Req\/s │ p50 ms │ p90 ms │ p99 ms │ Max ms │ Errors │ Non-2xx │ Thresholds │/)
+  const cells = (line) => line.split('│').slice(1, -1).map((c) => c.trim())
+  const browse = cells(lines[6])
+  const checkout = cells(lines[7])
+  t.same([browse[0], browse[1], browse[7], browse[8], browse[9]], ['browse', '300', '0', '0', 'pass 2/2'])
+  const b = r.scenarios.checkout
+  t.same([checkout[0], checkout[1], checkout[7], checkout[8], checkout[9]], ['checkout', String(b.requests.total), String(b.errors), String(b.non2xx), 'FAIL 1/2'])
+  t.ok(b.errors > 0 && b.non2xx > 0, `checkout has errors (${b.errors}) and non-2xx (${b.non2xx})`)
+  t.equal(Number(browse[5]), Number(r.scenarios.browse.latency.p99.toFixed(r.scenarios.browse.latency.p99 >= 10 ? 1 : 2)), 'p99 as the JSON, rounded as the tables round')
+  t.ok(lines.slice(3).every((l) => l.length <= 100), 'the table fits 100 columns')
+  const long = formatScenarios({ scenarios: { ['x'.repeat(150)]: r.scenarios.browse } })
+  t.ok(long.split('\n').slice(2).every((l) => l.length <= 100), 'a long name is shortened to fit')
+  t.equal(formatResult(r, { tables: false }).includes('Scenarios'), false, 'autocannon\'s verbose: false leaves the tables out, the scenarios too')
+})
+
+t.test('thresholds: each named with its scenario; a failed scenario threshold fails the run', async (t) => {
+  const r = await run(t)
+  const rep = thresholdReport(r)
+  t.same(rep.lines.map((l) => l.replace(/ = .*/, '')), [
+    '  pass  overall   requests>=100  requests',
+    '  pass  browse    p99<5s         p99',
+    '  pass  browse    errors<1       errors',
+    '  FAIL  checkout  non2xx<1       non2xx',
+    '  pass  checkout  p50<5s         p50'
+  ])
+  t.same(rep.failures, [`scenario checkout: threshold "non2xx<1" failed: non2xx was ${r.scenarios.checkout.non2xx}`])
+  let stderr = ''
+  const io = { stderr: { write: (s) => { stderr += s } } }
+  t.equal(reportThresholds(r, false, io), true, 'the run fails (exit 1)')
+  t.match(stderr, /^Thresholds:\n {2}pass {2}overall/)
+  t.match(stderr, /benchrig load: scenario checkout: threshold "non2xx<1" failed/)
+  stderr = ''
+  t.equal(reportThresholds(r, true, io), true, 'with -j: no block, the failure line still')
+  t.notMatch(stderr, /Thresholds:/)
+  // a plain run: the block as before
+  const plain = { thresholds: [{ expr: 'p99<50ms', value: 3.5, ok: true }] }
+  t.same(thresholdReport(plain).lines, ['  pass  p99<50ms  p99 = 3.5 ms'])
+  t.equal(thresholdReport({}), null)
+  const noneAnywhere = { ...r, thresholds: undefined, scenarios: { a: { ...r.scenarios.browse, thresholds: undefined } } }
+  t.equal(thresholdReport(noneAnywhere), null, 'a scenarios run without thresholds has no block')
+  t.equal(reportThresholds(noneAnywhere, false, io), false)
+})
+
+t.test('YAML carries the scenarios, in the file\'s order, as -j does', async (t) => {
+  const r = await run(t)
+  const back = YAML.parse(toYaml(r))
+  t.same(back, JSON.parse(JSON.stringify(r)))
+  t.same(Object.keys(back.scenarios), ['browse', 'checkout'])
+  t.equal(back.scenarios.checkout.scenario.executor, 'ramping-arrival-rate')
+  const odd = YAML.parse(toYaml({ scenarios: { yes: { n: 1 }, 'a b': { n: 2 }, 1: { n: 3 } } }))
+  t.same(odd.scenarios, { 1: { n: 3 }, yes: { n: 1 }, 'a b': { n: 2 } }, 'names a reader could misread stay strings')
+})
+
+t.test('Prometheus: the overall series without a label, each scenario\'s with scenario="name", values as the JSON', async (t) => {
+  const r = await run(t)
+  const text = prometheusText(r, { version: '9.9.9' })
+  const s = samples(text)
+  const families = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => m[1])
+  t.equal(new Set(families).size, families.length, 'each family once (HELP and TYPE once, its samples together)')
+  t.ok(families.includes('benchrig_load_scenario_info') && families.includes('benchrig_load_scenario_start_offset_seconds'))
+  t.equal(s['benchrig_load_requests_total'], r.requests.total)
+  t.equal(s['benchrig_load_scenario_info{scenario="checkout",executor="ramping-arrival-rate"}'], 1)
+  t.equal(s['benchrig_load_scenario_start_offset_seconds{scenario="checkout"}'], 1.5)
+  let total = 0
+  for (const name of ['browse', 'checkout']) {
+    const sc = r.scenarios[name]
+    const l = `scenario="${name}"`
+    t.equal(s[`benchrig_load_requests_total{${l}}`], sc.requests.total, `${name}: requests`)
+    total += sc.requests.total
+    for (const [code, { count }] of Object.entries(sc.statusCodeStats)) t.equal(s[`benchrig_load_responses_total{${l},code="${code}"}`], count, `${name}: status ${code}`)
+    const errors = Object.keys(s).filter((k) => k.startsWith(`benchrig_load_errors_total{${l},`)).reduce((a, k) => a + s[k], 0)
+    t.equal(errors, sc.errors, `${name}: error kinds add up`)
+    t.equal(s[`benchrig_load_request_duration_seconds_count{${l}}`], decode(sc.histogram).totalCount)
+    t.equal(s[`benchrig_load_request_duration_seconds_bucket{${l},le="+Inf"}`], sc.latency.totalCount)
+    t.equal(s[`benchrig_load_latency_seconds{${l},quantile="0.99"}`], sc.latencyUs.p99 / 1e6)
+    t.equal(s[`benchrig_load_duration_seconds{${l}}`], sc.duration)
+  }
+  t.equal(total, r.requests.total, 'the scenarios add up to the overall series')
+  // buckets of the scenarios add up to the overall ones: the histograms merge exactly
+  for (const le of BUCKETS) {
+    const b = (l) => s[`benchrig_load_request_duration_seconds_bucket{${l}le="${le}"}`]
+    t.equal(b('scenario="browse",') + b('scenario="checkout",'), b(''), `le=${le}`)
+  }
+  const plain = { ...r }
+  delete plain.scenarios
+  t.notMatch(prometheusText(plain), /scenario/, 'a plain run has no scenario label or family')
+})
+
+t.test('Prometheus: node_exporter\'s textfile collector parses the file of a scenarios run', async (t) => {
+  if (!needTool(t, 'node_exporter')) return
+  const r = await run(t)
+  const dir = t.testdir({ textfile: {} })
+  fs.writeFileSync(path.join(dir, 'result.json'), JSON.stringify(r))
+  const prom = path.join(dir, 'textfile', 'benchrig.prom')
+  t.equal(await report([path.join(dir, 'result.json'), '--prometheus', prom]), 0)
+  const exported = await (await textfileExporter(t, path.join(dir, 'textfile'))).scrape()
+  t.equal(exported['node_textfile_scrape_error'], 0, 'node_exporter parsed the file')
+  t.equal(exported['benchrig_load_requests_total{scenario=""}'] ?? exported['benchrig_load_requests_total'], r.requests.total, 'the overall series (node_exporter writes the missing label as scenario="")')
+  t.equal(exported['benchrig_load_requests_total{scenario="browse"}'], r.scenarios.browse.requests.total)
+  t.equal(exported['benchrig_load_requests_total{scenario="checkout"}'], r.scenarios.checkout.requests.total)
+  t.equal(exported['benchrig_load_request_duration_seconds_count{scenario="checkout"}'], r.scenarios.checkout.latency.totalCount)
+})
+
+t.test('merge: each scenario merged exactly across generators; the text shows the same per-scenario table', async (t) => {
+  const r = await run(t)
+  const m = merge([r, r], { names: ['gen-1.json', 'gen-2.json'] })
+  t.same(Object.keys(m.scenarios), ['browse', 'checkout'])
+  for (const name of ['browse', 'checkout']) {
+    const one = r.scenarios[name]
+    const two = m.scenarios[name]
+    t.equal(two.requests.total, 2 * one.requests.total, `${name}: requests add`)
+    t.equal(two.errors, 2 * one.errors)
+    t.equal(decode(two.histogram).totalCount, 2 * decode(one.histogram).totalCount, `${name}: histogram counts add`)
+    t.equal(two.latency.p99, one.latency.p99, `${name}: a percentile of two equal runs is theirs`)
+    t.same(two.scenario, one.scenario, `${name}: the description kept`)
+    t.equal(two.merge, undefined, 'no bookkeeping of its own: the top level lists what was not merged')
+  }
+  t.ok(m.merge.ignored.includes('scenarios.checkout.thresholds'), 'thresholds are not merged (as for a plain run), and say so')
+  const other = { ...r, scenarios: { ...r.scenarios, browse: { ...r.scenarios.browse, scenario: { ...r.scenarios.browse.scenario, startTime: 5 } } } }
+  t.ok(merge([r, other]).merge.ignored.includes('scenarios.browse.scenario'), 'descriptions that differ are left out and listed')
+  const plain = { ...r }
+  delete plain.scenarios
+  t.throws(() => merge([r, plain], { names: ['a.json', 'b.json'] }), { code: 'BENCHRIG_ERR_INVALID_ARG', message: /b\.json has no "scenarios" but a\.json has/ })
+  const fewer = { ...r, scenarios: { browse: r.scenarios.browse } }
+  t.throws(() => merge([r, fewer], { names: ['a.json', 'b.json'] }), { message: /b\.json has no scenario "checkout" but a\.json has: merge runs of one scenarios file/ })
+
+  const dir = t.testdir({ 'a.json': JSON.stringify(r), 'b.json': JSON.stringify(r) })
+  const out = await captured(() => mergeMain([path.join(dir, 'a.json'), path.join(dir, 'b.json')]))
+  t.equal(out.value, 0)
+  t.match(out.stdout, /\nScenarios \(2\):\n {2}browse {4}constant-vus/)
+  t.match(out.stdout, new RegExp(`│ checkout │ ${m.scenarios.checkout.requests.total} +│`))
+  const json = await captured(() => mergeMain(['-j', path.join(dir, 'a.json'), path.join(dir, 'b.json')]))
+  t.same(Object.keys(JSON.parse(json.stdout).scenarios), ['browse', 'checkout'], '-j: the merged scenarios')
+})

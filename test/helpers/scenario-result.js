@@ -1,0 +1,44 @@
+'use strict'
+// A result of the shape `benchrig load --scenarios` gives (issue 27: every
+// scenario a complete result plus `scenario: {name, executor, startTime,
+// duration, params}`, the top level their exact merge with the run's own
+// thresholds), assembled from two real runs against a real node server on
+// 127.0.0.1, for the tests of the outputs (text, HTML, Prometheus, YAML,
+// merge). `browse` passes its thresholds; `checkout` gets 404s and dropped
+// connections and fails one.
+const { load } = require('../../index.js')
+const { merge } = require('../../lib/engine/result/merge.js')
+const { statusTarget } = require('./loopback.js')
+
+/**
+ * @param {any} t the tap test that owns the server
+ * @param {{interval?: number}} [opts] interval rows of each run (ms; 0: none)
+ */
+async function scenarioResult (t, opts = {}) {
+  const base = await statusTarget(t)
+  const interval = opts.interval ?? 100
+  const shape = interval > 0 ? { interval } : {}
+  const a = JSON.parse(JSON.stringify(await load({ url: `${base}/`, amount: 300, connections: 2, ...shape, thresholds: ['p99<5s', 'errors<1'] })))
+  const b = JSON.parse(JSON.stringify(await load({ url: [`${base}/`, `${base}/missing`, `${base}/drop`], amount: 200, connections: 1, ...shape, thresholds: ['non2xx<1', 'p50<5s'] })))
+  // a scenarios run's top level is the merge of its scenarios, without merge's own bookkeeping
+  const { merge: _, ...overall } = merge([a, b], { names: ['browse', 'checkout'] })
+  return {
+    ...overall,
+    thresholds: [{ expr: 'requests>=100', value: overall.requests.total, ok: overall.requests.total >= 100 }],
+    scenarios: {
+      browse: { ...a, scenario: { name: 'browse', executor: 'constant-vus', startTime: 0, duration: 30000, params: { vus: 2, duration: 30000 } } },
+      checkout: {
+        ...b,
+        scenario: {
+          name: 'checkout',
+          executor: 'ramping-arrival-rate',
+          startTime: 1500,
+          duration: 90000,
+          params: { startRate: 10, timeUnit: 1000, preAllocatedVUs: 2, stages: [{ target: 20, duration: 30000 }, { target: 0, duration: 60000 }] }
+        }
+      }
+    }
+  }
+}
+
+module.exports = { scenarioResult }
