@@ -289,16 +289,16 @@ async function main (argv) {
  * @returns {boolean} whether one failed
  */
 function reportThresholds (result, json, io) {
-  // a scenarios run's block names the scenario of each threshold, and a failed scenario threshold fails the run
-  const report = require('../engine/result/format-scenarios.js').thresholdReport(result)
-  if (report === null) return false
-  if (!json) io.stderr.write(`Thresholds:\n${report.lines.join('\n')}\n`)
+  if (result.thresholds === undefined) return false
+  const { formatThresholds, failureLines } = require('../engine/thresholds.js')
+  if (!json) io.stderr.write(`Thresholds:\n${formatThresholds(result.thresholds).join('\n')}\n`)
   if (result.thresholdAbort !== undefined) {
     const a = result.thresholdAbort
     io.stderr.write(`benchrig load: aborted by --threshold-abort after ${a.at.toFixed(1)} s: "${a.expr}" could no longer pass (${a.value} then); the result above covers that time only\n`)
   }
-  for (const line of report.failures) io.stderr.write(`benchrig load: ${line}\n`)
-  return report.failures.length > 0
+  const failed = failureLines(result.thresholds)
+  for (const line of failed) io.stderr.write(`benchrig load: ${line}\n`)
+  return failed.length > 0
 }
 
 /**

@@ -10,17 +10,20 @@ const fs = require('node:fs')
 const path = require('node:path')
 const YAML = require('yaml')
 const { formatResult } = require('../../lib/engine/result/format.js')
-const { formatScenarios, thresholdReport, durationText, paramsText } = require('../../lib/engine/result/format-scenarios.js')
+const { formatScenarios, durationText, paramsText } = require('../../lib/engine/result/format-scenarios.js')
 const { prometheusText, BUCKETS } = require('../../lib/engine/result/prometheus.js')
 const { toYaml } = require('../../lib/engine/result/yaml.js')
 const { merge } = require('../../lib/engine/result/merge.js')
 const { decode } = require('../../lib/engine/measure/hdr-codec.js')
-const { reportThresholds } = require('../../lib/cli/load.js')
 const { main: mergeMain } = require('../../lib/cli/merge.js')
 const { main: report } = require('../../lib/cli/report.js')
-const { scenarioResult } = require('../helpers/scenario-result.js')
+const { scenarioResult, scenarioFile } = require('../helpers/scenario-result.js')
+const { statusTarget } = require('../helpers/loopback.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 const { needTool } = require('../helpers/tools.js')
 const { samples, textfileExporter } = require('../helpers/prometheus-text.js')
+
+const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 
 let shared
 const run = async (t) => (shared ??= await scenarioResult(t))
@@ -73,34 +76,6 @@ t.test('text: the overall tables, then a line and a row per scenario; a plain ru
   const long = formatScenarios({ scenarios: { ['x'.repeat(150)]: r.scenarios.browse } })
   t.ok(long.split('\n').slice(2).every((l) => l.length <= 100), 'a long name is shortened to fit')
   t.equal(formatResult(r, { tables: false }).includes('Scenarios'), false, 'autocannon\'s verbose: false leaves the tables out, the scenarios too')
-})
-
-t.test('thresholds: each named with its scenario; a failed scenario threshold fails the run', async (t) => {
-  const r = await run(t)
-  const rep = thresholdReport(r)
-  t.same(rep.lines.map((l) => l.replace(/ = .*/, '')), [
-    '  pass  overall   requests>=100  requests',
-    '  pass  browse    p99<5s         p99',
-    '  pass  browse    errors<1       errors',
-    '  FAIL  checkout  non2xx<1       non2xx',
-    '  pass  checkout  p50<5s         p50'
-  ])
-  t.same(rep.failures, [`scenario checkout: threshold "non2xx<1" failed: non2xx was ${r.scenarios.checkout.non2xx}`])
-  let stderr = ''
-  const io = { stderr: { write: (s) => { stderr += s } } }
-  t.equal(reportThresholds(r, false, io), true, 'the run fails (exit 1)')
-  t.match(stderr, /^Thresholds:\n {2}pass {2}overall/)
-  t.match(stderr, /benchrig load: scenario checkout: threshold "non2xx<1" failed/)
-  stderr = ''
-  t.equal(reportThresholds(r, true, io), true, 'with -j: no block, the failure line still')
-  t.notMatch(stderr, /Thresholds:/)
-  // a plain run: the block as before
-  const plain = { thresholds: [{ expr: 'p99<50ms', value: 3.5, ok: true }] }
-  t.same(thresholdReport(plain).lines, ['  pass  p99<50ms  p99 = 3.5 ms'])
-  t.equal(thresholdReport({}), null)
-  const noneAnywhere = { ...r, thresholds: undefined, scenarios: { a: { ...r.scenarios.browse, thresholds: undefined } } }
-  t.equal(thresholdReport(noneAnywhere), null, 'a scenarios run without thresholds has no block')
-  t.equal(reportThresholds(noneAnywhere, false, io), false)
 })
 
 t.test('YAML carries the scenarios, in the file\'s order, as -j does', async (t) => {
@@ -177,14 +152,15 @@ t.test('merge: each scenario merged exactly across generators; the text shows th
     t.same(two.scenario, one.scenario, `${name}: the description kept`)
     t.equal(two.merge, undefined, 'no bookkeeping of its own: the top level lists what was not merged')
   }
-  t.ok(m.merge.ignored.includes('scenarios.checkout.thresholds'), 'thresholds are not merged (as for a plain run), and say so')
+  t.same(m.scenarios.checkout.thresholds.map((th) => [th.expr, th.ok]), [['non2xx<1', false], ['p50<5s', true]], 'thresholds checked again on the merged figures')
+  t.equal(m.scenarios.checkout.thresholds[0].value, 2 * r.scenarios.checkout.non2xx)
   const other = { ...r, scenarios: { ...r.scenarios, browse: { ...r.scenarios.browse, scenario: { ...r.scenarios.browse.scenario, startTime: 5 } } } }
   t.ok(merge([r, other]).merge.ignored.includes('scenarios.browse.scenario'), 'descriptions that differ are left out and listed')
   const plain = { ...r }
   delete plain.scenarios
   t.throws(() => merge([r, plain], { names: ['a.json', 'b.json'] }), { code: 'BENCHRIG_ERR_INVALID_ARG', message: /b\.json has no "scenarios" but a\.json has/ })
   const fewer = { ...r, scenarios: { browse: r.scenarios.browse } }
-  t.throws(() => merge([r, fewer], { names: ['a.json', 'b.json'] }), { message: /b\.json has no scenario "checkout" but a\.json has: merge runs of one scenarios file/ })
+  t.throws(() => merge([r, fewer], { names: ['a.json', 'b.json'] }), { message: /b\.json has no scenario "checkout"/ })
 
   const dir = t.testdir({ 'a.json': JSON.stringify(r), 'b.json': JSON.stringify(r) })
   const out = await captured(() => mergeMain([path.join(dir, 'a.json'), path.join(dir, 'b.json')]))
@@ -193,4 +169,39 @@ t.test('merge: each scenario merged exactly across generators; the text shows th
   t.match(out.stdout, new RegExp(`│ checkout │ ${m.scenarios.checkout.requests.total} +│`))
   const json = await captured(() => mergeMain(['-j', path.join(dir, 'a.json'), path.join(dir, 'b.json')]))
   t.same(Object.keys(JSON.parse(json.stdout).scenarios), ['browse', 'checkout'], '-j: the merged scenarios')
+})
+
+t.test('merge: a timeline row cut short by its run\'s end keeps its length, so the report\'s req/s of the last row is not diluted', async (t) => {
+  const r = await run(t)
+  const { scenario: _, ...a } = r.scenarios.browse
+  const row = a.intervals[0]
+  const rows = (elapsedMs) => ({ ...a, intervals: [{ ...row, elapsedMs }] })
+  const both = merge([rows(20), rows(35)])
+  t.equal(both.intervals[0].elapsedMs, 35, 'two partial rows: the longer')
+  t.notOk(both.merge.ignored.includes('intervals[].elapsedMs'), 'and no longer listed as not merged')
+  t.equal(merge([rows(20), rows(undefined)]).intervals[0].elapsedMs, undefined, 'a full row of another run makes the merged row full')
+})
+
+t.test('end to end: benchrig load --scenarios FILE prints the scenario table, and its YAML and Prometheus file carry each scenario', async (t) => {
+  const base = await statusTarget(t)
+  const dir = t.testdir({})
+  const file = scenarioFile(dir, base)
+  const prom = path.join(dir, 'r.prom')
+  const [text, yaml] = await Promise.all([
+    spawnOutput(process.execPath, [BIN, 'load', '--scenarios', file, `${base}/`]),
+    spawnOutput(process.execPath, [BIN, 'load', '--scenarios', file, '--format', 'yaml', '--prometheus', prom, `${base}/`])
+  ])
+  t.equal(text.code, 1, 'checkout\'s threshold fails the run')
+  t.match(text.stderr, /\nScenarios \(2\):\n {2}browse {4}constant-arrival-rate \(rate 100, timeUnit 1s, duration 1s, preAllocatedVUs 2[^)]*\), from 0s for 1s\n {2}checkout {2}shared-iterations \(vus 1, iterations 30[^)]*\), from 500ms for /)
+  t.match(text.stderr, /│ browse {3}│ 100 +│[^\n]*│ pass 1\/1 +│/, 'browse: its 100 requests, its threshold passed')
+  t.match(text.stderr, /│ checkout │ 30 +│(?:[^│\n]*│){6} 30 +│ FAIL 1\/1 +│/, 'checkout: 30 requests, 30 non-2xx, its threshold failed')
+  t.equal(yaml.code, 1)
+  const r = YAML.parse(yaml.stdout)
+  t.same(Object.keys(r.scenarios), ['browse', 'checkout'])
+  t.same([r.scenarios.browse.requests.total, r.scenarios.checkout.requests.total, r.requests.total], [100, 30, 130])
+  t.equal(r.scenarios.checkout.scenario.startTime, 500)
+  const s = samples(fs.readFileSync(prom, 'utf8'))
+  t.same([s['benchrig_load_requests_total'], s['benchrig_load_requests_total{scenario="browse"}'], s['benchrig_load_requests_total{scenario="checkout"}']], [130, 100, 30])
+  t.equal(s['benchrig_load_responses_total{scenario="checkout",code="404"}'], 30)
+  t.equal(s['benchrig_load_request_duration_seconds_count{scenario="browse"}'], r.scenarios.browse.latency.totalCount)
 })

@@ -6,6 +6,8 @@
 // 127.0.0.1, for the tests of the outputs (text, HTML, Prometheus, YAML,
 // merge). `browse` passes its thresholds; `checkout` gets 404s and dropped
 // connections and fails one.
+const fs = require('node:fs')
+const path = require('node:path')
 const { load } = require('../../index.js')
 const { merge } = require('../../lib/engine/result/merge.js')
 const { statusTarget } = require('./loopback.js')
@@ -41,4 +43,24 @@ async function scenarioResult (t, opts = {}) {
   }
 }
 
-module.exports = { scenarioResult }
+/**
+ * A scenarios file for `benchrig load --scenarios` runs of about a second
+ * at a bounded rate (little CPU): browse at 100 req/s for 1 s passes its
+ * threshold; checkout, 30 iterations on /missing from 0.5 s, fails its own.
+ * @param {string} dir where to write it
+ * @param {string} base the target's origin
+ * @returns {string} the file
+ */
+function scenarioFile (dir, base) {
+  const file = path.join(dir, 'scenarios.json')
+  fs.writeFileSync(file, JSON.stringify({
+    scenarios: {
+      browse: { executor: 'constant-arrival-rate', rate: 100, timeUnit: '1s', duration: '1s', preAllocatedVUs: 2, thresholds: ['p99<5s'] },
+      checkout: { executor: 'shared-iterations', vus: 1, iterations: 30, startTime: '500ms', url: `${base}/missing`, thresholds: ['non2xx<1'] }
+    },
+    thresholds: ['errors==0']
+  }))
+  return file
+}
+
+module.exports = { scenarioResult, scenarioFile }

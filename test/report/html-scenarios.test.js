@@ -15,7 +15,11 @@ const { main: report } = require('../../lib/cli/report.js')
 const { needTool } = require('../helpers/tools.js')
 const { visitPages } = require('../helpers/chromium-page.js')
 const { decodePng } = require('../helpers/png.js')
-const { scenarioResult } = require('../helpers/scenario-result.js')
+const { scenarioResult, scenarioFile } = require('../helpers/scenario-result.js')
+const { statusTarget } = require('../helpers/loopback.js')
+const { spawnOutput } = require('../helpers/spawn-output.js')
+
+const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 
 const at = (obj, p) => p.split('.').reduce((o, k) => (o === undefined ? undefined : o[k]), obj)
 
@@ -49,15 +53,33 @@ t.test('without interval rows: the section says what the curves need', async (t)
   t.notMatch(renderHtml(plain), /Scenarios|scenario-/, 'a plain run: no section, no scenario column')
 })
 
+/** Every [data-json] figure of a page that is a number in the JSON, compared with it. */
+function wrongFigures (figures, json) {
+  const wrong = []
+  for (const [p, shown] of figures) {
+    const value = at(json, p)
+    if (typeof value === 'number' && Number(shown.replace(/,/g, '')) !== value) wrong.push(`${p}: page ${shown}, JSON ${value}`)
+  }
+  return wrong
+}
+
 t.test('rendered in headless Chromium: the Scenarios section, its curves and thresholds, numbers equal to the JSON', async (t) => {
   const r = await scenarioResult(t)
   const dir = t.testdir({})
   fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(r))
   t.equal(await report([path.join(dir, 's.json'), '--html', path.join(dir, 's.html')]), 0)
+  // and a real benchrig load --scenarios run, as a user runs it
+  const base = await statusTarget(t)
+  const live = await spawnOutput(process.execPath, [BIN, 'load', '--scenarios', scenarioFile(dir, base), '-j', '--html', path.join(dir, 'live.html'), `${base}/`])
+  t.equal(live.code, 1, 'checkout\'s threshold fails the run')
+  const liveJson = JSON.parse(live.stdout)
   const html = fs.readFileSync(path.join(dir, 's.html'), 'utf8')
   t.notMatch(html, /<script|<link|<img|@import|url\(|https?:\/\/(?!127\.0\.0\.1|www\.w3\.org\/2000\/svg)/i, 'self-contained')
   if (!needTool(t, 'chromium')) return
-  const [page] = await visitPages(dir, [{ file: path.join(dir, 's.html'), width: 900, height: 2000, evaluate: READ_PAGE }])
+  const [page, livePage] = await visitPages(dir, [
+    { file: path.join(dir, 's.html'), width: 900, height: 2000, evaluate: READ_PAGE },
+    { file: path.join(dir, 'live.html'), width: 900, height: 2000, evaluate: READ_PAGE }
+  ])
   t.same(page.problems, [], 'nothing logged')
   t.same(page.requests.map((u) => new URL(u).protocol), ['file:'], 'nothing fetched')
   const v = page.value
@@ -72,12 +94,7 @@ t.test('rendered in headless Chromium: the Scenarios section, its curves and thr
     ...r.scenarios[name].thresholds.map((_, i) => `scenarios.${name}.thresholds.${i}.value`)
   ])
   t.same(wanted.filter((p) => !paths.includes(p)), [], 'every scenario figure is in the page')
-  const wrong = []
-  for (const [p, shown] of v.figures) {
-    const value = at(r, p)
-    if (typeof value === 'number' && Number(shown.replace(/,/g, '')) !== value) wrong.push(`${p}: page ${shown}, JSON ${value}`)
-  }
-  t.same(wrong, [], `the ${v.figures.length} figures equal the JSON`)
+  t.same(wrongFigures(v.figures, r), [], `the ${v.figures.length} figures equal the JSON`)
   t.match(v.thresholds, /overall\trequests>=100\t[\d,]+\tpassed/, 'the run\'s threshold, named overall')
   t.match(v.thresholds, /checkout\tnon2xx<1\t[\d,]+\tfailed/, 'a scenario\'s, named by it')
   t.ok(v.verdicts.includes('pass 2/2') && v.verdicts.includes('FAIL 1/2'), 'each scenario\'s verdict in its row')
@@ -94,4 +111,11 @@ t.test('rendered in headless Chromium: the Scenarios section, its curves and thr
     }
   }
   t.ok(ink.blue > 50 && ink.orange > 50, `both scenarios' lines drawn in the chart (${ink.blue} blue, ${ink.orange} orange pixels)`)
+
+  // the live run's page: the same section from the engine's own result
+  t.same(livePage.problems, [], 'live: nothing logged')
+  t.same(livePage.value.series['scenario-rps-over-time'], ['all scenarios', 'browse', 'checkout'], 'live: a line per scenario')
+  t.ok(livePage.value.figures.some(([p]) => p === 'scenarios.checkout.non2xx'), 'live: the scenario figures')
+  t.same(wrongFigures(livePage.value.figures, liveJson), [], `live: the ${livePage.value.figures.length} figures equal the JSON of -j`)
+  t.match(livePage.value.thresholds, /checkout\tnon2xx<1\t30\tfailed/)
 })

@@ -2,13 +2,12 @@
 // The text of a scenarios run (`--scenarios FILE`) under the overall tables:
 // what each scenario ran, one line each as k6 lists its scenarios (executor,
 // its parameters, start and planned duration), then one table row per
-// scenario with its results, and the thresholds block with the scenario each
-// threshold belongs to. A result without `scenarios` prints none of it, so
+// scenario with its results and its thresholds' verdict (the thresholds in
+// full are lib/cli/load-scenarios.js's blocks). A result without `scenarios` prints none of it, so
 // the autocannon layout of a plain run stays byte for byte what it was.
 // Two parts rather than one row of thirteen columns: the executor names
 // alone (constant-arrival-rate) would push one table past 140 columns.
 const { table, formatCount: count } = require('./format.js')
-const { formatThresholds, failureLines } = require('../thresholds.js')
 const { shortenMiddle } = require('./format-endpoints.js')
 
 const WIDTH = 100
@@ -100,40 +99,4 @@ function formatScenarios (r, opts = {}) {
   return lines.join('\n')
 }
 
-/**
- * Every threshold of a result with its scenario: the overall ones first,
- * then each scenario's in the file's order.
- * @param {any} r
- * @returns {{scenario: string|undefined, checked: {expr: string, value: number, ok: boolean}}[]}
- */
-function allThresholds (r) {
-  const out = []
-  for (const th of Array.isArray(r.thresholds) ? r.thresholds : []) out.push({ scenario: undefined, checked: th })
-  for (const [name, s] of scenarioEntries(r)) {
-    for (const th of Array.isArray(s.thresholds) ? s.thresholds : []) out.push({ scenario: name, checked: th })
-  }
-  return out
-}
-
-/**
- * The thresholds block of the text output and the failure lines, or null
- * when the result has no threshold. A plain run's lines are formatThresholds'
- * own; a scenarios run's get a column naming the scenario ("overall" for
- * the run's own thresholds).
- * @param {any} r
- * @returns {{lines: string[], failures: string[]}|null}
- */
-function thresholdReport (r) {
-  const all = allThresholds(r)
-  if (all.length === 0 && r.thresholds === undefined) return null
-  if (scenarioEntries(r).length === 0) return { lines: formatThresholds(r.thresholds), failures: failureLines(r.thresholds) }
-  if (all.length === 0) return { lines: [], failures: [] }
-  const names = all.map((x) => x.scenario ?? 'overall')
-  const width = Math.max(...names.map((n) => n.length))
-  // formatThresholds pads the expressions over the whole list; the scenario goes after the verdict
-  const lines = formatThresholds(all.map((x) => x.checked)).map((line, i) => line.slice(0, 8) + names[i].padEnd(width) + '  ' + line.slice(8))
-  const failures = all.flatMap((x) => failureLines([x.checked]).map((f) => (x.scenario === undefined ? f : `scenario ${x.scenario}: ${f}`)))
-  return { lines, failures }
-}
-
-module.exports = { formatScenarios, thresholdReport, allThresholds, scenarioEntries, durationText, paramsText }
+module.exports = { formatScenarios, scenarioEntries, durationText, paramsText }

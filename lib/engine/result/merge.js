@@ -223,6 +223,10 @@ function mergeRow (group, ignored) {
     const values = rows.map((r) => r[key])
     if (INTERVAL_SUMMED.includes(key)) {
       out[key] = sum(values)
+    } else if (key === 'elapsedMs') {
+      // a row cut short by the end of its run: the merged row covers the longest
+      // of them, and a full row (no elapsedMs) of another run makes it full
+      if (values.every((v) => typeof v === 'number')) out.elapsedMs = Math.max(...values)
     } else if (derived.has(key)) {
       out[key] = derived.get(key)()
     } else if (LATENCY_KEYS.has(key) && main) {
