@@ -402,4 +402,4 @@ function load (options) {
   return new LoadRun(normalizeOptions(options))
 }
 
-module.exports = { load, LoadRun, split }
+module.exports = { load, LoadRun, split, planRunners }

@@ -165,6 +165,9 @@ class Runner {
 
   start () {
     const opts = this.opts
+    // stopped during its set-up (LoadRun.stop(), a scenario stopped before its
+    // startTime): its stats are already reported, and no timer may start
+    if (this.stopping) return this.done
     this.eluStart = performance.eventLoopUtilization()
     this.cpuStart = threadCpuUs()
     // the saturation figures divide by this span, not by the measured duration

@@ -159,7 +159,7 @@ function planOne (name, spec, base) {
   try {
     opts = normalizeOptions(user)
   } catch (err) {
-    if (err instanceof UsageError) throw new UsageError(`--scenarios: scenario "${name}": ${err.message}`, err.code)
+    if (err instanceof UsageError) throw new UsageError(`--scenarios: scenario "${name}": ${err.message}`, CODE)
     throw err
   }
   return { name, executor: spec.executor, startTimeMs, durationMs: executor.durationMs(params), params, tags, opts }

@@ -1,0 +1,126 @@
+'use strict'
+// --scenarios: what each executor plans, on an injected clock (no wall-clock
+// windows): a scenario's options go through the engine's own planRunners
+// into a Runner on a ManualClock whose stand-in sockets log each write, so
+// the arrival-rate plans (k6's rate per timeUnit, startRate, stages, a
+// sequence's k requests per iteration) and the VU ramp (startVUs) are
+// asserted exactly.
+const t = require('tap')
+const { planScenarios } = require('../../lib/engine/scenarios/plan.js')
+const { planRunners } = require('../../lib/engine/index.js')
+const { Runner } = require('../../lib/engine/runner.js')
+const { ManualClock, standInTransport } = require('../helpers/manual-clock.js')
+
+const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 'latin1')
+
+/** The one scenario of `spec` as a Runner on `clock`, its writes logged as {at, id, n}. */
+function scenarioRunner (t, clock, spec) {
+  const plan = planScenarios({ url: 'http://127.0.0.1:1/', scenarios: { s: spec } })
+  const ros = planRunners(plan.scenarios[0].opts)
+  t.equal(ros.length, 1, 'one runner (no workers)')
+  const writes = []
+  const runner = new Runner({ ...ros[0], t0: Date.now(), clock })
+  runner.transport = standInTransport((buf) => buf.toString('latin1').split('GET ').length - 1, clock, writes)
+  const answer = () => {
+    for (const conn of runner.connections) {
+      const k = conn.inflight
+      if (k > 0 && !runner.stopping) conn.read(RESPONSE.length * k, Buffer.concat(Array(k).fill(RESPONSE)))
+    }
+  }
+  const ready = () => {
+    for (const conn of runner.connections) {
+      if (conn.socket !== null && !conn.connected) {
+        conn.socket.conn = conn
+        conn.ready()
+      }
+    }
+  }
+  return { plan: plan.scenarios[0], runner, writes, answer, ready }
+}
+
+t.test('constant-arrival-rate: rate per timeUnit, maxVUs connections, the plan sent on time', async (t) => {
+  const clock = new ManualClock()
+  // 30 iterations per minute... per 100 ms: timeUnit scales the rate (300/s)
+  const s = scenarioRunner(t, clock, { executor: 'constant-arrival-rate', rate: 30, timeUnit: '100ms', duration: '1s', preAllocatedVUs: 2, maxVUs: 3 })
+  t.equal(s.runner.connections.length, 3, 'connections = maxVUs')
+  s.runner.start()
+  s.ready()
+  clock.advanceTo(999, s.answer)
+  t.equal(s.writes.length, 300, '300 iterations due in [0, 1000) ms')
+  t.same(s.writes.slice(0, 4).map((w) => Math.round(w.at * 1000) / 1000), [0, 3.333, 6.667, 10], 'every 3.33 ms, each sent at its due time')
+  clock.advanceTo(1000, s.answer)
+  t.equal(s.runner.reason, 'duration', 'the run ends at its duration, on the same clock')
+  const stats = await s.runner.done
+  t.equal(stats.rate.planned, 301, 'the plan holds rate x duration, and the point at its very end')
+  t.equal(s.runner.lag.maxValue, 0, 'none late')
+})
+
+t.test('constant-arrival-rate with a sequence: an iteration is k requests', async (t) => {
+  const clock = new ManualClock()
+  const s = scenarioRunner(t, clock, {
+    executor: 'constant-arrival-rate', rate: 10, duration: '1s', preAllocatedVUs: 2, requests: [{ path: '/a' }, { path: '/b' }]
+  })
+  s.runner.start()
+  s.ready()
+  clock.advanceTo(999, s.answer)
+  t.equal(s.writes.length, 20, '10 iterations of 2 requests in the first second')
+  t.same(s.plan.params, { rate: 10, timeUnit: 1000, duration: 1000, preAllocatedVUs: 2, maxVUs: 2, gracefulStop: 30000 }, 'maxVUs defaults to preAllocatedVUs')
+  s.runner.stop('test')
+  await s.runner.done
+})
+
+t.test('ramping-arrival-rate: from startRate along the stages, in iterations per timeUnit', async (t) => {
+  const clock = new ManualClock()
+  // 600/min = 10/s at the start, 1800/min = 30/s after 1 s, then 30/s for 1 s:
+  // (10 + 30) / 2 + 30 = 50 iterations over the 2 s
+  const s = scenarioRunner(t, clock, {
+    executor: 'ramping-arrival-rate', startRate: 600, timeUnit: '1m', preAllocatedVUs: 4, stages: [{ duration: '1s', target: 1800 }, { duration: '1s', target: 1800 }]
+  })
+  s.runner.start()
+  s.ready()
+  clock.advanceTo(1000, s.answer)
+  t.equal(s.writes.length, 20, 'the integral of the ramp by 1 s: (10 + 30) / 2')
+  // the first is due when 10t + 10t² reaches 1: t = 0.0916 s
+  t.equal(Math.round(s.writes[0].at * 10) / 10, 91.6, 'the first due where the ramp from startRate reaches one request (10t + 10t² = 1)')
+  clock.advanceTo(1999.9, s.answer)
+  t.equal(s.writes.length, 49, 'all but the last by the end: (10 + 30) / 2 + 30 = 50 reaches its 50th at 2 s exactly')
+  clock.advanceTo(2500, s.answer)
+  t.equal(s.runner.reason, 'duration')
+  const stats = await s.runner.done
+  t.equal(stats.rate.planned, 50, 'the plan holds 50 iterations (the last one due as the run ends)')
+})
+
+t.test('ramping-vus: open connections from startVUs along the stages', async (t) => {
+  const clock = new ManualClock()
+  const s = scenarioRunner(t, clock, { executor: 'ramping-vus', startVUs: 2, stages: [{ duration: '1s', target: 6 }, { duration: '1s', target: 0 }] })
+  t.equal(s.runner.connections.length, 6, 'the peak of the ramp')
+  t.equal(s.plan.durationMs, 2000)
+  s.runner.start()
+  const open = () => s.runner.connectionRamp.active
+  const at = []
+  for (const ms of [0, 250, 500, 1000, 1500, 1990]) {
+    clock.advanceTo(ms)
+    at.push(open())
+  }
+  t.same(at, [2, 3, 4, 6, 3, 0], 'floor of the ramp from 2 up to 6 and down to 0')
+  s.runner.stop('test')
+  await s.runner.done
+})
+
+t.test('constant-vus, shared- and per-vu-iterations: connections, budget and allowance as the engine takes them', async (t) => {
+  const plan = planScenarios({
+    url: 'http://127.0.0.1:1/',
+    scenarios: {
+      c: { executor: 'constant-vus', vus: 7, duration: '1m30s' },
+      s: { executor: 'shared-iterations', vus: 3, iterations: 100, maxDuration: '20s', requests: [{ path: '/x' }, { path: '/y' }] },
+      p: { executor: 'per-vu-iterations', vus: 2, iterations: 9 }
+    },
+    workers: 2
+  })
+  const [c, s, p] = plan.scenarios.map((x) => x.opts)
+  t.match(c, { connections: 7, durationMs: 90000, pipelining: 1, rate: null })
+  t.match(s, { connections: 3, maxOverallRequests: 200, durationMs: 20000 }, 'a shared budget of iterations x k requests, maxDuration as the duration')
+  t.match(p, { connections: 2, maxConnectionRequests: 9, durationMs: 600000 }, 'each connection\'s allowance, maxDuration 10m by default')
+  t.same(planRunners(s).map((r) => r.amount), [100, 100], 'the budget split over the workers, nothing dropped')
+  t.equal(plan.durationMs, 600000, 'the run lasts at most its longest scenario')
+})

@@ -1,0 +1,170 @@
+'use strict'
+// --scenarios (issue 27, part 3): k6's executors on the engine, against a
+// real node http server on 127.0.0.1 (and an http2 one): counts that are
+// exact by construction (shared-iterations, per-vu-iterations, sequences),
+// a later startTime starts later on the run's own t0, each scenario's
+// thresholds and the overall ones, the result's shape (each scenario a
+// whole result, the whole their exact merge), and `merge` by scenario.
+// The arrival-rate plans are asserted on an injected clock in
+// scenarios-clock.test.js; bad input in scenarios-input.test.js.
+const t = require('tap')
+const http = require('node:http')
+const http2 = require('node:http2')
+const { load } = require('../../lib/engine/index.js')
+const { merge } = require('../../lib/engine/result/merge.js')
+const { decode } = require('../../lib/engine/measure/hdr-codec.js')
+
+/** A server that logs each request's path, socket and arrival (epoch ms). */
+async function logServer (t) {
+  const log = []
+  const sockets = new Set()
+  const server = http.createServer((req, res) => {
+    log.push({ path: req.url, port: req.socket.remotePort, at: Date.now() })
+    res.end('ok')
+  })
+  server.on('connection', (s) => sockets.add(s))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve) }))
+  return { url: `http://127.0.0.1:${server.address().port}`, log, sockets }
+}
+
+const countBy = (xs, key) => xs.reduce((m, x) => m.set(key(x), (m.get(key(x)) ?? 0) + 1), new Map())
+
+t.test('iteration executors: exact counts, per VU and shared, with a sequence and across workers', async (t) => {
+  const s = await logServer(t)
+  const result = await load({
+    url: s.url + '/',
+    scenarios: {
+      // 3 VUs share 50 iterations over two worker threads: 50 requests in all
+      shared: { executor: 'shared-iterations', vus: 3, iterations: 50, url: s.url + '/shared' },
+      // 4 VUs, 5 iterations each of a two-request sequence: 40 requests, 10 per connection
+      each: {
+        executor: 'per-vu-iterations',
+        vus: 4,
+        iterations: 5,
+        requests: [{ path: '/each/a' }, { path: '/each/b' }]
+      }
+    },
+    workers: 2
+  })
+  const byPath = countBy(s.log, (r) => r.path)
+  t.equal(byPath.get('/shared'), 50, 'shared-iterations: exactly `iterations` requests')
+  t.equal(byPath.get('/each/a'), 20, 'per-vu-iterations: vus x iterations passes of the sequence')
+  t.equal(byPath.get('/each/b'), 20)
+  const perSocket = countBy(s.log.filter((r) => r.path.startsWith('/each')), (r) => r.port)
+  t.equal(perSocket.size, 4, 'one socket per VU: an exhausted connection stops, it does not reconnect')
+  t.ok([...perSocket.values()].every((n) => n === 10), 'each VU made its 5 passes (10 requests)')
+  t.equal(result.scenarios.shared.requests.total, 50)
+  t.equal(result.scenarios.each.requests.total, 40)
+  t.equal(result.scenarios.each.stoppedBy, 'max-connection-requests', 'per-vu-iterations ends when every VU is done')
+  t.equal(result.scenarios.shared.stoppedBy, 'amount', 'shared-iterations ends when the budget is done')
+  t.equal(result.requests.total, 90, 'the whole is their sum')
+  t.same(result.scenarios.each.scenario, {
+    name: 'each', executor: 'per-vu-iterations', startTime: 0, duration: 600000, params: { vus: 4, iterations: 5, maxDuration: 600000, gracefulStop: 30000 }
+  }, 'scenario: name, executor, startTime and planned duration (ms), normalized params')
+})
+
+t.test('the result: each scenario a whole result, the whole their exact merge; startTime on the shared t0', async (t) => {
+  const s = await logServer(t)
+  const result = await load({
+    url: s.url + '/',
+    scenarios: {
+      early: { executor: 'constant-vus', vus: 2, duration: '300ms', url: s.url + '/early', thresholds: ['requests>0', 'errors==0'] },
+      late: { executor: 'shared-iterations', vus: 2, iterations: 30, startTime: '1s', url: s.url + '/late', thresholds: ['requests<10'], tags: { team: 'b' } },
+      // every field a scenario may give of its request
+      post: { executor: 'per-vu-iterations', vus: 1, iterations: 3, url: s.url + '/post', method: 'POST', headers: { 'x-a': '1' }, body: 'hi', timeout: '5s' }
+    },
+    thresholds: ['non2xx==0', 'requests<5']
+  })
+  t.same(Object.keys(result.scenarios), ['early', 'late', 'post'], 'keyed by name in the file\'s order')
+  const t0 = result.perSecond.start
+  const late = result.scenarios.late
+  t.equal(late.perSecond.start - t0, 1000, 'the late scenario\'s seconds start 1000 ms after the run\'s t0, exactly')
+  const lateLog = s.log.filter((r) => r.path === '/late')
+  t.equal(lateLog.length, 30)
+  t.ok(lateLog.every((r) => r.at >= t0 + 1000), 'the server saw no request of it before t0 + startTime')
+  t.same(late.scenario.tags, { team: 'b' }, 'tags are kept in the result, nothing else')
+  t.equal(late.scenario.startTime, 1000)
+  // the whole is the merge of the parts
+  const parts = Object.values(result.scenarios)
+  t.equal(result.requests.total, parts.reduce((a, r) => a + r.requests.total, 0))
+  t.equal(result['2xx'], parts.reduce((a, r) => a + r['2xx'], 0))
+  t.equal(decode(result.histogram).totalCount, parts.reduce((a, r) => a + decode(r.histogram).totalCount, 0), 'histograms added')
+  t.equal(result.statusCodeStats['200'].count, result.requests.total)
+  t.equal(result.merge, undefined, 'no merge note on a run\'s own result')
+  // thresholds: each scenario on its own figures, the overall ones on the whole
+  t.same(result.scenarios.early.thresholds.map((c) => c.ok), [true, true])
+  t.same(late.thresholds, [{ expr: 'requests<10', value: 30, ok: false }], 'a scenario threshold fails on its own count')
+  t.equal(result.scenarios.post.thresholds, undefined, 'a scenario without thresholds has none')
+  t.same(result.thresholds.map((c) => [c.expr, c.ok]), [['non2xx==0', true], ['requests<5', false]], 'the overall ones on the whole run')
+  // exact merge across machines: the same run twice is every count doubled, per scenario too
+  const json = JSON.parse(JSON.stringify(result))
+  const two = merge([json, json], { names: ['a.json', 'b.json'] })
+  for (const name of Object.keys(result.scenarios)) {
+    t.equal(two.scenarios[name].requests.total, 2 * result.scenarios[name].requests.total, `merge: scenario ${name} summed`)
+    t.equal(decode(two.scenarios[name].histogram).totalCount, 2 * decode(result.scenarios[name].histogram).totalCount)
+    t.same(two.scenarios[name].scenario, json.scenarios[name].scenario, 'its plan kept')
+  }
+  t.equal(two.requests.total, 2 * result.requests.total)
+  t.same(two.scenarios.late.thresholds, [{ expr: 'requests<10', value: 60, ok: false }], 'thresholds checked again on the merged figures')
+  t.same(two.thresholds.map((c) => c.value), [0, 2 * result.requests.total])
+  t.equal(two.merge.runs, 2)
+  // different scenario sets do not merge
+  const other = JSON.parse(JSON.stringify(result))
+  delete other.scenarios.post
+  t.throws(() => merge([json, other], { names: ['a.json', 'c.json'] }), { code: 'BENCHRIG_ERR_INVALID_ARG', message: /c\.json has no scenario "post" that a\.json has: merge results of runs of the same scenarios file/ })
+  t.throws(() => merge([json, { ...json, scenarios: undefined }], { names: ['a.json', 'p.json'] }), /p\.json has no "scenarios" but a\.json has/)
+})
+
+t.test('protocol-agnostic: an HTTP/2 scenario beside an HTTP/1.1 one', async (t) => {
+  const s = await logServer(t)
+  const h2Paths = []
+  const h2 = http2.createServer((req, res) => { h2Paths.push(req.url); res.end('ok') })
+  await new Promise((resolve) => h2.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => h2.close(resolve)))
+  const result = await load({
+    url: s.url + '/',
+    scenarios: {
+      streams: { executor: 'shared-iterations', vus: 2, iterations: 25, h2: true, maxStreams: 4, url: `http://127.0.0.1:${h2.address().port}/h2` },
+      plain: { executor: 'per-vu-iterations', vus: 2, iterations: 3 }
+    }
+  })
+  t.equal(h2Paths.length, 25, 'the HTTP/2 scenario: 25 streams')
+  t.equal(s.log.length, 6, 'the HTTP/1.1 one: 2 x 3')
+  t.equal(result.scenarios.streams.requests.total, 25)
+  t.equal(result.requests.total, 31)
+})
+
+t.test('stop() before a scenario\'s startTime: it reports nothing sent; a scenario that cannot connect fails the run by name', async (t) => {
+  const s = await logServer(t)
+  const run = load({
+    url: s.url + '/',
+    scenarios: {
+      now: { executor: 'per-vu-iterations', vus: 1, iterations: 5 },
+      never: { executor: 'constant-vus', vus: 1, duration: '1s', startTime: '1h', thresholds: ['requests==0'] }
+    }
+  })
+  // the first scenario finishes (5 requests), then the run is stopped long before the second's hour
+  await new Promise((resolve) => { const poll = () => (s.log.length >= 5 ? setTimeout(resolve, 50) : setTimeout(poll, 10)); poll() })
+  run.stop()
+  const result = await run
+  t.equal(result.scenarios.now.requests.total, 5)
+  t.equal(result.scenarios.never.requests.total, 0)
+  t.equal(result.scenarios.never.stoppedBy, 'stopped')
+  t.equal(result.scenarios.never.perSecond.start - result.perSecond.start, 3600000, 'placed where it would have started')
+  t.same(result.scenarios.never.thresholds, [{ expr: 'requests==0', value: 0, ok: true }])
+  t.equal(result.requests.total, 5)
+
+  const closed = http.createServer()
+  await new Promise((resolve) => closed.listen(0, '127.0.0.1', resolve))
+  const port = closed.address().port
+  await new Promise((resolve) => closed.close(resolve))
+  const failing = load({
+    url: s.url + '/',
+    scenarios: {
+      ok: { executor: 'constant-vus', vus: 1, duration: '30s', startTime: '1s' },
+      gone: { executor: 'per-vu-iterations', vus: 1, iterations: 1, url: `http://127.0.0.1:${port}/` }
+    }
+  })
+  await t.rejects(failing, { code: 'BENCHRIG_ERR_UNREACHABLE', message: /^scenario "gone": cannot connect to 127\.0\.0\.1:/ })
+})
