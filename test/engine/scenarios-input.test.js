@@ -135,13 +135,15 @@ t.test('the CLI: bad input exits 2 before any connection; thresholds per scenari
     },
     thresholds: ['errors==0']
   }
-  const run = await cli(['--no-progress', '--scenarios', file('run.json', doc), url])
+  const run = await cli(['--no-progress', '--interval', '50', '--scenarios', file('run.json', doc), url])
   t.equal(run.code, 1, 'a failed scenario threshold fails the run')
   t.match(run.stderr, /Running 2 scenarios\n {2}fast: per-vu-iterations, from 0s for 600s at most @ http:\/\/127\.0\.0\.1:\d+\/\n {2}slow: shared-iterations, from 0\.1s/)
   t.match(run.stderr, /Thresholds of scenario "fast":\n {2}pass {2}requests==10 {2}requests = 10\n/)
   t.match(run.stderr, /Thresholds of scenario "slow":\n {2}FAIL {2}requests>100 {2}requests = 4\n/)
   t.match(run.stderr, /Thresholds:\n {2}pass {2}errors==0/)
   t.match(run.stderr, /benchrig load: scenario "slow": threshold "requests>100" failed: requests was 4\n/)
+  t.match(run.stdout, /^fast: interval 0\.0s \+\d+ms: \d+ req, /m, '--interval rows named by their scenario')
+  t.match(run.stdout, /^slow: interval 0\.1s \+\d+ms: \d+ req, /m, 'on the run\'s clock: the later scenario\'s first row starts at its startTime')
   const json = await cli(['-j', '--scenarios', file('run2.json', { scenarios: { fast: doc.scenarios.fast } }), '--threshold', 'requests<5', url])
   t.equal(json.code, 1, 'an overall threshold (--threshold) fails it too')
   const result = JSON.parse(json.stdout)

@@ -66,8 +66,9 @@ t.test('iteration executors: exact counts, per VU and shared, with a sequence an
 
 t.test('the result: each scenario a whole result, the whole their exact merge; startTime on the shared t0', async (t) => {
   const s = await logServer(t)
-  const result = await load({
+  const run = load({
     url: s.url + '/',
+    interval: 250,
     scenarios: {
       early: { executor: 'constant-vus', vus: 2, duration: '300ms', url: s.url + '/early', thresholds: ['requests>0', 'errors==0'] },
       late: { executor: 'shared-iterations', vus: 2, iterations: 30, startTime: '1s', url: s.url + '/late', thresholds: ['requests<10'], tags: { team: 'b' } },
@@ -76,7 +77,23 @@ t.test('the result: each scenario a whole result, the whole their exact merge; s
     },
     thresholds: ['non2xx==0', 'requests<5']
   })
+  // the run's events: each scenario's, named
+  const rows = []
+  let responses = 0
+  let starts = 0
+  run.on('interval', (row) => rows.push(row))
+  run.on('response', () => responses++)
+  run.on('start', () => starts++)
+  const result = await run
   t.same(Object.keys(result.scenarios), ['early', 'late', 'post'], 'keyed by name in the file\'s order')
+  t.equal(starts, 1, 'one start, at the shared t0')
+  t.equal(responses, result.requests.total, 'a response event for every response of every scenario')
+  for (const name of Object.keys(result.scenarios)) {
+    const own = rows.filter((r) => r.scenario === name)
+    t.equal(own.reduce((a, r) => a + r.count, 0), result.scenarios[name].requests.total, `${name}: its interval rows, named, add up to its total`)
+    t.same(result.scenarios[name].intervals.map((r) => r.start), own.map((r) => r.start), 'the same rows as in its result')
+  }
+  t.ok(rows.every((r) => (r.start - result.perSecond.start) % 250 === 0), 'every row on the run\'s 250 ms grid (startTime 1s is on it)')
   const t0 = result.perSecond.start
   const late = result.scenarios.late
   t.equal(late.perSecond.start - t0, 1000, 'the late scenario\'s seconds start 1000 ms after the run\'s t0, exactly')
