@@ -20,10 +20,13 @@ function git (dir, ...args) {
 }
 
 const library = (factor) => `'use strict'\nexports.spin = function spin (n) {\n  let s = 0\n  const m = Math.round(n * ${factor})\n  for (let i = 0; i < m; i++) s = (s * 31 + i) % 1000003\n  return s\n}\n`
+// n=5e6: ~25 ms of loop a process, long enough for V8's tiers and a busy
+// machine's late background compile not to dilute the 4x step (see
+// fixtures/bench/spin/spin.js: at 5e5 a probe once needed 24 pairs)
 const BENCH = `'use strict'
 const common = require('benchrig')
 const work = require('../../lib/work.js')
-const bench = common.createBenchmark(main, { n: [5e5] })
+const bench = common.createBenchmark(main, { n: [5e6] })
 function main ({ n }) {
   const cpu0 = process.cpuUsage()
   const s = work.spin(n)
