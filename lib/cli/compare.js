@@ -262,6 +262,8 @@ function parseCompareArgs (argv, ctx = {}) {
     if (v.runs !== undefined) throw new UsageError(`--runs ${v.runs}: --plan ${v.plan} already says how many pairs each file needs; leave --runs out`)
     if (seed !== undefined && seed !== opts.plan.seed) throw new UsageError(`--seed ${v.seed}: --plan ${v.plan} was made for seed ${opts.plan.seed}; leave --seed out`)
     opts.seed = opts.plan.seed
+    // the round plan gives each file its own pairs: the rule column says "fixed", not the default 30
+    opts.runs = undefined
   }
   if (seq && opts.plan) throw new UsageError(`--runs seq does not go with --plan ${v.plan}: the rule decides after every pair on one machine; leave --plan out`)
   if (seq && opts.shard) throw new UsageError('--runs seq does not go with --shard: the rule decides after every pair, which shards cannot share; use --runs N with --shard')

@@ -79,7 +79,8 @@ async function runDuetSchedule (schedule, ctx) {
       outs = await Promise.all(left.map((run) => runOne(run, {
         ...ctx,
         cpuset: setOf[run.binary],
-        // alone (the other side is on disk already: a resumed pair) there is no one to wait for
+        // alone (the other side is on disk already: --resume drops such half pairs, so only a
+        // schedule that holds one side of a pair) there is no one to wait for
         env: left.length === 2 ? { ...(ctx.env ?? process.env), BENCHRIG_DUET: JSON.stringify({ dir, side: run.binary }) } : ctx.env,
         onRow: (row, extra) => buffered.push({ row: { ...row, cpuset: setOf[run.binary] }, extra }),
         onProgress: undefined

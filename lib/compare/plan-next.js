@@ -6,6 +6,7 @@
 // towards an effect), numbered after the pairs
 // already run, with each file's measured time per pair so that the next
 // split is balanced.
+const { UsageError } = require('../errors.js')
 const { filesNeedingPairs } = require('./auto.js')
 const { basePlan } = require('./shard-check.js')
 const { ROUND_SCHEMA } = require('./plan-file.js')
@@ -17,6 +18,7 @@ const { ROUND_SCHEMA } = require('./plan-file.js')
  *   maxPairs: number, files: {filename: string, firstPair: number, pairs: number, cost: number}[], capped: number}}
  */
 function nextRound (rows, { target, maxPairs }) {
+  checkPlannable(rows)
   const want = filesNeedingPairs(rows, { target, maxPairs, pilot: firstRoundPairs(rows) })
   let round = 1
   let base = ''
@@ -47,6 +49,26 @@ function nextRound (rows, { target, maxPairs }) {
   return { schema: ROUND_SCHEMA, base, round: round + 1, seed, target, maxPairs, files, capped: want.capped }
 }
 
+/**
+ * The rounds of plan --next follow a first round of a fixed number of pairs
+ * (compare --runs N, sharded or not). Rows of --runs auto or --runs seq have
+ * had their rule applied already: auto set each file's pairs from its pilot
+ * once, and a second plan from all its pairs would look at the spread again
+ * (the look auto avoids, lib/compare/auto.js); seq stopped each
+ * configuration on an interval valid only for its own stopping. Another
+ * round would mix rules that cannot be analysed as one.
+ * @param {Record<string, any>[]} rows
+ */
+function checkPlannable (rows) {
+  const ruled = rows.find((r) => r.rule === 'auto' || String(r.rule ?? '').startsWith('seq '))
+  if (!ruled) return
+  const how = ruled.rule === 'auto'
+    ? 'its pilot set each file\'s pairs once, and planning again from all its pairs would look at their spread a second time'
+    : 'the rule stopped each configuration on an interval that holds for its own stopping only'
+  throw new UsageError(`plan --next: ${ruled.filename} holds rows of --runs ${ruled.rule === 'auto' ? 'auto' : 'seq'} (rule "${ruled.rule}"): ${how}. ` +
+    'Its verdicts are final (benchrig analyze FILE); plan --next continues comparisons whose first round ran a fixed number of pairs (compare --runs N, e.g. with --shard)')
+}
+
 // The first round is the pilot: its pairs (rows without a round suffix on
 // their plan) alone set each file's plan. 6, compare's pilot, when the rows
 // say nothing.
@@ -60,4 +82,4 @@ function firstRoundPairs (rows) {
   return pairs || 6
 }
 
-module.exports = { nextRound }
+module.exports = { nextRound, checkPlannable }

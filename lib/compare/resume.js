@@ -1,7 +1,12 @@
 'use strict'
-// --resume FILE: keeps the finished runs of an interrupted compare, drops
+// --resume FILE: keeps the finished pairs of an interrupted compare, drops
 // the rows of runs that did not finish (fewer rows than the file's
-// configurations), and tells the scheduler which runs are left.
+// configurations) and of pairs whose other run did not, and tells the
+// scheduler which runs are left. A pair is run again whole rather than
+// completed by its missing side: its two runs belong together in time (the
+// drift of the machine cancels in their ratio; a duet pair shares its
+// barrier), and an interruption may lie hours between them. The run's
+// --ndjson FILE loses the same records, so both files hold the same rows.
 const fs = require('node:fs')
 const { parseCsvRecords, csvRow } = require('../report/csv.js')
 const { UsageError } = require('../errors.js')
@@ -36,13 +41,19 @@ function loadForResume (file) {
     g.push(r)
     groups.set(key, g)
   }
+  const finished = new Set()
+  for (const [key, g] of groups) {
+    const configs = Number(g[0].configs)
+    const unique = new Set(g.map((r) => r.configuration))
+    if (Number.isFinite(configs) && unique.size >= configs) finished.add(key)
+  }
   const done = new Set()
   const rows = []
   let maxPair = 0
   for (const [key, g] of groups) {
-    const configs = Number(g[0].configs)
-    const unique = new Set(g.map((r) => r.configuration))
-    if (Number.isFinite(configs) && unique.size >= configs) {
+    const { filename, pair } = g[0]
+    const whole = finished.has(runKey(filename, 'old', Number(pair))) && finished.has(runKey(filename, 'new', Number(pair)))
+    if (whole) {
       done.add(key)
       const seen = new Set()
       for (const r of g) {
@@ -80,6 +91,47 @@ function typedRow (r) {
 }
 
 /**
+ * Rewrites the --ndjson file of a resumed run with what the CSV kept: its
+ * metadata and failure records, and the measurement records of the kept
+ * runs (each configuration once); the stop records of the interrupted run
+ * go, the resumed run writes its own at its end.
+ * @param {string} file
+ * @param {Set<string>} done runKey()s kept (loadForResume)
+ * @returns {number} measurement records dropped
+ */
+function trimNdjsonForResume (file, done) {
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch {
+    return 0 // no NDJSON yet
+  }
+  const seen = new Set()
+  let dropped = 0
+  const kept = text.split('\n').filter((line) => {
+    if (line.trim() === '') return false
+    let rec
+    try {
+      rec = JSON.parse(line)
+    } catch {
+      throw new UsageError(`--ndjson ${file}: a line is not JSON; give the --ndjson file of the interrupted run, or a new file`)
+    }
+    if (rec.type === 'stop') return false
+    if (rec.type !== 'measurement') return true
+    const key = runKey(rec.filename, rec.binary, Number(rec.pair))
+    const row = `${key}\u0000${rec.configuration}`
+    if (!done.has(key) || seen.has(row)) {
+      dropped++
+      return false
+    }
+    seen.add(row)
+    return true
+  })
+  fs.writeFileSync(file, kept.map((l) => l + '\n').join(''))
+  return dropped
+}
+
+/**
  * Refuses to resume with other binaries than the run started with: the
  * NDJSON file's metadata record holds each binary's sha256 (and path), and
  * rows of two different binaries must not mix in one file.
@@ -112,4 +164,4 @@ function checkResumeBinaries (ndjsonFile, binaries, describe) {
   }
 }
 
-module.exports = { loadForResume, checkResumeBinaries }
+module.exports = { loadForResume, checkResumeBinaries, trimNdjsonForResume }

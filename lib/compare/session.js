@@ -14,13 +14,13 @@ const { randomSeed } = require('../stats/prng.js')
 const { buildSchedule } = require('./schedule.js')
 const { buildPlan } = require('./plan.js')
 const { writePlanSidecar } = require('./plan-file.js')
-const { loadForResume, checkResumeBinaries } = require('./resume.js')
+const { loadForResume, checkResumeBinaries, trimNdjsonForResume } = require('./resume.js')
 const { warmUp } = require('./run-compare.js')
 const { EXECUTORS } = require('./executors.js')
 const { ruleFor } = require('./rules.js')
 const { openSinks } = require('./sinks.js')
 const { envOnSide } = require('./sides.js')
-const { harnessFlags } = require('../report/meta.js')
+const { harnessFlags, machineMeta } = require('../report/meta.js')
 
 /** The environment of the benchmark processes: --strict and --timeout travel there. */
 function childEnv (opts) {
@@ -39,12 +39,6 @@ const displayPath = (root, file) => (path.isAbsolute(file) ? path.relative(root,
 function checkResumeMeasure (rows, measure, file) {
   const other = rows.find((r) => measureName(r.measure) !== measure)
   if (other) throw new UsageError(`--measure ${measure}: ${file} holds rows measured as ${measureName(other.measure)}; resume with --measure ${measureName(other.measure)}`)
-}
-
-function machineMeta () {
-  const { collectMeta } = require('../report/meta.js')
-  const m = collectMeta()
-  return { benchrig: m.benchrig, driverNode: m.driverNode, cpu: m.cpu, os: m.os, governor: m.governor, loadavg: m.loadavg, date: m.date, hostname: m.hostname }
 }
 
 /**
@@ -69,7 +63,8 @@ function resumeState (opts, sides, notice) {
     throw new UsageError(`--seed ${opts.seed}: ${opts.output} was written with seed ${previous.seed}; leave --seed out to resume`)
   }
   checkResumeMeasure(previous.rows, opts.measure, opts.output)
-  notice(`compare: resuming ${opts.output}: ${previous.rows.length} rows kept${previous.dropped ? `, ${previous.dropped} rows of unfinished runs dropped` : ''}\n`)
+  if (opts.ndjson) trimNdjsonForResume(opts.ndjson, previous.done)
+  notice(`compare: resuming ${opts.output}: ${previous.rows.length} rows kept${previous.dropped ? `, ${previous.dropped} rows of unfinished runs and pairs dropped` : ''}\n`)
   return previous
 }
 

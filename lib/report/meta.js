@@ -75,11 +75,25 @@ function readGovernor () {
  *   loadavg: number[], date: string, hostname: string}}
  */
 function collectMeta ({ execPath = process.execPath, date = new Date(), env = process.env, execArgv = [] } = {}) {
+  const { benchrig, ...machine } = machineMeta(date)
+  return {
+    benchrig,
+    node: { version: nodeVersionOf(execPath), path: execPath, sha256: fileSha256(execPath) },
+    v8Flags: harnessFlags(env, execArgv),
+    ...machine
+  }
+}
+
+/**
+ * The part of collectMeta that is not a node binary's: benchrig, the driver,
+ * the machine, when. compare describes its two sides itself and takes only
+ * this part (hashing the driver's binary would cost it ~0.5 CPU-s a run).
+ * @param {Date} [date]
+ */
+function machineMeta (date = new Date()) {
   const cpus = os.cpus()
   const meta = {
     benchrig: require('../../package.json').version,
-    node: { version: nodeVersionOf(execPath), path: execPath, sha256: fileSha256(execPath) },
-    v8Flags: harnessFlags(env, execArgv),
     driverNode: { version: process.version, path: process.execPath },
     cpu: { model: cpus[0] ? cpus[0].model.trim() : undefined, count: cpus.length },
     os: { platform: process.platform, release: os.release(), arch: process.arch },
@@ -92,4 +106,4 @@ function collectMeta ({ execPath = process.execPath, date = new Date(), env = pr
   return meta
 }
 
-module.exports = { collectMeta, nodeVersionOf, fileSha256, harnessFlags }
+module.exports = { collectMeta, machineMeta, nodeVersionOf, fileSha256, harnessFlags }

@@ -49,18 +49,20 @@ t.test('an interrupted run resumes to the full row count without duplicates', as
   }
 })
 
-t.test('loadForResume keeps complete runs and drops unfinished ones', (t) => {
+t.test('loadForResume keeps whole pairs and drops unfinished runs and the pairs they cut', (t) => {
   const dir = t.testdir()
   const file = path.join(dir, 'r.csv')
   const row = (binary, conf, pair) => csvRow(COLUMNS.map((c) => ({ binary, filename: 'a/b.js', configuration: conf, rate: 10, time: 1, pair, order: 1, run: 1, seed: 5, start: 's', configs: 2 })[c]))
-  fs.writeFileSync(file, csvRow(COLUMNS) + row('old', 'x=1', 1) + row('old', 'x=2', 1) + row('new', 'x=1', 1))
+  const pair1 = row('old', 'x=1', 1) + row('old', 'x=2', 1) + row('new', 'x=2', 1) + row('new', 'x=1', 1)
+  fs.writeFileSync(file, csvRow(COLUMNS) + pair1 + row('old', 'x=1', 2) + row('old', 'x=2', 2) + row('new', 'x=1', 2))
   const r = loadForResume(file)
   t.equal(r.seed, 5)
-  t.equal(r.rows.length, 2, 'the complete old run is kept')
-  t.equal(r.dropped, 1, 'the new run had 1 of 2 configurations: dropped')
-  t.ok(r.done.has('a/b.js\u0000old\u00001'))
-  t.notOk(r.done.has('a/b.js\u0000new\u00001'))
-  t.equal(readRowsCount(file), 2, 'the file was rewritten without the partial run')
+  t.equal(r.rows.length, 4, 'the whole pair 1 is kept')
+  t.equal(r.dropped, 3, 'pair 2: the new run had 1 of 2 configurations, so the pair runs again whole')
+  t.ok(r.done.has('a/b.js\u0000old\u00001') && r.done.has('a/b.js\u0000new\u00001'))
+  t.notOk(r.done.has('a/b.js\u0000old\u00002'), 'the finished old run of a cut pair is not kept')
+  t.notOk(r.done.has('a/b.js\u0000new\u00002'))
+  t.equal(readRowsCount(file), 4, 'the file was rewritten without the cut pair')
   t.throws(() => loadForResume(path.join(dir, 'none.csv')), /--resume .*none\.csv: cannot read it/)
   fs.writeFileSync(path.join(dir, 'core.csv'), '"binary","filename","configuration","rate","time"\n"old","a","",1,1\n')
   t.throws(() => loadForResume(path.join(dir, 'core.csv')), /no "pair" column; only files written by compare --output/)
