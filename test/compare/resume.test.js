@@ -102,3 +102,18 @@ t.test('--resume with another --new binary refuses, naming both (sha256 from the
   const same = await runCompare(['--old', process.execPath, '--new', process.execPath, '--runs', '1', '--resume', file, '--ndjson', nd, 'cpu'])
   t.notMatch(same.stderr, /is not the one the run started with/, 'the same binaries resume')
 })
+
+t.test('trimNdjsonForResume keeps what the CSV kept, once; drops stop records; a missing file is fine, a broken one an error', (t) => {
+  const { trimNdjsonForResume } = require('../../lib/compare/resume.js')
+  const dir = t.testdir()
+  const file = path.join(dir, 'r.ndjson')
+  const m = (binary, pair, configuration) => JSON.stringify({ type: 'measurement', filename: 'a/b.js', binary, pair, configuration, rate: 1 })
+  fs.writeFileSync(file, [JSON.stringify({ type: 'meta', seed: 5 }), m('old', 1, 'x=1'), m('new', 1, 'x=1'), m('new', 1, 'x=1'), m('old', 2, 'x=1'), JSON.stringify({ type: 'failure', pair: 2 }), JSON.stringify({ type: 'stop', pair: 2 })].join('\n') + '\n')
+  const done = new Set(['a/b.js\u0000old\u00001', 'a/b.js\u0000new\u00001'])
+  t.equal(trimNdjsonForResume(file, done), 2, 'a duplicate and a run not kept')
+  t.same(fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).type), ['meta', 'measurement', 'measurement', 'failure'])
+  t.equal(trimNdjsonForResume(path.join(dir, 'none.ndjson'), done), 0)
+  fs.writeFileSync(file, '{"type":"meta"}\nnot json\n')
+  t.throws(() => trimNdjsonForResume(file, done), { code: 'BENCHRIG_ERR_INVALID_ARG', message: /--ndjson .*r\.ndjson: a line is not JSON/ })
+  t.end()
+})
