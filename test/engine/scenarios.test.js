@@ -19,8 +19,12 @@ async function logServer (t) {
   const log = []
   const sockets = new Set()
   const server = http.createServer((req, res) => {
-    log.push({ path: req.url, port: req.socket.remotePort, at: Date.now() })
-    res.end('ok')
+    let body = ''
+    req.on('data', (d) => { body += d })
+    req.on('end', () => {
+      log.push({ path: req.url, port: req.socket.remotePort, at: Date.now(), method: req.method, a: req.headers['x-a'], body })
+      res.end('ok')
+    })
   })
   server.on('connection', (s) => sockets.add(s))
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -69,11 +73,13 @@ t.test('the result: each scenario a whole result, the whole their exact merge; s
   const run = load({
     url: s.url + '/',
     interval: 250,
+    sampleInt: 100, // ticks every 100 ms
     scenarios: {
       early: { executor: 'constant-vus', vus: 2, duration: '300ms', url: s.url + '/early', thresholds: ['requests>0', 'errors==0'] },
       late: { executor: 'shared-iterations', vus: 2, iterations: 30, startTime: '1s', url: s.url + '/late', thresholds: ['requests<10'], tags: { team: 'b' } },
       // every field a scenario may give of its request
-      post: { executor: 'per-vu-iterations', vus: 1, iterations: 3, url: s.url + '/post', method: 'POST', headers: { 'x-a': '1' }, body: 'hi', timeout: '5s' }
+      post: { executor: 'per-vu-iterations', vus: 1, iterations: 3, url: s.url + '/post', method: 'POST', headers: { 'x-a': '1' }, body: 'hi', timeout: '5s' },
+      tail: { executor: 'constant-vus', vus: 1, duration: '300ms', startTime: '1s', url: s.url + '/tail' }
     },
     thresholds: ['non2xx==0', 'requests<5']
   })
@@ -84,8 +90,10 @@ t.test('the result: each scenario a whole result, the whole their exact merge; s
   run.on('interval', (row) => rows.push(row))
   run.on('response', () => responses++)
   run.on('start', () => starts++)
+  const ticks = []
+  run.on('tick', (tick) => ticks.push(tick))
   const result = await run
-  t.same(Object.keys(result.scenarios), ['early', 'late', 'post'], 'keyed by name in the file\'s order')
+  t.same(Object.keys(result.scenarios), ['early', 'late', 'post', 'tail'], 'keyed by name in the file\'s order')
   t.equal(starts, 1, 'one start, at the shared t0')
   t.equal(responses, result.requests.total, 'a response event for every response of every scenario')
   for (const name of Object.keys(result.scenarios)) {
@@ -94,6 +102,10 @@ t.test('the result: each scenario a whole result, the whole their exact merge; s
     t.same(result.scenarios[name].intervals.map((r) => r.start), own.map((r) => r.start), 'the same rows as in its result')
   }
   t.ok(rows.every((r) => (r.start - result.perSecond.start) % 250 === 0), 'every row on the run\'s 250 ms grid (startTime 1s is on it)')
+  t.ok(ticks.some((k) => k.scenario === 'early') && ticks.some((k) => k.scenario === 'tail'), 'ticks of the scenarios that ran a sample long, named')
+  t.ok(ticks.filter((k) => k.scenario === 'tail').every((k) => k.second > 10), 'counted from the shared t0: the later scenario\'s first sample ends after 1000 ms / 100 ms')
+  t.ok(ticks.every((k, i) => i === 0 || k.total >= ticks[i - 1].total), 'running totals of all scenarios, never falling')
+  t.ok(ticks.every((k) => k.requests >= k.scenarioRequests), 'a tick\'s requests: its sample of every scenario so far')
   const t0 = result.perSecond.start
   const late = result.scenarios.late
   t.equal(late.perSecond.start - t0, 1000, 'the late scenario\'s seconds start 1000 ms after the run\'s t0, exactly')
@@ -113,6 +125,7 @@ t.test('the result: each scenario a whole result, the whole their exact merge; s
   t.same(result.scenarios.early.thresholds.map((c) => c.ok), [true, true])
   t.same(late.thresholds, [{ expr: 'requests<10', value: 30, ok: false }], 'a scenario threshold fails on its own count')
   t.equal(result.scenarios.post.thresholds, undefined, 'a scenario without thresholds has none')
+  t.same(s.log.filter((r) => r.path === '/post').map((r) => [r.method, r.a, r.body]), Array(3).fill(['POST', '1', 'hi']), 'the scenario\'s own method, headers and body')
   t.same(result.thresholds.map((c) => [c.expr, c.ok]), [['non2xx==0', true], ['requests<5', false]], 'the overall ones on the whole run')
   // exact merge across machines: the same run twice is every count doubled, per scenario too
   const json = JSON.parse(JSON.stringify(result))

@@ -6,8 +6,9 @@
 // t0 + its startTime (its own t0, so its seconds and interval rows fall on
 // the run's). The results are combined by combine.js. Like a LoadRun it is
 // an EventEmitter and awaitable: 'start' (once, at t0), 'tick' (each
-// scenario's, with its `scenario`, the second counted from the shared t0 and
-// the running totals of all scenarios), 'interval' (rows with `scenario`),
+// scenario's, with its `scenario`, the second counted from the shared t0, the
+// requests and bytes of that second of all scenarios that ticked it so far,
+// the running totals of all), 'interval' (rows with `scenario`),
 // 'response', 'reqError', 'done' (the combined result).
 const { RunEmitter } = require('../run-emitter.js')
 const { LoadRun } = require('../index.js')
@@ -21,6 +22,7 @@ class ScenariosRun extends RunEmitter {
   #stopped = false
   #wake = new Set() // resolvers of scenarios waiting for their startTime
   #totals = new Map() // scenario -> its last tick's running totals
+  #seconds = new Map() // second from the shared t0 -> {requests, bytes} of the scenarios' ticks so far
 
   /** @param {ReturnType<typeof planScenarios>} plan */
   constructor (plan) {
@@ -111,7 +113,15 @@ class ScenariosRun extends RunEmitter {
       this.#totals.set(s.name, { total: tick.total, errors: tick.errors, non2xx: tick.non2xx })
       const sums = { total: 0, errors: 0, non2xx: 0 }
       for (const t of this.#totals.values()) for (const k of Object.keys(sums)) sums[k] += t[k]
-      this.emit('tick', { ...tick, ...sums, second: tick.second + Math.round(offset), scenario: s.name })
+      // the second's requests and bytes of every scenario that ticked it so far: the
+      // last tick of a second has them all (the live line is redrawn on each)
+      const second = tick.second + Math.round(offset)
+      const acc = this.#seconds.get(second) ?? { requests: 0, bytes: 0 }
+      acc.requests += tick.requests
+      acc.bytes += tick.bytes
+      this.#seconds.set(second, acc)
+      this.#seconds.delete(second - 2)
+      this.emit('tick', { ...tick, ...sums, requests: acc.requests, counter: acc.requests, bytes: acc.bytes, second, scenario: s.name, scenarioRequests: tick.requests })
     })
     run.on('interval', (row) => this.emit('interval', { ...row, scenario: s.name }))
     run.on('reqError', (err) => this.emit('reqError', err))
