@@ -105,6 +105,13 @@ t.test('the file: JSON, a CommonJS module, k6\'s options wrapper; other forms re
   const esm = file('esm.js', `export const options = ${JSON.stringify(doc)}`)
   if (process.features.require_module) t.same(planScenarios({ url: URL, scenarios: esm }).scenarios.map((s) => s.name), ['a', 'b'])
   else t.throws(() => planScenarios({ url: URL, scenarios: esm }), { message: /the module failed to load .*it must be CommonJS: module\.exports = \{ scenarios: \{\.\.\.\} \}/ })
+  // a scenario's files are found beside the scenarios file, wherever the command runs
+  const body = file('body.txt', 'from a file')
+  const feed = file('rows.csv', 'id\n1\n2\n')
+  const withFiles = planScenarios({ url: URL, scenarios: file('files.json', { scenarios: { a: { ...car, bodyFile: 'body.txt', feed: 'rows.csv', url: 'http://127.0.0.1:1/?id={{id}}' } } }) })
+  t.equal(withFiles.scenarios[0].opts.requests[0].body.toString(), 'from a file')
+  t.equal(withFiles.scenarios[0].opts.feed.file, feed, 'feed: beside the file')
+  t.equal(path.dirname(body), path.dirname(feed))
   t.throws(() => planScenarios({ url: URL, scenarios: path.join(os.tmpdir(), 'no-such-scenarios.json') }), { message: /no-such-scenarios\.json": no such file/ })
 })
 

@@ -4,6 +4,7 @@
 // (executors.js), normalized by the engine's own options.js so that every
 // option the engine takes works per scenario. Everything is checked here,
 // before any connection: one UsageError naming the scenario and the field.
+const path = require('node:path')
 const { UsageError } = require('../../errors.js')
 const { normalizeOptions } = require('../options/options.js')
 const { parseThreshold, parseThresholds } = require('../thresholds.js')
@@ -21,7 +22,7 @@ const REFUSED = {
   options: 'k6\'s browser options do not apply to an HTTP load engine'
 }
 // what a scenario may set of a request and its protocol (the engine's option names)
-const REQUEST_FIELDS = ['url', 'method', 'headers', 'body', 'requests', 'feed', 'feedMode', 'feedSeed', 'feedEnd', 'feedFormat',
+const REQUEST_FIELDS = ['url', 'method', 'headers', 'body', 'bodyFile', 'requests', 'feed', 'feedMode', 'feedSeed', 'feedEnd', 'feedFormat',
   'timeout', 'h2', 'maxStreams', 'h2Window', 'expectBody', 'wsBinary', 'wsId', 'wsMessage', 'proto', 'call', 'data', 'metadata',
   'ignoreCoordinatedOmission']
 // run options an executor sets for each scenario: given for the whole run, they are refused
@@ -47,6 +48,8 @@ const SET_BY_EXECUTOR = {
   thresholdAbort: '--threshold-abort',
   pipelining: '-p/--pipelining'
 }
+// files a scenario names: relative to the scenarios file (as k6 opens files relative to its script)
+const PATH_FIELDS = ['feed', 'bodyFile', 'wsMessage', 'proto']
 const NAME = /^[0-9A-Za-z_-]+$/
 
 const given = (v) => v !== undefined && v !== null && v !== false
@@ -75,7 +78,8 @@ function planScenarios (options) {
   const { scenarios, thresholds: fileThresholds } = scenariosOf(doc, where)
   const base = runOptions(options)
   const thresholds = overallThresholds(fileThresholds, options.thresholds, where)
-  const plans = scenarios.map(([name, spec]) => planOne(name, spec, base))
+  const dir = fromFile ? path.dirname(path.resolve(options.scenarios)) : undefined
+  const plans = scenarios.map(([name, spec]) => planOne(name, spec, base, dir))
   // the run-wide values every scenario shares (merged by absolute time)
   const first = plans[0].opts
   return {
@@ -125,9 +129,11 @@ function thresholdList (value, where) {
 
 /**
  * One scenario: its fields checked, its engine options built and normalized.
+ * @param {string} name @param {any} spec @param {Record<string, any>} base the run's options
+ * @param {string|undefined} dir the scenarios file's folder (undefined: from the API)
  * @returns {ScenarioPlan}
  */
-function planOne (name, spec, base) {
+function planOne (name, spec, base, dir) {
   if (!NAME.test(name)) throw new UsageError(`--scenarios: scenario name "${name}": use letters, digits, _ and - (it names the scenario's results)`, CODE)
   if (!isObject(spec)) throw new UsageError(`--scenarios: scenario "${name}": give an object { executor, ... }`, CODE)
   const executor = EXECUTORS[spec.executor]
@@ -151,6 +157,9 @@ function planOne (name, spec, base) {
   const k = Array.isArray(spec.requests) && spec.requests.length > 0 ? spec.requests.length : 1
   const request = {}
   for (const key of REQUEST_FIELDS) if (spec[key] !== undefined) request[key] = spec[key]
+  for (const key of PATH_FIELDS) {
+    if (dir !== undefined && typeof request[key] === 'string' && !path.isAbsolute(request[key])) request[key] = path.join(dir, request[key])
+  }
   const user = { ...base, ...request, ...executor.options(params, k), thresholds }
   if (user.url === undefined || (Array.isArray(user.url) && user.url.length === 0)) {
     throw new UsageError(`--scenarios: scenario "${name}" has no url: give "url" in the scenario, or a URL on the command line as the default`, CODE)
