@@ -155,11 +155,13 @@ function planOne (name, spec, base, dir) {
   const thresholds = thresholdList(spec.thresholds, `--scenarios: scenario "${name}": thresholds`)
   // requests per iteration: a pass of the sequence
   const k = Array.isArray(spec.requests) && spec.requests.length > 0 ? spec.requests.length : 1
+  /** @type {Record<string, any>} */
   const request = {}
   for (const key of REQUEST_FIELDS) if (spec[key] !== undefined) request[key] = spec[key]
   for (const key of PATH_FIELDS) {
     if (dir !== undefined && typeof request[key] === 'string' && !path.isAbsolute(request[key])) request[key] = path.join(dir, request[key])
   }
+  /** @type {Record<string, any>} */
   const user = { ...base, ...request, ...executor.options(params, k), thresholds }
   if (user.url === undefined || (Array.isArray(user.url) && user.url.length === 0)) {
     throw new UsageError(`--scenarios: scenario "${name}" has no url: give "url" in the scenario, or a URL on the command line as the default`, CODE)
