@@ -113,6 +113,10 @@ t.test('Prometheus: the overall series without a label, each scenario\'s with sc
     t.equal(s[`benchrig_load_duration_seconds{${l}}`], sc.duration)
   }
   t.equal(total, r.requests.total, 'the scenarios add up to the overall series')
+  t.equal(s['benchrig_load_threshold_passed{threshold="requests>=100"}'], 1, 'the run\'s own threshold, unlabelled')
+  t.equal(s['benchrig_load_threshold_passed{scenario="checkout",threshold="non2xx<1"}'], 0, 'a scenario\'s failed threshold')
+  t.equal(s['benchrig_load_threshold_value{scenario="checkout",threshold="non2xx<1"}'], r.scenarios.checkout.non2xx)
+  t.equal(s['benchrig_load_threshold_passed{scenario="browse",threshold="p99<5s"}'], 1)
   // buckets of the scenarios add up to the overall ones: the histograms merge exactly
   for (const le of BUCKETS) {
     const b = (l) => s[`benchrig_load_request_duration_seconds_bucket{${l}le="${le}"}`]
@@ -120,7 +124,7 @@ t.test('Prometheus: the overall series without a label, each scenario\'s with sc
   }
   const plain = { ...r }
   delete plain.scenarios
-  t.notMatch(prometheusText(plain), /scenario/, 'a plain run has no scenario label or family')
+  t.notMatch(prometheusText(plain), /scenario=|scenario_/, 'a plain run has no scenario label or family')
 })
 
 t.test('Prometheus: node_exporter\'s textfile collector parses the file of a scenarios run', async (t) => {
@@ -136,6 +140,7 @@ t.test('Prometheus: node_exporter\'s textfile collector parses the file of a sce
   t.equal(exported['benchrig_load_requests_total{scenario="browse"}'], r.scenarios.browse.requests.total)
   t.equal(exported['benchrig_load_requests_total{scenario="checkout"}'], r.scenarios.checkout.requests.total)
   t.equal(exported['benchrig_load_request_duration_seconds_count{scenario="checkout"}'], r.scenarios.checkout.latency.totalCount)
+  t.equal(exported['benchrig_load_threshold_passed{scenario="checkout",threshold="non2xx<1"}'], 0, 'a threshold verdict, its expression as a label')
 })
 
 t.test('merge: each scenario merged exactly across generators; the text shows the same per-scenario table', async (t) => {
@@ -192,7 +197,7 @@ t.test('end to end: benchrig load --scenarios FILE prints the scenario table, an
     spawnOutput(process.execPath, [BIN, 'load', '--scenarios', file, '--format', 'yaml', '--prometheus', prom, `${base}/`])
   ])
   t.equal(text.code, 1, 'checkout\'s threshold fails the run')
-  t.match(text.stderr, /\nScenarios \(2\):\n {2}browse {4}constant-arrival-rate \(rate 100, timeUnit 1s, duration 1s, preAllocatedVUs 2[^)]*\), from 0s for 1s\n {2}checkout {2}shared-iterations \(vus 1, iterations 30[^)]*\), from 500ms for /)
+  t.match(text.stderr, /\nScenarios \(2\):\n {2}browse {4}constant-arrival-rate \(rate 100, timeUnit 1s, duration 1s, preAllocatedVUs 2[^)]*\), from 0s for 1s\n {2}checkout {2}shared-iterations \(vus 1, iterations 30[^)]*\), from 500ms for \S+ at most\n/, 'an iteration executor\'s duration is a bound')
   t.match(text.stderr, /│ browse {3}│ 100 +│[^\n]*│ pass 1\/1 +│/, 'browse: its 100 requests, its threshold passed')
   t.match(text.stderr, /│ checkout │ 30 +│(?:[^│\n]*│){6} 30 +│ FAIL 1\/1 +│/, 'checkout: 30 requests, 30 non-2xx, its threshold failed')
   t.equal(yaml.code, 1)

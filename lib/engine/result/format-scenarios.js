@@ -36,6 +36,15 @@ function durationText (ms) {
   return `${rest}s`
 }
 
+/**
+ * A scenario's planned duration: an iteration executor's is its maxDuration,
+ * a bound it may end well before (as k6 and the run's header say, "at most").
+ * @param {{executor?: string, duration?: number}} meta
+ */
+function plannedText (meta) {
+  return `${durationText(meta.duration)}${String(meta.executor ?? '').endsWith('iterations') ? ' at most' : ''}`
+}
+
 /** A latency cell in ms, at most 6 characters (the header names the unit). */
 function msCell (x) {
   if (!Number.isFinite(x)) return '-'
@@ -83,7 +92,7 @@ function formatScenarios (r, opts = {}) {
   for (const [name, s] of list) {
     const meta = s.scenario ?? {}
     const params = paramsText(meta.params)
-    lines.push(`  ${name.padEnd(nameWidth)}  ${meta.executor ?? '-'}${params ? ` (${params})` : ''}, from ${durationText(meta.startTime)} for ${durationText(meta.duration)}`)
+    lines.push(`  ${name.padEnd(nameWidth)}  ${meta.executor ?? '-'}${params ? ` (${params})` : ''}, from ${durationText(meta.startTime)} for ${plannedText(meta)}`)
   }
   const header = ['Scenario', 'Requests', 'Req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'Max ms', 'Errors', 'Non-2xx', 'Thresholds']
   const rows = list.map(([name, s]) => {
@@ -99,4 +108,4 @@ function formatScenarios (r, opts = {}) {
   return lines.join('\n')
 }
 
-module.exports = { formatScenarios, scenarioEntries, durationText, paramsText }
+module.exports = { formatScenarios, scenarioEntries, durationText, plannedText, paramsText }

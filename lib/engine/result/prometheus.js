@@ -138,6 +138,14 @@ function prometheusText (result, opts = {}) {
   ])
   // a WebSocket run, or a scenarios run of which one scenario is one
   const any = (test) => sources.some((src) => test(src.result))
+  // --threshold (and a scenario's thresholds): a verdict and the figure it judged, per expression
+  if (any((r) => Array.isArray(r.thresholds) && r.thresholds.length > 0)) {
+    const checked = (r) => (Array.isArray(r.thresholds) ? r.thresholds : [])
+    family('threshold_passed', 'gauge', 'Whether a threshold (--threshold, or a scenario\'s) held at the end of the run: 1 passed, 0 failed.',
+      (r) => checked(r).map((th) => ['', { threshold: th.expr }, th.ok ? 1 : 0]))
+    family('threshold_value', 'gauge', 'The figure a threshold judged, in its own unit (ms for latencies, % for shares, req/s for rps, else a count).',
+      (r) => checked(r).map((th) => ['', { threshold: th.expr }, th.value]))
+  }
   if (any((r) => r.ws !== undefined)) wsFamilies(family, any)
   return m.text()
 }

@@ -99,7 +99,7 @@ function scenariosSection (sm) {
   if (sm === undefined) return ''
   const about = table([['scenario'], ['executor'], ['parameters'], ['start', 'n'], ['duration', 'n']], sm.rows.map((r) => [
     td(escapeXml(r.name)), td(escapeXml(r.executor)), td(escapeXml(r.params)),
-    td(escapeXml(durationText(r.startTime)), 'n'), td(escapeXml(durationText(r.duration)), 'n')
+    td(escapeXml(durationText(r.startTime)), 'n'), td(escapeXml(r.planned), 'n')
   ]))
   const results = table([['scenario'], ['requests', 'n'], ['req/s', 'n'], ['p50 ms', 'n'], ['p90 ms', 'n'], ['p99 ms', 'n'], ['max ms', 'n'], ['errors', 'n'], ['non-2xx', 'n'], ['thresholds']],
     sm.rows.map((r) => [

@@ -6,11 +6,11 @@
 // on one time axis: the run's start, so a scenario that starts later is
 // drawn later. A scenario's points come from its interval rows (--interval,
 // or the 1 s rows --html records), else requests from its per-second samples.
-const { scenarioEntries, durationText, paramsText } = require('../../engine/result/format-scenarios.js')
+const { scenarioEntries, durationText, plannedText, paramsText } = require('../../engine/result/format-scenarios.js')
 
 /**
  * @typedef {{name: string, points: number[][]}} Series
- * @typedef {{name: string, path: string, executor: string, params: string, startTime: number|undefined, duration: number|undefined,
+ * @typedef {{name: string, path: string, executor: string, params: string, startTime: number|undefined, planned: string,
  *   thresholds: {expr: string, value: number, ok: boolean, path: string}[], result: any}} ScenarioRow
  */
 
@@ -71,7 +71,7 @@ function scenariosModel (result) {
     executor: s.scenario?.executor ?? '-',
     params: paramsText(s.scenario?.params),
     startTime: s.scenario?.startTime,
-    duration: s.scenario?.duration,
+    planned: plannedText(s.scenario ?? {}),
     thresholds: (Array.isArray(s.thresholds) ? s.thresholds : []).map((th, i) => ({ ...th, path: `scenarios.${name}.thresholds.${i}` })),
     result: s
   }))
