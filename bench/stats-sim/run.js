@@ -7,13 +7,13 @@
 //   node bench/stats-sim/run.js [--sims N] [--seed S] [--noise realistic|loaded]
 //                               [--only geomean,auto,hint,gate,power,welch] [--configs N] [--effect R]
 //                               [--skip-former] [--files N] [--max-runs N] [--threshold PCT]
-// --only seq: --runs seq beside fixed 30 and auto, A/A and true +2% and +5%
-//   changes (--effect is ignored), peeking at every pair; then with futility
-//   off (every configuration looked at after each of --max-runs pairs), and
-//   one configuration alone (no multiplicity correction)
-// --only duet: the duet model (shared interference, per-side noise, CPU set B
-//   3% faster), A/A, +2% and +5%: fixed 30 and seq with the sets drawn per
-//   pair, and fixed 30 with old always on set A
+// --only seq: --runs seq (version 2; and version 1 beside it) beside fixed 30
+//   and auto, A/A and true +2% and +5% changes (--effect is ignored), peeking
+//   at every pair; then A/A with futility off (every configuration looked at
+//   after each of --max-runs pairs), and one configuration alone
+// --only duet: the same on the duet model (shared interference, per-side
+//   noise, CPU set B 3% faster, the sets drawn per pair), and fixed 30 with
+//   the sets drawn per pair and with old always on set A
 // --configs: configurations per file in the --runs auto experiment (default 2)
 // --effect: their true ratio new/old (default 1, no change: the A/A rate;
 //   e.g. 1.05: the share called at p < .05 and the pairs a changed file uses)
@@ -72,17 +72,19 @@ async function main () {
   if (only.has('welch')) await time('welch', () => e.welchAA(opts))
   if (only.has('seq')) {
     const s = { ...opts, files: Number(values.files), configs: Number(values.configs), maxPairs: Number(values['max-runs']), threshold: Number(values.threshold) }
-    await time('seqAA', () => e.seqDesigns({ ...s, effect: 1 }))
-    await time('seqPlus2', () => e.seqDesigns({ ...s, effect: 1.02 }))
-    await time('seqPlus5', () => e.seqDesigns({ ...s, effect: 1.05 }))
+    await time('seqAA', () => e.seqDesigns({ ...s, effect: 1, v1: true }))
+    await time('seqPlus2', () => e.seqDesigns({ ...s, effect: 1.02, v1: true }))
+    await time('seqPlus5', () => e.seqDesigns({ ...s, effect: 1.05, v1: true }))
     await time('seqAANoFutility', () => e.seqDesigns({ ...s, effect: 1, futility: false, others: false }))
     await time('seqAAOneConfig', () => e.seqDesigns({ ...s, files: 1, configs: 1, effect: 1, futility: false, others: false }))
   }
   if (only.has('duet')) {
-    const s = { ...opts, files: Number(values.files), configs: Number(values.configs), maxPairs: Number(values['max-runs']), threshold: Number(values.threshold) }
+    const s = { ...opts, files: Number(values.files), configs: Number(values.configs), maxPairs: Number(values['max-runs']), threshold: Number(values.threshold), machine: 'duet' }
+    await time('duetSeqAA', () => e.seqDesigns({ ...s, effect: 1, v1: true }))
+    await time('duetSeqPlus2', () => e.seqDesigns({ ...s, effect: 1.02, v1: true }))
+    await time('duetSeqPlus5', () => e.seqDesigns({ ...s, effect: 1.05, v1: true }))
+    await time('duetSeqAANoFutility', () => e.seqDesigns({ ...s, effect: 1, futility: false, others: false }))
     await time('duetAA', () => e.duetDesigns({ ...s, effect: 1 }))
-    await time('duetPlus2', () => e.duetDesigns({ ...s, effect: 1.02 }))
-    await time('duetPlus5', () => e.duetDesigns({ ...s, effect: 1.05 }))
   }
   process.stdout.write(JSON.stringify(out, null, 2) + '\n')
 }

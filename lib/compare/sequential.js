@@ -1,7 +1,7 @@
 'use strict'
-// --runs seq: the stopping rule on lib/stats/sequential.js's confidence
-// sequences. One pair of every open file per round; after each round the
-// rule is run over all rows (the function analyze runs on the CSV later),
+// --runs seq: the stopping rule of lib/stats/sequential.js (e-BH over betting
+// e-processes, version 2). One pair of every open file per round; after each
+// round the rule is run over all rows (the function analyze runs on the CSV later),
 // and a file stays open while one of its configurations is still running
 // and it has run fewer than --max-runs pairs. A stopped configuration whose
 // file goes on keeps being measured (its file's process runs them all) but
@@ -9,7 +9,7 @@
 const { seqLabel, seqStates } = require('../stats/sequential.js')
 
 /**
- * @param {{alpha: number, threshold: number, maxPairs: number}} params
+ * @param {import('../stats/sequential.js').SeqParams} params version 2 unless it says 1 (simulations)
  * @returns {import('./rules.js').Rule}
  */
 function seqRule (params) {
@@ -23,7 +23,7 @@ function seqRule (params) {
       const ran = new Map(files.map((f) => [f.name, 0]))
       for (const r of rows) if (ran.has(r.filename)) ran.set(r.filename, Math.max(ran.get(r.filename), Number(r.pair) || 0))
       for (;;) {
-        const states = seqStates(rows, params)
+        const states = seqStates(rows, params, { intervals: false })
         const open = files.filter((f) => {
           const n = ran.get(f.name)
           if (n === 0) return true
@@ -33,7 +33,7 @@ function seqRule (params) {
         })
         if (ctx.progress) ctx.progress({ phase: 'rule', text: describeOpen(states, params) })
         if (open.length === 0) {
-          const stops = states.map((s) => stopRecord(s, label))
+          const stops = seqStates(rows, params).map((s) => stopRecord(s, label))
           for (const line of summary(stops)) ctx.log(line)
           return { rows, stopped: false, stoppedBy: 'every configuration stopped', stops }
         }
@@ -66,6 +66,7 @@ function stopRecord (s, rule) {
     reason: s.reason,
     ci: [pct(s.lo), pct(s.hi)],
     conf_level: s.level,
+    ...(s.evalue === undefined ? {} : { evalue: s.evalue }),
     ...(s.needed === undefined ? {} : { needed: Number.isFinite(s.needed) ? s.needed : null })
   }
 }
@@ -82,14 +83,15 @@ function why (s) {
   const ci = `CI ${s.ci[0].toFixed(2)}%..${s.ci[1].toFixed(2)}% at ${(s.conf_level * 100).toFixed(2)}%`
   if (s.reason === 'futility') return `futility: would need ~${s.needed ?? 'more than 100x --max-runs'} pairs; ${ci}`
   if (s.reason === 'max-runs') return `--max-runs reached; ${ci}`
-  if (s.reason === 'above 0' || s.reason === 'below 0') return `interval ${s.reason}: ${ci}`
+  if (s.reason === 'above 0' || s.reason === 'below 0') return `interval ${s.reason}${s.evalue === undefined ? '' : ` (e-value ${s.evalue.toPrecision(3)})`}: ${ci}`
   if (s.reason === 'inside threshold') return `interval inside the threshold: ${ci}`
   return `still running: ${ci}`
 }
 
 /**
  * The progress text: how many configurations stopped, and the open one
- * nearest its stop (fewest predicted pairs) with its pairs and half-width.
+ * nearest a call: its pairs, its e-value and the bar the next call must reach
+ * (version 2; version 1: its half-width).
  * @param {ReturnType<typeof seqStates>} states
  * @param {{threshold: number}} params
  */
@@ -97,9 +99,11 @@ function describeOpen (states, params) {
   const open = states.filter((s) => s.verdict === 'running')
   const head = `seq ${states.length - open.length}/${states.length} stopped`
   if (open.length === 0) return head
-  const half = (s) => (Number.isFinite(s.hi - s.lo) ? `±${((Math.exp((s.hi - s.lo) / 2) - 1) * 100).toFixed(1)}%` : '±inf')
-  const near = open.reduce((a, b) => ((b.needed ?? Infinity) < (a.needed ?? Infinity) || (b.hi - b.lo) < (a.hi - a.lo) ? b : a))
-  return `${head}; open ${open.length}, nearest ${near.filename} ${near.configuration} at ${near.n} pairs ${half(near)} (threshold ±${params.threshold}%)`
+  const near = open.reduce((a, b) => ((b.evalue ?? 0) > (a.evalue ?? 0) ? b : a))
+  const how = near.evalue === undefined
+    ? `±${Number.isFinite(near.hi - near.lo) ? ((Math.exp((near.hi - near.lo) / 2) - 1) * 100).toFixed(1) : 'inf'}% (threshold ±${params.threshold}%)`
+    : `e-value ${near.evalue.toPrecision(3)} of the ${Math.round(near.bar ?? Infinity)} a call needs`
+  return `${head}; open ${open.length}, nearest ${near.filename} ${near.configuration} at ${near.n} pairs, ${how}`
 }
 
 module.exports = { seqRule, describeOpen, summary }

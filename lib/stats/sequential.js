@@ -1,190 +1,177 @@
 'use strict'
-// --runs seq: an anytime-valid confidence sequence (CS) for the median of a
-// configuration's paired log ratios log(new/old), and the stopping rule on it.
+// --runs seq: the stopping rule over a suite's configurations, version 2
+// (rows labelled "seq v2 alpha=... threshold=... max=..."). Rows of version
+// 1 ("seq alpha=..."; an order-statistic CS at alpha / K, Bonferroni) replay
+// with sequential-quantile.js, so a CSV analysed later gets the answer of the
+// rule that stopped it.
 //
-// The CS (a sign/quantile CS in the manner of Howard and Ramdas, "Sequential
-// estimation of quantiles", Bernoulli 2022, with the normal-mixture boundary
-// of Howard, Ramdas, McAuliffe and Sekhon, Annals of Statistics 2021):
-// let m be the median of the ratios, so that P(x < m) <= 1/2 <= P(x <= m).
-// A_n = sum(1{x_i < m} - 1/2) is at most the martingale sum(1{x_i < m} - p<),
-// whose steps lie in an interval of length 1, so (Hoeffding) for every
-// lambda exp(lambda M_n - lambda^2 n / 8) is a nonnegative supermartingale,
-// and so is its mixture over lambda ~ N(0, 1/rho):
-//   sqrt(rho / (V + rho)) exp(M^2 / (2 (V + rho))),  V = n / 4.
-// By Ville's inequality it ever reaches 2/a with probability <= a/2, that is
-// M_n^2 >= (V + rho) log((V + rho) / (rho (a/2)^2)) =: u_n^2 for some n. So
-// P(some n: #(x_i < m) >= n/2 + u_n) <= a/2, the same for #(x_i <= m) <= n/2 - u_n,
-// and the order statistics [x_(d+1), x_(c)], d = floor(n/2 - u_n),
-// c = ceil(n/2 + u_n), hold m at every n at once with probability >= 1 - a.
-// Their running intersection does too. Nothing is assumed of the ratios but
-// that each pair's conditional median is m (independent pairs of one
-// distribution; under A/A, the random order of old and new within a pair
-// makes log(new/old) symmetric about 0 whatever the drift or the noise).
+// Evidence: per configuration, the betting e-processes of betting-cs.js for
+// its shift theta of log(new/old): at theta = 0 (faster/slower), -t and +t
+// (t = log(1 + threshold): "no change").
 //
-// Multiplicity: each of the k configurations gets a = alpha / k (Bonferroni
-// over CSs): every CS holds at every time with probability >= 1 - alpha in
-// all, so the error rate holds at whatever pair each configuration stops.
+// Faster/slower, over the K configurations at once, by e-BH (e-bh.js) after
+// every pair: e_k = max(W+_k(0), W-_k(0)) / 2, the wealth where configuration
+// k stands (frozen where it stopped), lowered to 0 for a configuration that
+// stopped as "no change". Each W_k is a martingale under its null with respect
+// to everything the rule sees (the pairs of every configuration, in rounds of
+// one pair per open file): the coin of pair i (order, or CPU-set draw) is
+// independent of all before it. So e_k, stopped at whatever round the rule
+// stopped k (a stopping time, even when it depends on the others), is an
+// e-value, and e-BH over the stopped e-values keeps the false discovery rate
+// at most alpha; under A/A the chance of any faster/slower call in the suite.
+// A call is never undone: a called configuration's e-value is frozen at
+// e_k >= K / (alpha R_t), those R_t values stay, so every later e-BH (the
+// last one included) rejects at least R_t and rejects k again. The last
+// e-BH, over every configuration's stopped e-value, is the verdict; it may
+// call a configuration that stopped for futility or --max-runs when later
+// calls lowered the bar (R grew).
 //
-// Decisions at every pair: interval above 0: faster; below 0: slower; inside
-// ±threshold: no change; at --max-runs: inconclusive; futility: when the pairs
-// the interval is predicted to need (from the spread so far, 1.4826 MAD, as
-// for normal ratios) exceed --max-runs, inconclusive at once with that
-// number. A futility stop calls nothing, so it cannot add an error.
-const { normQuantile } = require('./distributions.js')
-const { median } = require('./descriptive.js')
-
-// The mixture's rho (in units of V = n/4): a first call possible from 17
-// pairs of one sign at 12 configurations and alpha 0.05, and the narrowest
-// intervals around 30-100 pairs (bench/stats-sim seq-rho).
-const RHO = 0.5
-// Futility is judged from this many pairs on (the MAD of fewer is too rough).
-const FUTILITY_FROM = 8
-
-/**
- * The boundary u_n for one side at level a/2 (so both sides at a).
- * @param {number} n pairs
- * @param {number} a the configuration's level (alpha / configurations)
- */
-function boundary (n, a) {
-  const v = n / 4 + RHO
-  return Math.sqrt(v * Math.log(v / (RHO * (a / 2) ** 2)))
-}
+// No change: the CS at level 1 - alpha (W+(-t) >= 2/alpha and W-(t) >= 2/alpha:
+// every theta outside ±t rejected) inside ±t, per configuration, as the
+// fixed designs' 95% interval inside the threshold. A called configuration
+// is faster/slower even when also inside ±t (checked first).
+//
+// Intervals reported: for the R configurations called, the CS at level
+// 1 - alpha R / K (e-BY: Xu, Wang and Ramdas, "Post-selection inference for
+// e-value based confidence intervals", 2024: intervals at that level over an
+// e-BH selection keep the false coverage rate <= alpha; 0 lies outside each by
+// construction); for the others the CS at 1 - alpha. Each reported interval
+// contains its configuration's CS at 1 - alpha at its stop, which covers the
+// true shift with probability >= 1 - alpha whatever the stopping.
+//
+// Futility: a configuration is given up (inconclusive) only from the pair
+// count at which a perfect run of evidence could have decided (wealth 2/alpha,
+// the lowest bar of either decision), and then when the pairs predicted for
+// a decision at the spread seen so far exceed --max-runs; it says how many.
+// A futility stop calls nothing, so it adds no error.
+const { Wealth, predictableScales, csAt, leastPairsFor, pairsForWealth, madSorted, medianOf, insertSorted, scaleOf, SCALE_FLOOR } = require('./betting-cs.js')
+const { eBH } = require('./e-bh.js')
+const v1 = require('./sequential-quantile.js')
 
 /**
- * The CS at n from the sorted ratios (log), before intersection.
- * @param {number[]} sorted ascending
- * @param {number} a
- * @returns {[number, number]}
- */
-function csAt (sorted, a) {
-  const n = sorted.length
-  const u = boundary(n, a)
-  const d = Math.floor(n / 2 - u)
-  const c = Math.ceil(n / 2 + u)
-  return [d >= 0 ? sorted[d] : -Infinity, c <= n ? sorted[c - 1] : Infinity]
-}
-
-/**
- * Half-width of the CS at N pairs predicted for normal ratios of spread sd.
- * @param {number} N
- * @param {number} sd
- * @param {number} a
- */
-function predictedHalfWidth (N, sd, a) {
-  const f = boundary(N, a) / N
-  if (f >= 0.5) return Infinity
-  return sd * normQuantile(0.5 + f)
-}
-
-/**
- * The least N >= from whose predicted half-width is <= want (Infinity past limit).
- * @param {number} from
- * @param {number} sd
- * @param {number} want
- * @param {number} a
- * @param {number} limit
- */
-function pairsForHalfWidth (from, sd, want, a, limit) {
-  if (!(want > 0)) return Infinity
-  if (predictedHalfWidth(from, sd, a) <= want) return from
-  let hi = Math.max(from + 1, 2 * from)
-  while (predictedHalfWidth(hi, sd, a) > want) {
-    if (hi > limit) return Infinity
-    hi *= 2
-  }
-  let lo = hi / 2 >= from ? Math.floor(hi / 2) : from
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1
-    if (predictedHalfWidth(mid, sd, a) <= want) hi = mid
-    else lo = mid
-  }
-  return hi
-}
-
-/**
- * @typedef {{alpha: number, configurations: number, threshold: number, maxPairs: number, futility?: boolean}} SeqParams
+ * @typedef {{alpha: number, threshold: number, maxPairs: number, futility?: boolean, version?: 1|2}} SeqParams
  *   threshold in %; alpha over all configurations; futility: false only in simulations that
- *   check the interval's coverage when every pair is looked at up to maxPairs
+ *   check the intervals when every pair is looked at up to maxPairs; version: 2 unless rows say 1
  * @typedef {{n: number, verdict: 'faster'|'slower'|'no change'|'inconclusive'|'running',
  *   reason: 'above 0'|'below 0'|'inside threshold'|'max-runs'|'futility'|'running',
- *   lo: number, hi: number, center: number, needed?: number, level: number}} SeqState
- *   lo, hi, center: log ratios; needed: pairs predicted for a decision; level: 1 - alpha/configurations
+ *   lo: number, hi: number, center: number, needed?: number, level: number, evalue?: number, bar?: number}} SeqState
+ *   lo, hi, center: log ratios; needed: pairs predicted for a decision; level: of [lo, hi];
+ *   evalue: for faster/slower, at the stop, and bar: what the next call's e-value must reach (version 2)
  */
 
 /**
- * Runs the rule over a configuration's ratios in pair order and returns its
- * state where it stopped (or after the last pair, still running).
- * @param {number[]} logRatios in the order the rule saw them
+ * Runs the rule over the suite's configurations, pair by pair (round i adds
+ * every configuration's i-th ratio), and returns each one's state where it
+ * stopped, or after its last pair when it is still running.
+ * @param {number[][]} series per configuration, its log ratios in the order the rule saw them
  * @param {SeqParams} p
- * @returns {SeqState}
+ * @param {{onCall?: (round: number, index: number) => void, intervals?: boolean}} [opts]
+ *   onCall: told of every call as it is made (the simulation checks that the last e-BH keeps
+ *   each one); intervals: false leaves lo and hi NaN (the rule's loop needs only the verdicts)
+ * @returns {SeqState[]}
  */
-function runRule (logRatios, p) {
-  const a = p.alpha / Math.max(1, p.configurations)
+function runSuite (series, p, { onCall, intervals = true } = {}) {
+  const k = series.length
   const t = Math.log1p(p.threshold / 100)
-  const sorted = []
-  let lo = -Infinity
-  let hi = Infinity
-  /** @type {SeqState} */
-  let state = { n: 0, verdict: 'running', reason: 'running', lo, hi, center: NaN, level: 1 - a }
-  for (let i = 0; i < logRatios.length; i++) {
-    const x = logRatios[i]
-    let j = sorted.length
-    sorted.push(x)
-    while (j > 0 && sorted[j - 1] > x) { sorted[j] = sorted[j - 1]; j-- }
-    sorted[j] = x
-    const [l, h] = csAt(sorted, a)
-    lo = Math.max(lo, l)
-    hi = Math.min(hi, h)
-    const n = i + 1
-    const center = median(sorted)
-    state = { n, verdict: 'running', reason: 'running', lo, hi, center, level: 1 - a }
-    if (lo > 0) return { ...state, verdict: 'faster', reason: 'above 0' }
-    if (hi < 0) return { ...state, verdict: 'slower', reason: 'below 0' }
-    if (lo > -t && hi < t) return { ...state, verdict: 'no change', reason: 'inside threshold' }
-    if (n >= p.maxPairs) return { ...state, verdict: 'inconclusive', reason: 'max-runs', needed: neededPairs(sorted, center, t, a, p.maxPairs) }
-    if (n >= FUTILITY_FROM && p.futility !== false) {
-      const needed = neededPairs(sorted, center, t, a, p.maxPairs)
-      if (needed > p.maxPairs) return { ...state, verdict: 'inconclusive', reason: 'futility', needed }
+  const bar = 2 / p.alpha
+  const futilityFrom = leastPairsFor(bar)
+  const cs = series.map(() => ({ wealth: new Wealth([0, -t, t]), sorted: /** @type {number[]} */ ([]), n: 0, e: 0, running: true, called: false, noChange: false, reason: /** @type {SeqState['reason']} */ ('running'), needed: /** @type {number|undefined} */ (undefined) }))
+  const longest = Math.max(0, ...series.map((s) => s.length))
+  let calls = 0
+  for (let i = 0; i < longest; i++) {
+    const fresh = []
+    cs.forEach((c, j) => {
+      if (!c.running || series[j].length <= i) return
+      const scale = scaleOf(c.sorted)
+      const x = series[j][i]
+      c.wealth.add(x, scale)
+      insertSorted(c.sorted, x)
+      c.n = i + 1
+      const w0 = c.wealth.at(0)
+      c.e = Math.max(w0.up, w0.down) / 2
+      fresh.push(j)
+    })
+    const { rejected } = eBH(cs.map((c) => (c.noChange ? 0 : c.e)), p.alpha)
+    for (const j of rejected) {
+      const c = cs[j]
+      if (!c.running) continue
+      c.running = false
+      c.called = true
+      calls++
+      if (onCall) onCall(i + 1, j)
+    }
+    for (const j of fresh) {
+      const c = cs[j]
+      if (!c.running) continue
+      if (c.wealth.at(1).up >= bar && c.wealth.at(2).down >= bar) {
+        Object.assign(c, { running: false, noChange: true, reason: 'inside threshold' })
+        continue
+      }
+      const needsCheck = c.n >= p.maxPairs || (p.futility !== false && c.n >= futilityFrom)
+      if (!needsCheck) continue
+      const needed = neededPairs(c.sorted, t, 2 * k / (p.alpha * (calls + 1)), bar, p.maxPairs)
+      if (c.n >= p.maxPairs) Object.assign(c, { running: false, reason: 'max-runs', needed })
+      else if (needed > p.maxPairs) Object.assign(c, { running: false, reason: 'futility', needed })
     }
   }
-  return state
+  // the verdict: e-BH over every configuration's e-value where it stopped
+  const { rejected } = eBH(cs.map((c) => (c.noChange ? 0 : c.e)), p.alpha)
+  const called = new Set(rejected)
+  const r = called.size
+  return cs.map((c, j) => {
+    const xs = series[j].slice(0, c.n)
+    const level = called.has(j) ? 1 - p.alpha * r / k : 1 - p.alpha
+    const [lo, hi] = intervals ? csAt(xs, predictableScales(xs), 1 - level) : [NaN, NaN]
+    const center = c.n > 0 ? medianOf(c.sorted) : NaN
+    const w0 = c.n > 0 ? c.wealth.at(0) : { up: 1, down: 1 }
+    /** @type {SeqState} */
+    const base = { n: c.n, verdict: 'running', reason: 'running', lo, hi, center, level, evalue: c.noChange ? 0 : c.e, bar: 2 * k / (p.alpha * (r + 1)) }
+    if (called.has(j)) {
+      const up = w0.up >= w0.down
+      return { ...base, verdict: up ? 'faster' : 'slower', reason: up ? 'above 0' : 'below 0' }
+    }
+    if (c.noChange) return { ...base, verdict: 'no change', reason: 'inside threshold' }
+    if (c.reason === 'max-runs' || c.reason === 'futility') return { ...base, verdict: 'inconclusive', reason: c.reason, needed: c.needed }
+    return base
+  })
 }
 
-// Pairs the CS is predicted to need for a decision: a half-width of
-// max(t - |center|, |center|) (inside ±t, or clear of 0, whichever is nearer).
-function neededPairs (sorted, center, t, a, maxPairs) {
-  const mad = median(sorted.map((x) => Math.abs(x - center)))
-  const sd = 1.4826 * mad
-  const want = Math.max(t - Math.abs(center), Math.abs(center))
-  if (sd === 0) return sorted.length + 1
-  return pairsForHalfWidth(sorted.length, sd, want, a, 100 * maxPairs)
+// Pairs predicted for a decision at the spread seen so far (1.4826 MAD, as
+// for normal ratios): a call (the wealth at 0 reaching callBar, e-BH's bar
+// with one more call) or "no change" (the wealth at ±t reaching 2 / alpha),
+// whichever comes first; Infinity past 100 x --max-runs.
+function neededPairs (sorted, t, callBar, bar, maxPairs) {
+  const center = medianOf(sorted)
+  const sd = Math.max(SCALE_FLOOR, 1.4826 * madSorted(sorted))
+  const n = Math.min(pairsForWealth(Math.abs(center), sd, callBar), pairsForWealth(t - Math.abs(center), sd, bar))
+  return n > 100 * maxPairs ? Infinity : n
 }
 
 /**
- * The rule's label, as the "rule" column carries it, and its parse.
- * @param {{alpha: number, threshold: number, maxPairs: number, futility?: boolean}} p
+ * The rule's label, as the "rule" column carries it, and its parse (both versions).
+ * @param {SeqParams} p
  */
 function seqLabel (p) {
-  return `seq alpha=${p.alpha} threshold=${p.threshold} max=${p.maxPairs}${p.futility === false ? ' futility=off' : ''}`
+  if (p.version === 1) return v1.seqLabel(p)
+  return `seq v2 alpha=${p.alpha} threshold=${p.threshold} max=${p.maxPairs}${p.futility === false ? ' futility=off' : ''}`
 }
 
 /**
  * @param {unknown} label
- * @returns {{alpha: number, threshold: number, maxPairs: number, futility?: boolean}|undefined}
+ * @returns {SeqParams|undefined}
  */
 function parseSeqLabel (label) {
-  const m = /^seq alpha=([\d.e-]+) threshold=([\d.e-]+) max=(\d+)( futility=off)?$/.exec(String(label ?? ''))
-  if (!m) return undefined
-  return { alpha: Number(m[1]), threshold: Number(m[2]), maxPairs: Number(m[3]), ...(m[4] ? { futility: false } : {}) }
+  const m = /^seq v2 alpha=([\d.e-]+) threshold=([\d.e-]+) max=(\d+)( futility=off)?$/.exec(String(label ?? ''))
+  if (m) return { version: 2, alpha: Number(m[1]), threshold: Number(m[2]), maxPairs: Number(m[3]), ...(m[4] ? { futility: false } : {}) }
+  const old = v1.parseSeqLabel(label)
+  return old && { version: 1, ...old }
 }
-
-module.exports = { runRule, boundary, csAt, pairsForHalfWidth, seqLabel, parseSeqLabel, FUTILITY_FROM, RHO }
 
 /**
  * The seq rule of rows: the label every row carries in its "rule" column, or
  * undefined when the rows were not stopped by --runs seq.
  * @param {Record<string, any>[]} rows
- * @returns {{alpha: number, threshold: number, maxPairs: number, futility?: boolean, label: string}|undefined}
+ * @returns {(SeqParams & {label: string})|undefined}
  */
 function seqOfRows (rows) {
   if (rows.length === 0) return undefined
@@ -198,22 +185,23 @@ function seqOfRows (rows) {
 /**
  * The rule's state for every configuration of the rows: the same function
  * decides during the run and in any later analysis of its CSV, so both give
- * the same stops. The configurations counted for the correction are those
- * in the rows (every configuration of every file runs in every pair).
+ * the same stops. The configurations counted (K) are those in the rows
+ * (every configuration of every file runs in every pair).
  * @param {object[]} rows
- * @param {{alpha: number, threshold: number, maxPairs: number, futility?: boolean}} p
+ * @param {SeqParams} p
+ * @param {{intervals?: boolean}} [opts] intervals: false skips them (version 2; lo and hi NaN)
  * @returns {(SeqState & {filename: string, configuration: string, keys: string[], pairs: number})[]}
  *   keys: the (seed, pair) keys up to the stop, in run order; pairs: complete pairs in the rows
  */
-function seqStates (rows, p) {
+function seqStates (rows, p, opts = {}) {
   const { groupRows, pairsOf } = require('./pairing.js')
   const groups = groupRows(rows)
-  return groups.map((g) => {
-    const pairs = pairsOf(g).pairs ?? []
-    const state = runRule(pairs.map((x) => Math.log(x.new / x.old)), { ...p, configurations: groups.length })
-    return { filename: g.filename, configuration: g.configuration, ...state, keys: pairs.slice(0, state.n).map((x) => x.key), pairs: pairs.length }
-  })
+  const pairs = groups.map((g) => pairsOf(g).pairs ?? [])
+  const series = pairs.map((ps) => ps.map((x) => Math.log(x.new / x.old)))
+  const states = p.version === 1
+    ? series.map((xs) => v1.runRule(xs, { ...p, configurations: groups.length }))
+    : runSuite(series, p, opts)
+  return groups.map((g, i) => ({ filename: g.filename, configuration: g.configuration, ...states[i], keys: pairs[i].slice(0, states[i].n).map((x) => x.key), pairs: pairs[i].length }))
 }
 
-module.exports.seqOfRows = seqOfRows
-module.exports.seqStates = seqStates
+module.exports = { runSuite, seqLabel, parseSeqLabel, seqOfRows, seqStates, neededPairs }

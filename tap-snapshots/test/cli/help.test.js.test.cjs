@@ -209,10 +209,11 @@ Options:
                         ./benchrig-profiles)
   --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
                         sets each file's pairs (12 to --max-runs) for --target;
-                        seq: each configuration stops as soon as its
-                        anytime-valid interval (level 1 - alpha/configurations)
-                        excludes 0 or lies inside ±--threshold, or cannot get
-                        there within --max-runs (futility)
+                        seq: each configuration stops as soon as its betting
+                        evidence calls it (e-BH over the configurations at
+                        --alpha), its 1 - alpha interval lies inside
+                        ±--threshold, or it cannot get there within
+                        --max-runs (futility)
   --target PCT          auto: wanted CI half-width in % (default 0.5)
   --max-runs N          auto: at most N pairs per file (default 60); seq: 100
   --time-budget SEC     auto: start no batch that would end after SEC seconds
