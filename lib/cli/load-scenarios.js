@@ -4,7 +4,8 @@
 // lib/engine/scenarios/). The URLs on the command line, if any, are the
 // default target of scenarios without a `url`; the flags of the request
 // (-m, -H, -b, -t, --h2, -w, ...) are defaults too; the flags that an
-// executor sets (-c, -d, -a, -R, --stages, ...) are refused by the engine.
+// executor sets (-c, -d, -a, -R, --stages, ...) are refused by the engine;
+// --shard I/N is passed to the engine, which splits each scenario.
 const { UsageError } = require('../errors.js')
 
 /** @type {import('./help.js').OptionSpec[]} */
@@ -15,8 +16,8 @@ const SCENARIO_OPTIONS = [
 const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v)
 
 /**
- * Whether the command runs scenarios; refuses the flags that do not combine
- * with it on the command line (the engine refuses the executor's own).
+ * The scenarios file of the command, if it runs scenarios (the engine
+ * refuses the flags an executor sets).
  * @param {Record<string, any>} args
  * @returns {string|undefined} the file
  */
@@ -24,9 +25,6 @@ function scenariosFile (args) {
   const file = last(args.scenarios)
   if (file === undefined) return undefined
   if (String(file) === '') throw new UsageError('--scenarios needs a file: --scenarios scenarios.json')
-  if (args.shard !== undefined) {
-    throw new UsageError('--shard does not split a --scenarios file yet: run the same file on each machine with --start-at (each runs every scenario in full) and add the results with benchrig merge')
-  }
   return String(file)
 }
 

@@ -63,7 +63,7 @@ const LOAD_OPTIONS = [
   { name: 'max-streams', type: 'string', value: 'N', group: H2, describe: 'with --h2: concurrent streams per connection (never more than the server allows; default 10)' },
   { name: 'h2-window', type: 'string', value: 'BYTES', group: H2, describe: 'with --h2: our stream and connection flow-control window, bytes or 1m, 16m (default 16m)' },
   { name: 'start-at', type: 'string', value: 'EPOCH_MS', group: 'Several generators', describe: 'wait until this wall-clock instant (epoch ms) before starting: generators on several machines start together' },
-  { name: 'shard', type: 'string', value: 'I/N|auto', group: 'Several generators', describe: 'be generator I (0-based) of N; -c, -a, -O, --burst are split and -R shared as over workers; auto reads SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or BENCHRIG_SHARD=I/N' },
+  { name: 'shard', type: 'string', value: 'I/N|auto', group: 'Several generators', describe: 'be generator I (0-based) of N; -c, -a, -O, --burst are split and -R shared as over workers (with --scenarios: each scenario\'s VUs, iterations and rate); auto reads SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or BENCHRIG_SHARD=I/N' },
   { name: 'shard-count', type: 'string', value: 'N', group: 'Several generators', describe: 'with --shard auto in a Kubernetes Indexed Job: the number of generators (or BENCHRIG_SHARD_COUNT)' },
   { name: 'version', alias: 'V', type: 'boolean', group: 'Other', describe: 'print the version and exit' },
   { name: 'help', alias: 'h', type: 'boolean', group: 'Other', describe: 'this text' }
@@ -184,12 +184,14 @@ async function main (argv) {
   const tty = process.stderr.isTTY === true
   const showProgress = tty && args.progress !== false && !args.n
   // liveLatency: only this command's live view asks for it
-  let opts = /** @type {ReturnType<typeof loadOptions> & {liveLatency?: boolean, scenarios?: string}} */ (loadOptions(args, argv, warmup, urls))
+  let opts = /** @type {ReturnType<typeof loadOptions> & {liveLatency?: boolean, scenarios?: string, shard?: {index: number, count: number}}} */ (loadOptions(args, argv, warmup, urls))
   if (scenarios !== undefined) opts.scenarios = scenarios
   if (!args.onPort && args.script !== undefined && command !== undefined) opts.scriptArgs = command
   // the live line's p50/p99 of the last second (lib/engine/measure/live.js)
   if (showProgress) opts.liveLatency = true
-  if (shard) opts = shardLoadOptions(opts, shard)
+  // a scenarios run splits each scenario's VUs, rates and iterations itself (scenarios/plan.js)
+  if (shard && scenarios !== undefined) opts.shard = shard
+  else if (shard) opts = shardLoadOptions(opts, shard)
   // the report's timeline needs interval rows: 1 s ones, not printed, unless
   // --interval asks for others (watchShape prints only those)
   if (reports.html !== undefined && opts.interval === undefined) opts.interval = '1000'

@@ -24,7 +24,7 @@ class ConnectionRamp {
   /**
    * @param {import('./runner.js').Runner} runner
    * @param {import('./stages.js').Stage[]} stages targets in connections (of the whole run)
-   * @param {{index: number, shares: number, origins: number}|null} [part] this runner's place
+   * @param {{index: number, shares: number, origins: number, shard?: {index: number, count: number}|null}|null} [part] this runner's place
    *   in planRunners' split (share-major, then origin); null: the runner holds every connection
    */
   constructor (runner, stages, part = null) {
@@ -73,11 +73,15 @@ function nth (total, k, n) {
 /**
  * A runner's part of `total` open connections: split over the shares, then
  * that share's over the origins, as planRunners splits -c, so at the peak
- * each runner opens exactly the connections it holds.
+ * each runner opens exactly the connections it holds. A generator of
+ * several (a --scenarios run with --shard) first takes its part of the whole.
+ * @param {number} total
+ * @param {{index: number, shares: number, origins: number, shard?: {index: number, count: number}|null}} part
  */
 function partOf (total, part) {
   const share = Math.floor(part.index / part.origins)
-  return nth(nth(total, part.shares, share), part.origins, part.index % part.origins)
+  const mine = part.shard ? nth(total, part.shard.count, part.shard.index) : total
+  return nth(nth(mine, part.shares, share), part.origins, part.index % part.origins)
 }
 
 /**

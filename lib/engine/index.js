@@ -78,7 +78,8 @@ function planRunners (opts) {
       reqlog: opts.reqlog !== undefined,
       connectionStages: opts.connectionStages,
       // the whole ramp, and which part of its connections this runner opens (connection-stages.js)
-      connectionPart: opts.connectionStages === null ? null : { index: i, shares, origins: origins.length },
+      // (connectionShard: this generator's part of the ramp, a --scenarios run with --shard: scenarios/plan.js)
+      connectionPart: opts.connectionStages === null ? null : { index: i, shares, origins: origins.length, shard: opts.connectionShard ?? null },
       t0: 0, // set when the run starts
       idOffset
     }

@@ -42,7 +42,7 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {number} [reconnectRate] -D (0: never)
  * @property {boolean} [breakout] record time to first byte
  * @property {import('./stages.js').Stage[]|null} [connectionStages] --stages-connections (null: all connections open)
- * @property {{index: number, shares: number, origins: number}|null} [connectionPart] this runner's part of the ramp's connections
+ * @property {{index: number, shares: number, origins: number, shard?: {index: number, count: number}|null}|null} [connectionPart] this runner's part of the ramp's connections
  * @property {Clock} [clock] the clock of the send plan (tests; default performance.now and node's timers)
  * @property {number} [endpointCount] endpoints of this runner (its requests; per-endpoint results when > 1)
  * @property {number} [endpointBase] index of its first endpoint in the run's list

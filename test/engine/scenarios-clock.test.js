@@ -124,3 +124,42 @@ t.test('constant-vus, shared- and per-vu-iterations: connections, budget and all
   t.same(planRunners(s).map((r) => r.amount), [100, 100], 'the budget split over the workers, nothing dropped')
   t.equal(plan.durationMs, 600000, 'the run lasts at most its longest scenario')
 })
+
+t.test('--shard I/N: each generator runs its part of every scenario, and the parts add up to the file', async (t) => {
+  const scenarios = {
+    car: { executor: 'constant-arrival-rate', rate: 90, duration: '1s', preAllocatedVUs: 2, maxVUs: 3 },
+    rar: { executor: 'ramping-arrival-rate', startRate: 30, preAllocatedVUs: 3, stages: [{ duration: '1s', target: 60 }] },
+    cv: { executor: 'constant-vus', vus: 5, duration: '1s' },
+    si: { executor: 'shared-iterations', vus: 4, iterations: 101 },
+    pvi: { executor: 'per-vu-iterations', vus: 3, iterations: 7 },
+    rv: { executor: 'ramping-vus', startVUs: 1, stages: [{ duration: '1s', target: 5 }] }
+  }
+  const shards = [0, 1, 2].map((index) => planScenarios({ url: 'http://127.0.0.1:1/', scenarios, shard: { index, count: 3 } }))
+  const of = (name) => shards.map((p) => p.scenarios.find((s) => s.name === name).opts)
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0)
+  t.same(of('car').map((o) => o.connections), [1, 1, 1])
+  t.equal(sum(of('car').map((o) => o.rate.rate)), 90, 'constant-arrival-rate: the rates add up')
+  t.equal(sum(of('rar').map((o) => o.rate.stages[0].target)), 60, 'ramping-arrival-rate: the targets add up')
+  t.equal(sum(of('rar').map((o) => o.rate.stages[0].from)), 30, 'and the start rates')
+  t.same(of('cv').map((o) => o.connections), [2, 2, 1], 'constant-vus: the VUs split as -c is')
+  t.same(of('si').map((o) => o.maxOverallRequests), [34, 34, 33], 'shared-iterations: the iterations split, none lost')
+  t.same(of('pvi').map((o) => [o.connections, o.maxConnectionRequests]), [[1, 7], [1, 7], [1, 7]], 'per-vu-iterations: the VUs split, each keeps its iterations')
+  t.same(of('rv').map((o) => o.connections), [2, 2, 1], 'ramping-vus: each holds its part of the peak')
+  t.same(shards[0].scenarios.find((s) => s.name === 'si').params, { vus: 4, iterations: 101, maxDuration: 600000, gracefulStop: 30000 }, 'params stay the file\'s (so the shards\' results merge with them)')
+  // ramping-vus on the clock: the shards' open connections add up to the whole ramp at every step
+  const runners = of('rv').map((o) => {
+    const clock = new ManualClock()
+    const runner = new Runner({ ...planRunners(o)[0], t0: Date.now(), clock })
+    runner.transport = standInTransport(() => 0, clock, [])
+    runner.start()
+    return { clock, runner }
+  })
+  for (const ms of [0, 250, 500, 750, 990]) {
+    const open = runners.map(({ clock, runner }) => { clock.advanceTo(ms); return runner.connectionRamp.active })
+    t.equal(sum(open), Math.floor(1 + 4 * ms / 1000), `${ms} ms: ${open.join(' + ')} open, the whole ramp's floor(1 + 4t)`)
+  }
+  for (const { runner } of runners) runner.stop('test')
+  t.throws(() => planScenarios({ url: 'http://127.0.0.1:1/', scenarios: { cv: scenarios.cv }, shard: { index: 5, count: 6 } }),
+    { code: 'BENCHRIG_ERR_SCENARIO', message: 'scenario "cv": vus 5 over 6 shards leaves shard 5 none: give vus 6 or more, or fewer shards' })
+  t.throws(() => planScenarios({ url: 'http://127.0.0.1:1/', scenarios: { cv: scenarios.cv }, shard: { index: 2, count: 2 } }), { message: /invalid shard/ })
+})

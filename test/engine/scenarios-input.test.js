@@ -117,7 +117,8 @@ t.test('the file: JSON, a CommonJS module, k6\'s options wrapper; other forms re
 
 t.test('the CLI: bad input exits 2 before any connection; thresholds per scenario set the exit code and name the scenario', async (t) => {
   let connections = 0
-  const server = http.createServer((req, res) => res.end('ok'))
+  let served = 0
+  const server = http.createServer((req, res) => { served++; res.end('ok') })
   server.on('connection', () => connections++)
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve) }))
@@ -132,7 +133,6 @@ t.test('the CLI: bad input exits 2 before any connection; thresholds per scenari
   const flag = await cli(['-c', '5', '--scenarios', file('ok.json', { scenarios: { ok: { executor: 'constant-vus', duration: '1s' } } }), url])
   t.equal(flag.code, 2)
   t.match(flag.stderr, /-c\/--connections does not combine with --scenarios/)
-  t.equal((await cli(['--shard', '0/2', '--scenarios', file('ok2.json', { scenarios: { ok: { executor: 'constant-vus', duration: '1s' } } }), url])).code, 2, '--shard is refused too')
   t.equal(connections, 0, 'the server saw no connection')
 
   const doc = {
@@ -157,4 +157,20 @@ t.test('the CLI: bad input exits 2 before any connection; thresholds per scenari
   t.equal(result.scenarios.fast.requests.total, 10)
   t.same(result.thresholds, [{ expr: 'requests<5', value: 10, ok: false }])
   t.match(json.stderr, /^benchrig load: threshold "requests<5" failed: requests was 10\n$/, 'with -j only the failure lines on stderr')
+
+  // two generators run one file with --shard: each its part; benchrig merge adds them up to the file
+  const before = served
+  const shardFile = file('shards.json', { scenarios: { si: { executor: 'shared-iterations', vus: 3, iterations: 25 }, pvi: { executor: 'per-vu-iterations', vus: 3, iterations: 4 } } })
+  const parts = await Promise.all(['0/2', '1/2'].map((s) => cli(['-j', '--shard', s, '--scenarios', shardFile, url])))
+  t.same(parts.map((p) => p.code), [0, 0])
+  t.equal(served - before, 25 + 12, 'the server got the file\'s 25 + 3 x 4 requests in all')
+  const results = parts.map((p) => JSON.parse(p.stdout))
+  t.same(results.map((r) => r.scenarios.si.requests.total), [13, 12], 'shared-iterations 25 split 13 + 12')
+  t.same(results.map((r) => r.scenarios.pvi.requests.total), [8, 4], 'per-vu-iterations: 2 and 1 of the 3 VUs, 4 each')
+  const files = results.map((r, i) => file(`shard${i}.json`, r))
+  const merged = await spawnOutput(process.execPath, [BIN, 'merge', '-j', ...files])
+  t.equal(merged.code, 0, merged.stderr)
+  const whole = JSON.parse(merged.stdout)
+  t.same([whole.scenarios.si.requests.total, whole.scenarios.pvi.requests.total, whole.requests.total], [25, 12, 37], 'merged: each scenario and the whole as one run of the file')
+  t.same(whole.scenarios.si.scenario, results[0].scenarios.si.scenario, 'the scenario\'s plan kept (the file\'s params)')
 })

@@ -10,6 +10,11 @@
 //   per-vu-iterations      -> -M per connection (an exhausted connection retires), maxDuration as -d
 // An iteration is one request, or one pass of the scenario's `requests`
 // (k of them): counts and rates of iterations are multiplied by k.
+// With --shard I/N (several generators run one file), `part(n)` is this
+// generator's part of a whole count (split.js, as -c is split), and an
+// arrival rate follows this generator's part of the VUs, as -R follows -c
+// over workers; ramping-vus follows its part of the whole ramp at each step
+// (connection-stages.js partOf), so the generators' parts add up exactly.
 const { UsageError } = require('../../errors.js')
 const { parseCount, parseDuration } = require('../options/units.js')
 const { CODE } = require('./file.js')
@@ -108,7 +113,8 @@ const engineStages = (stages, scale) => stages.map((s) => ({ duration: s.duratio
  * @property {string[]} fields its own fields (beside the common ones)
  * @property {(f: ReturnType<typeof fieldReader>) => Record<string, any>} params the normalized fields
  * @property {(p: Record<string, any>) => number} durationMs the planned duration (iterations: maxDuration, the most it can last)
- * @property {(p: Record<string, any>, k: number) => Record<string, any>} options load() options (k: requests per iteration)
+ * @property {(p: Record<string, any>, k: number, part: (n: number, field: string) => number) => Record<string, any>} options
+ *   load() options (k: requests per iteration; part: this generator's part of a count, the count itself without --shard)
  */
 
 /** Arrival-rate VUs: connections = maxVUs (opened at the start: the engine's pool does not grow). */
@@ -131,22 +137,26 @@ const EXECUTORS = {
     fields: ['rate', 'timeUnit', 'duration', 'preAllocatedVUs', 'maxVUs'],
     params: (f) => ({ rate: f.rate('rate'), timeUnit: f.duration('timeUnit', 1000), duration: f.duration('duration'), ...arrivalVUs(f) }),
     durationMs: (p) => p.duration,
-    options: (p, k) => ({ connections: p.maxVUs, overallRate: p.rate * k * 1000 / p.timeUnit, duration: p.duration / 1000 })
+    options: (p, k, part) => {
+      const vus = part(p.maxVUs, 'maxVUs')
+      return { connections: vus, overallRate: p.rate * k * 1000 / p.timeUnit * vus / p.maxVUs, duration: p.duration / 1000 }
+    }
   },
   'ramping-arrival-rate': {
     fields: ['startRate', 'timeUnit', 'stages', 'preAllocatedVUs', 'maxVUs'],
     params: (f) => nonZero(f, { startRate: f.rate('startRate', 0, true), timeUnit: f.duration('timeUnit', 1000), stages: f.stages('stages', false), ...arrivalVUs(f) }, 'startRate'),
     durationMs: (p) => stagesMs(p.stages),
-    options: (p, k) => {
-      const scale = k * 1000 / p.timeUnit
-      return { connections: p.maxVUs, stages: engineStages(p.stages, scale), stagesStart: p.startRate * scale }
+    options: (p, k, part) => {
+      const vus = part(p.maxVUs, 'maxVUs')
+      const scale = k * 1000 / p.timeUnit * vus / p.maxVUs
+      return { connections: vus, stages: engineStages(p.stages, scale), stagesStart: p.startRate * scale }
     }
   },
   'constant-vus': {
     fields: ['vus', 'duration'],
     params: (f) => ({ vus: f.count('vus', 1), duration: f.duration('duration') }),
     durationMs: (p) => p.duration,
-    options: (p) => ({ connections: p.vus, duration: p.duration / 1000 })
+    options: (p, k, part) => ({ connections: part(p.vus, 'vus'), duration: p.duration / 1000 })
   },
   'ramping-vus': {
     fields: ['startVUs', 'stages', 'gracefulRampDown'],
@@ -158,13 +168,13 @@ const EXECUTORS = {
     fields: ['vus', 'iterations', 'maxDuration'],
     params: (f) => ({ vus: f.count('vus', 1), iterations: f.count('iterations', 1), maxDuration: f.duration('maxDuration', 600000) }),
     durationMs: (p) => p.maxDuration,
-    options: (p, k) => ({ connections: p.vus, maxOverallRequests: p.iterations * k, duration: p.maxDuration / 1000 })
+    options: (p, k, part) => ({ connections: part(p.vus, 'vus'), maxOverallRequests: part(p.iterations, 'iterations') * k, duration: p.maxDuration / 1000 })
   },
   'per-vu-iterations': {
     fields: ['vus', 'iterations', 'maxDuration'],
     params: (f) => ({ vus: f.count('vus', 1), iterations: f.count('iterations', 1), maxDuration: f.duration('maxDuration', 600000) }),
     durationMs: (p) => p.maxDuration,
-    options: (p, k) => ({ connections: p.vus, maxConnectionRequests: p.iterations * k, duration: p.maxDuration / 1000 })
+    options: (p, k, part) => ({ connections: part(p.vus, 'vus'), maxConnectionRequests: p.iterations * k, duration: p.maxDuration / 1000 })
   }
 }
 

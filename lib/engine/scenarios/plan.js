@@ -10,6 +10,7 @@ const { normalizeOptions } = require('../options/options.js')
 const { parseThreshold, parseThresholds } = require('../thresholds.js')
 const { EXECUTORS, fieldReader } = require('./executors.js')
 const { readScenariosFile, scenariosOf, CODE } = require('./file.js')
+const { split } = require('../split.js')
 
 // k6's fields every executor has; gracefulStop is accepted and kept in the
 // result's params, but the engine ends a scenario as it ends any run (what is
@@ -77,9 +78,10 @@ function planScenarios (options) {
   const doc = fromFile ? readScenariosFile(options.scenarios) : { scenarios: options.scenarios }
   const { scenarios, thresholds: fileThresholds } = scenariosOf(doc, where)
   const base = runOptions(options)
+  const shard = shardOf(options.shard)
   const thresholds = overallThresholds(fileThresholds, options.thresholds, where)
   const dir = fromFile ? path.dirname(path.resolve(options.scenarios)) : undefined
-  const plans = scenarios.map(([name, spec]) => planOne(name, spec, base, dir))
+  const plans = scenarios.map(([name, spec]) => planOne(name, spec, base, dir, shard))
   // the run-wide values every scenario shares (merged by absolute time)
   const first = plans[0].opts
   return {
@@ -96,7 +98,7 @@ function planScenarios (options) {
 function runOptions (options) {
   const base = {}
   for (const [k, v] of Object.entries(options)) {
-    if (k === 'scenarios' || k === 'thresholds') continue
+    if (k === 'scenarios' || k === 'thresholds' || k === 'shard') continue
     const refused = SET_BY_EXECUTOR[k]
     const isDefault = k === 'pipelining' && Number(v) === 1
     if (refused !== undefined && given(v) && !isDefault) {
@@ -105,6 +107,18 @@ function runOptions (options) {
     if (refused === undefined) base[k] = v
   }
   return base
+}
+
+/**
+ * --shard I/N of a scenarios run ({index, count}, as lib/compare/shard-spec.js
+ * parses it): this generator runs its part of every scenario.
+ * @returns {{index: number, count: number}|undefined}
+ */
+function shardOf (value) {
+  if (value === undefined || value === null) return undefined
+  const ok = isObject(value) && Number.isInteger(value.count) && value.count >= 1 && Number.isInteger(value.index) && value.index >= 0 && value.index < value.count
+  if (!ok) throw new UsageError(`invalid shard ${JSON.stringify(value)}: give { index, count } with 0 <= index < count (--shard I/N)`, CODE)
+  return { index: value.index, count: value.count }
 }
 
 /** The file's top-level thresholds and those of the command line (--threshold), on the overall figures. */
@@ -131,9 +145,10 @@ function thresholdList (value, where) {
  * One scenario: its fields checked, its engine options built and normalized.
  * @param {string} name @param {any} spec @param {Record<string, any>} base the run's options
  * @param {string|undefined} dir the scenarios file's folder (undefined: from the API)
+ * @param {{index: number, count: number}|undefined} shard this generator's part (--shard)
  * @returns {ScenarioPlan}
  */
-function planOne (name, spec, base, dir) {
+function planOne (name, spec, base, dir, shard) {
   if (!NAME.test(name)) throw new UsageError(`--scenarios: scenario name "${name}": use letters, digits, _ and - (it names the scenario's results)`, CODE)
   if (!isObject(spec)) throw new UsageError(`--scenarios: scenario "${name}": give an object { executor, ... }`, CODE)
   const executor = EXECUTORS[spec.executor]
@@ -162,7 +177,7 @@ function planOne (name, spec, base, dir) {
     if (dir !== undefined && typeof request[key] === 'string' && !path.isAbsolute(request[key])) request[key] = path.join(dir, request[key])
   }
   /** @type {Record<string, any>} */
-  const user = { ...base, ...request, ...executor.options(params, k), thresholds }
+  const user = { ...base, ...request, ...executor.options(params, k, partOf(name, shard)), thresholds }
   if (user.url === undefined || (Array.isArray(user.url) && user.url.length === 0)) {
     throw new UsageError(`--scenarios: scenario "${name}" has no url: give "url" in the scenario, or a URL on the command line as the default`, CODE)
   }
@@ -173,7 +188,27 @@ function planOne (name, spec, base, dir) {
     if (err instanceof UsageError) throw new UsageError(`--scenarios: scenario "${name}": ${err.message}`, CODE)
     throw err
   }
+  if (shard !== undefined && opts.connectionStages !== null) {
+    // ramping-vus: this generator holds its part of the peak and opens its part of the ramp at each step
+    opts.connections = partOf(name, shard)(opts.connections, 'the peak of its stages')
+    if (opts.workers > opts.connections) opts.workers = opts.connections
+    opts.connectionShard = shard
+  }
   return { name, executor: spec.executor, startTimeMs, durationMs: executor.durationMs(params), params, tags, opts }
+}
+
+/**
+ * This generator's part of a whole count of a scenario (split.js: near-equal
+ * whole parts, the first ones one larger); the count itself without --shard.
+ * @returns {(n: number, field: string) => number}
+ */
+function partOf (name, shard) {
+  if (shard === undefined) return (n) => n
+  return (n, field) => {
+    const mine = split(n, shard.count)[shard.index]
+    if (mine < 1) throw new UsageError(`--scenarios: scenario "${name}": ${field} ${n} over ${shard.count} shards leaves shard ${shard.index} none: give ${field} ${shard.count} or more, or fewer shards`, CODE)
+    return mine
+  }
 }
 
 function tagsOf (name, tags) {

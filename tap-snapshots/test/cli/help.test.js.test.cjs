@@ -524,7 +524,8 @@ Several generators:
       --start-at EPOCH_MS         wait until this wall-clock instant (epoch ms) before starting:
                                   generators on several machines start together
       --shard I/N|auto            be generator I (0-based) of N; -c, -a, -O, --burst are split and
-                                  -R shared as over workers; auto reads SLURM_ARRAY_TASK_ID,
+                                  -R shared as over workers (with --scenarios: each scenario's VUs,
+                                  iterations and rate); auto reads SLURM_ARRAY_TASK_ID,
                                   JOB_COMPLETION_INDEX or BENCHRIG_SHARD=I/N
       --shard-count N             with --shard auto in a Kubernetes Indexed Job: the number of
                                   generators (or BENCHRIG_SHARD_COUNT)
