@@ -62,7 +62,7 @@ t.test('text: the overall tables, then a line and a row per scenario; a plain ru
   const lines = part.split('\n')
   t.equal(lines[0], 'Scenarios (2):')
   t.equal(lines[1], '  browse    constant-vus (vus 2, duration 30s), from 0s for 30s')
-  t.equal(lines[2], '  checkout  ramping-arrival-rate (startRate 10, timeUnit 1s, preAllocatedVUs 2, stages 2), from 1.5s for 1m30s')
+  t.equal(lines[2], '  checkout  ramping-arrival-rate (startRate 10, timeUnit 1s, preAllocatedVUs 2, stages 2), from 1.5s for 1m30s; tags team=shop, flow-step=pay, flow_step=dup')
   t.match(lines[4], /│ Scenario │ Requests │ Req\/s │ p50 ms │ p90 ms │ p99 ms │ Max ms │ Errors │ Non-2xx │ Thresholds │/)
   const cells = (line) => line.split('│').slice(1, -1).map((c) => c.trim())
   const browse = cells(lines[6])
@@ -96,7 +96,8 @@ t.test('Prometheus: the overall series without a label, each scenario\'s with sc
   t.equal(new Set(families).size, families.length, 'each family once (HELP and TYPE once, its samples together)')
   t.ok(families.includes('benchrig_load_scenario_info') && families.includes('benchrig_load_scenario_start_offset_seconds'))
   t.equal(s['benchrig_load_requests_total'], r.requests.total)
-  t.equal(s['benchrig_load_scenario_info{scenario="checkout",executor="ramping-arrival-rate"}'], 1)
+  t.equal(s['benchrig_load_scenario_info{scenario="checkout",executor="ramping-arrival-rate",tag_team="shop",tag_flow_step="pay"}'], 1, 'tags as labels of the info series; a second one that becomes the same label name is left out')
+  t.equal(s['benchrig_load_scenario_info{scenario="browse",executor="constant-vus"}'], 1)
   t.equal(s['benchrig_load_scenario_start_offset_seconds{scenario="checkout"}'], 1.5)
   let total = 0
   for (const name of ['browse', 'checkout']) {
@@ -141,6 +142,7 @@ t.test('Prometheus: node_exporter\'s textfile collector parses the file of a sce
   t.equal(exported['benchrig_load_requests_total{scenario="checkout"}'], r.scenarios.checkout.requests.total)
   t.equal(exported['benchrig_load_request_duration_seconds_count{scenario="checkout"}'], r.scenarios.checkout.latency.totalCount)
   t.equal(exported['benchrig_load_threshold_passed{scenario="checkout",threshold="non2xx<1"}'], 0, 'a threshold verdict, its expression as a label')
+  t.equal(exported['benchrig_load_scenario_info{executor="ramping-arrival-rate",scenario="checkout",tag_flow_step="pay",tag_team="shop"}'], 1, 'tags as labels, sorted by node_exporter')
 })
 
 t.test('merge: each scenario merged exactly across generators; the text shows the same per-scenario table', async (t) => {

@@ -34,6 +34,7 @@ async function scenarioResult (t, opts = {}) {
         scenario: {
           name: 'checkout',
           executor: 'ramping-arrival-rate',
+          tags: { team: 'shop', 'flow-step': 'pay', flow_step: 'dup' },
           startTime: 1500,
           duration: 90000,
           params: { startRate: 10, timeUnit: 1000, preAllocatedVUs: 2, stages: [{ target: 20, duration: 30000 }, { target: 0, duration: 60000 }] }

@@ -48,6 +48,8 @@ t.test('without interval rows: the section says what the curves need', async (t)
   t.match(html, /<h2>Scenarios<\/h2>/)
   t.match(html, /The scenarios have no interval rows or per-second samples/)
   t.match(html, /Latency over time by scenario needs interval rows/)
+  t.match(html, /<td>startRate 10, timeUnit 1s, preAllocatedVUs 2, stages 2; tags team=shop, flow-step=pay, flow_step=dup<\/td>/, 'parameters and tags')
+  t.match(html, /<td class="n">1m30s<\/td>/, 'the planned duration')
   const plain = { ...r }
   delete plain.scenarios
   t.notMatch(renderHtml(plain), /Scenarios|scenario-/, 'a plain run: no section, no scenario column')

@@ -70,6 +70,12 @@ function paramsText (params) {
   return parts.join(', ')
 }
 
+/** A scenario's tags (k6's `tags`) as words: "team=api, flow=buy", or '' without. */
+function tagsText (tags) {
+  if (tags === null || typeof tags !== 'object') return ''
+  return Object.entries(tags).map(([k, v]) => `${k}=${v}`).join(', ')
+}
+
 /** "pass 2/2", "FAIL 1/3" (failed of all), or "-" for a scenario without thresholds. */
 function thresholdCell (list) {
   if (!Array.isArray(list) || list.length === 0) return '-'
@@ -92,7 +98,9 @@ function formatScenarios (r, opts = {}) {
   for (const [name, s] of list) {
     const meta = s.scenario ?? {}
     const params = paramsText(meta.params)
-    lines.push(`  ${name.padEnd(nameWidth)}  ${meta.executor ?? '-'}${params ? ` (${params})` : ''}, from ${durationText(meta.startTime)} for ${plannedText(meta)}`)
+    const tags = tagsText(meta.tags)
+    lines.push(`  ${name.padEnd(nameWidth)}  ${meta.executor ?? '-'}${params ? ` (${params})` : ''}, from ${durationText(meta.startTime)} for ${plannedText(meta)}` +
+      (tags ? `; tags ${tags}` : ''))
   }
   const header = ['Scenario', 'Requests', 'Req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'Max ms', 'Errors', 'Non-2xx', 'Thresholds']
   const rows = list.map(([name, s]) => {
@@ -108,4 +116,4 @@ function formatScenarios (r, opts = {}) {
   return lines.join('\n')
 }
 
-module.exports = { formatScenarios, scenarioEntries, durationText, plannedText, paramsText }
+module.exports = { formatScenarios, scenarioEntries, durationText, plannedText, paramsText, tagsText }

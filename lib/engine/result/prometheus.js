@@ -37,6 +37,21 @@ function labels (obj) {
   return parts.length ? `{${parts.join(',')}}` : ''
 }
 
+/**
+ * A scenario's tags as labels of its info series: tag_ and the name with
+ * what a label name cannot hold made _ (a second tag that comes out the
+ * same is left out: a sample cannot have one label twice).
+ * @param {Record<string, string>|undefined} tags
+ */
+function tagLabels (tags) {
+  const out = {}
+  for (const [k, v] of Object.entries(tags ?? {})) {
+    const label = 'tag_' + k.replace(/[^A-Za-z0-9_]/g, '_')
+    if (!(label in out)) out[label] = v
+  }
+  return out
+}
+
 /** Collects metric families: each HELP/TYPE once, then its samples. */
 class Exposition {
   #lines = []
@@ -97,8 +112,8 @@ function prometheusText (result, opts = {}) {
   m.family('info', 'gauge', 'The run that wrote these metrics: its target URL(s), space-separated, and the benchrig version; always 1.',
     [['', { url: urls.join(' '), version }, 1]])
   if (scenarios.length > 0) {
-    m.family('scenario_info', 'gauge', 'A scenario of the run (--scenarios) and its executor; always 1.',
-      scenarios.map(([name, s]) => ['', { scenario: name, executor: s.scenario?.executor ?? '' }, 1]))
+    m.family('scenario_info', 'gauge', 'A scenario of the run (--scenarios), its executor and its tags (tag_<name>); always 1.',
+      scenarios.map(([name, s]) => ['', { scenario: name, executor: s.scenario?.executor ?? '', ...tagLabels(s.scenario?.tags) }, 1]))
     m.family('scenario_start_offset_seconds', 'gauge', 'When a scenario was planned to start, seconds after the run\'s start (its startTime).',
       scenarios.map(([name, s]) => ['', { scenario: name }, (s.scenario?.startTime ?? 0) / 1000]))
   }

@@ -6,7 +6,7 @@
 // on one time axis: the run's start, so a scenario that starts later is
 // drawn later. A scenario's points come from its interval rows (--interval,
 // or the 1 s rows --html records), else requests from its per-second samples.
-const { scenarioEntries, durationText, plannedText, paramsText } = require('../../engine/result/format-scenarios.js')
+const { scenarioEntries, durationText, plannedText, paramsText, tagsText } = require('../../engine/result/format-scenarios.js')
 
 /**
  * @typedef {{name: string, points: number[][]}} Series
@@ -69,7 +69,7 @@ function scenariosModel (result) {
     name,
     path: `scenarios.${name}`,
     executor: s.scenario?.executor ?? '-',
-    params: paramsText(s.scenario?.params),
+    params: [paramsText(s.scenario?.params), tagsText(s.scenario?.tags).replace(/^(?=.)/, 'tags ')].filter((x) => x !== '').join('; '),
     startTime: s.scenario?.startTime,
     planned: plannedText(s.scenario ?? {}),
     thresholds: (Array.isArray(s.thresholds) ? s.thresholds : []).map((th, i) => ({ ...th, path: `scenarios.${name}.thresholds.${i}` })),
