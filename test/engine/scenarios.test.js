@@ -198,3 +198,19 @@ t.test('stop() before a scenario\'s startTime: it reports nothing sent; a scenar
   })
   await t.rejects(failing, { code: 'BENCHRIG_ERR_UNREACHABLE', message: /^scenario "gone": cannot connect to 127\.0\.0\.1:/ })
 })
+
+t.test('startAt (--start-at): the shared t0 waits for it, and every startTime counts from it', async (t) => {
+  const s = await logServer(t)
+  const startAt = Date.now() + 300
+  const result = await load({
+    url: s.url + '/',
+    startAt,
+    scenarios: {
+      first: { executor: 'per-vu-iterations', vus: 1, iterations: 2 },
+      second: { executor: 'per-vu-iterations', vus: 1, iterations: 2, startTime: '100ms' }
+    }
+  })
+  t.ok(result.perSecond.start >= startAt, 'the run\'s t0 is not before the instant')
+  t.ok(s.log.every((r) => r.at >= startAt), 'nothing was sent before it')
+  t.equal(result.scenarios.second.perSecond.start - result.perSecond.start, 100)
+})
