@@ -59,7 +59,16 @@ t.test('bad scenarios: one UsageError each, naming the scenario, the field and w
     [{ a: { executor: 'constant-vus', duration: '1s', exec: 'contacts' } }, /scenario "a": exec is not supported: k6 runs that function in a JavaScript VU/],
     [{ a: { executor: 'constant-vus', duration: '1s', env: { A: '1' } } }, /scenario "a": env is not supported: k6 sets these variables for its JavaScript VUs/],
     [{ a: { executor: 'constant-vus', duration: '1s', tags: { a: 1 } } }, /scenario "a": tags: give an object of strings/],
-    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_req_duration: ['p(95)<500'] } } }, /scenario "a": thresholds: give a list of expressions such as \["p99<50ms"/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: [42] } }, /scenario "a": thresholds: give a list of expressions such as \["p99<50ms", "errors<1%", "rps>100"\], or k6's/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_req_failed: ['rate<0.01'] } } }, /scenario "a": thresholds "http_req_failed": k6 counts errors and non-2xx\/3xx responses together; benchrig keeps them apart: write \["errors<1%", "non2xx<1%"\]/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { checks: ['rate>0.9'] } } }, /scenario "a": thresholds "checks": only http_req_duration and http_reqs have counterparts here/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_req_duration: ['p(95)<fast'] } } }, /"p\(95\)<fast" is not a k6 threshold expression such as "p\(95\)<500"/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_req_duration: ['rate<5'] } } }, /http_req_duration's rate has no counterpart here: use p\(N\), avg, med, min or max/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_reqs: ['avg<5'] } } }, /http_reqs's avg has no counterpart here: use count or rate/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { 'http_req_duration{status:200}': ['p(95)<5'] } } }, /only a \{scenario:NAME\} filter has a counterpart here/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { 'http_req_duration{scenario:b}': ['p(95)<5'] } }, b: { executor: 'constant-vus', duration: '1s' } }, /scenario "a": thresholds "http_req_duration\{scenario:b\}": a scenario's thresholds are on its own figures; move this one to scenario "b"/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_req_duration: [{ threshold: 'p(95)<5', abortOnFail: true }] } } }, /abortOnFail is not supported with --scenarios/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { 'http-req': ['p(95)<5'] } } }, /"http-req": not a k6 metric name/],
     [{ a: { executor: 'constant-vus', duration: '1s', thresholds: ['p99 < fast'] } }, /scenario "a": thresholds: invalid --threshold "p99 < fast"/],
     [{ a: { executor: 'constant-vus', duration: '1s', headers: ['bad header'] } }, /scenario "a": invalid -H\/--headers "bad header"/],
     [{ 'a b': { executor: 'constant-vus', duration: '1s' } }, /scenario name "a b": use letters, digits, _ and -/],
@@ -73,6 +82,20 @@ t.test('bad scenarios: one UsageError each, naming the scenario, the field and w
   for (const [k, v, flag] of [['connections', 5, '-c/--connections'], ['duration', '5s', '-d/--duration'], ['overallRate', 100, '-R/--overall-rate'], ['amount', 10, '-a/--amount'], ['pipelining', 4, '-p/--pipelining'], ['stages', '1s:10', '--stages'], ['forever', true, '-f/--forever']]) {
     t.throws(() => plan({ a: car }, { [k]: v }), { code: 'BENCHRIG_ERR_SCENARIO', message: `${flag} does not combine with --scenarios: each scenario's executor sets` })
   }
+  // k6's thresholds object: the metrics with a counterpart, and {scenario:NAME} filters moved to that scenario
+  const k6 = plan({ a: { ...car, thresholds: { http_req_duration: ['p(95)<500', { threshold: 'avg <= 20' }], http_reqs: ['count>10', 'rate>=5'] } }, b: { executor: 'constant-vus', duration: '1s' } },
+    { thresholds: ['errors==0'] })
+  t.same(k6.scenarios[0].opts.thresholds.map((x) => x.expr), ['p95<500ms', 'mean<=20ms', 'requests>10', 'rps>=5'])
+  const fromFile = planScenarios({ url: URL, scenarios: { a: car, b: { executor: 'constant-vus', duration: '1s' } } })
+  t.same(fromFile.thresholds, [])
+  const top = planScenarios({
+    url: URL,
+    scenarios: tmp(t)('k6.json', { scenarios: { a: car, b: { executor: 'constant-vus', duration: '1s', thresholds: ['p99<9ms'] } }, thresholds: { 'http_req_duration{scenario:b}': ['med===3'], http_req_duration: ['max<1000'] } })
+  })
+  t.same(top.thresholds.map((x) => x.expr), ['max<1000ms'], 'the whole run\'s')
+  t.same(top.scenarios[1].opts.thresholds.map((x) => x.expr), ['p99<9ms', 'p50==3ms'], 'b\'s own, then the top level\'s {scenario:b}')
+  t.same(top.scenarios[0].opts.thresholds, [])
+  t.throws(() => planScenarios({ url: URL, scenarios: tmp(t)('k6x.json', { scenarios: { a: car }, thresholds: { 'http_reqs{scenario:zz}': ['count>1'] } }) }), { message: /thresholds "http_reqs\{scenario:zz\}": no scenario "zz" in the file/ })
   t.throws(() => planScenarios({ scenarios: { a: car } }), { message: /scenario "a" has no url: give "url" in the scenario, or a URL on the command line/ })
   t.throws(() => plan({ a: car }, { thresholds: ['nonsense'] }), { message: /^--threshold: invalid --threshold "nonsense"/ })
   // load() throws it at once: nothing starts

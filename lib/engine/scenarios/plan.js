@@ -11,6 +11,7 @@ const { parseThreshold, parseThresholds } = require('../thresholds.js')
 const { EXECUTORS, fieldReader } = require('./executors.js')
 const { readScenariosFile, scenariosOf, CODE } = require('./file.js')
 const { split } = require('../split.js')
+const { k6Thresholds } = require('./k6-thresholds.js')
 
 // k6's fields every executor has; gracefulStop is accepted and kept in the
 // result's params, but the engine ends a scenario as it ends any run (what is
@@ -79,9 +80,12 @@ function planScenarios (options) {
   const { scenarios, thresholds: fileThresholds } = scenariosOf(doc, where)
   const base = runOptions(options)
   const shard = shardOf(options.shard)
-  const thresholds = overallThresholds(fileThresholds, options.thresholds, where)
+  // k6's { metric: [...] } form: its {scenario:NAME} filters go to that scenario (k6-thresholds.js)
+  const names = scenarios.map(([name]) => name)
+  const k6 = isObject(fileThresholds) ? k6Thresholds(/** @type {Record<string, unknown>} */ (fileThresholds), `${where}: thresholds`, names) : null
+  const thresholds = overallThresholds(k6 === null ? fileThresholds : k6.own, options.thresholds, where)
   const dir = fromFile ? path.dirname(path.resolve(options.scenarios)) : undefined
-  const plans = scenarios.map(([name, spec]) => planOne(name, spec, base, dir, shard))
+  const plans = scenarios.map(([name, spec]) => planOne(name, spec, base, dir, shard, { names, extra: k6?.byScenario.get(name) ?? [] }))
   // the run-wide values every scenario shares (merged by absolute time)
   const first = plans[0].opts
   return {
@@ -132,7 +136,7 @@ function thresholdList (value, where) {
   if (value === undefined || value === null) return []
   const list = [].concat(value)
   if (list.some((x) => typeof x !== 'string')) {
-    throw new UsageError(`${where}: give a list of expressions such as ["p99<50ms", "errors<1%", "rps>100"] (k6's { metric: [...] } form is not read: the metrics are those of --threshold)`, CODE)
+    throw new UsageError(`${where}: give a list of expressions such as ["p99<50ms", "errors<1%", "rps>100"], or k6's { http_req_duration: ["p(95)<500"] }`, CODE)
   }
   try {
     return list.map((x) => parseThreshold(x).expr)
@@ -146,9 +150,11 @@ function thresholdList (value, where) {
  * @param {string} name @param {any} spec @param {Record<string, any>} base the run's options
  * @param {string|undefined} dir the scenarios file's folder (undefined: from the API)
  * @param {{index: number, count: number}|undefined} shard this generator's part (--shard)
+ * @param {{names: string[], extra: string[]}} file the file's scenario names, and the thresholds
+ *   its top level gives this scenario (k6's {scenario:NAME} filter)
  * @returns {ScenarioPlan}
  */
-function planOne (name, spec, base, dir, shard) {
+function planOne (name, spec, base, dir, shard, file) {
   if (!NAME.test(name)) throw new UsageError(`--scenarios: scenario name "${name}": use letters, digits, _ and - (it names the scenario's results)`, CODE)
   if (!isObject(spec)) throw new UsageError(`--scenarios: scenario "${name}": give an object { executor, ... }`, CODE)
   const executor = EXECUTORS[spec.executor]
@@ -167,7 +173,9 @@ function planOne (name, spec, base, dir, shard) {
   params.gracefulStop = f.duration('gracefulStop', 30000, true)
   const startTimeMs = f.duration('startTime', 0, true)
   const tags = spec.tags === undefined ? undefined : tagsOf(name, spec.tags)
-  const thresholds = thresholdList(spec.thresholds, `--scenarios: scenario "${name}": thresholds`)
+  const at = `--scenarios: scenario "${name}": thresholds`
+  const own = isObject(spec.thresholds) ? k6Thresholds(spec.thresholds, at, file.names, name).own : thresholdList(spec.thresholds, at)
+  const thresholds = [...own, ...file.extra]
   // requests per iteration: a pass of the sequence
   const k = Array.isArray(spec.requests) && spec.requests.length > 0 ? spec.requests.length : 1
   /** @type {Record<string, any>} */
