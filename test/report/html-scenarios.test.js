@@ -112,7 +112,8 @@ t.test('rendered in headless Chromium: the Scenarios section, its curves and thr
       else if (red > 200 && red - b > 100 && g > 60 && g < 220) ink.orange++
     }
   }
-  t.ok(ink.blue > 50 && ink.orange > 50, `both scenarios' lines drawn in the chart (${ink.blue} blue, ${ink.orange} orange pixels)`)
+  // a run of a few interval rows may be one point: a dot of radius 3 (some 20 pixels)
+  t.ok(ink.blue >= 15 && ink.orange >= 15, `both scenarios' lines drawn in the chart (${ink.blue} blue, ${ink.orange} orange pixels)`)
 
   // the live run's page: the same section from the engine's own result
   t.same(livePage.problems, [], 'live: nothing logged')
