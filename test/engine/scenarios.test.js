@@ -214,3 +214,27 @@ t.test('startAt (--start-at): the shared t0 waits for it, and every startTime co
   t.ok(s.log.every((r) => r.at >= startAt), 'nothing was sent before it')
   t.equal(result.scenarios.second.perSecond.start - result.perSecond.start, 100)
 })
+
+t.test('stop() right after load(): nothing sent; a dozen scenarios share one event listener each way', async (t) => {
+  const s = await logServer(t)
+  const stopped = load({ url: s.url + '/', scenarios: { a: { executor: 'constant-vus', vus: 2, duration: '5s' }, b: { executor: 'per-vu-iterations', vus: 1, iterations: 3 } } })
+  stopped.stop()
+  const r = await stopped
+  t.same([r.scenarios.a.stoppedBy, r.scenarios.b.stoppedBy, r.requests.total], ['stopped', 'stopped', 0])
+  t.equal(s.sockets.size, 0, 'no connection was made')
+
+  const warnings = []
+  const onWarning = (w) => warnings.push(w.name)
+  process.on('warning', onWarning)
+  t.teardown(() => process.removeListener('warning', onWarning))
+  const scenarios = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`s${i}`, { executor: 'per-vu-iterations', vus: 1, iterations: 2 }]))
+  const run = load({ url: s.url + '/', scenarios })
+  let responses = 0
+  run.on('response', () => responses++)
+  run.on('reqError', () => {})
+  const result = await run
+  await new Promise((resolve) => setImmediate(resolve))
+  t.equal(result.requests.total, 24)
+  t.equal(responses, 24)
+  t.same(warnings, [], 'no MaxListenersExceededWarning')
+})

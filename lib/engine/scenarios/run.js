@@ -23,6 +23,9 @@ class ScenariosRun extends RunEmitter {
   #wake = new Set() // resolvers of scenarios waiting for their startTime
   #totals = new Map() // scenario -> its last tick's running totals
   #seconds = new Map() // second from the shared t0 -> {requests, bytes} of the scenarios' ticks so far
+  // events that cost something per response or error (a worker posts each
+  // error only when its run has a listener): forwarded only once someone listens
+  #lazy = { response: [], reqError: [] } // [run, forwarder] per scenario
 
   /** @param {ReturnType<typeof planScenarios>} plan */
   constructor (plan) {
@@ -37,6 +40,9 @@ class ScenariosRun extends RunEmitter {
       workers: plan.scenarios[0].opts.workers
     }
     this.begin(() => this.#run())
+    this.on('newListener', (name) => {
+      for (const [run, forward] of this.#lazy[name] ?? []) if (run.listenerCount(name) === 0) run.on(name, forward)
+    })
   }
 
   /** Ends every scenario now; one that has not started yet reports nothing sent. */
@@ -73,6 +79,8 @@ class ScenariosRun extends RunEmitter {
       this.#forward(run, s)
       return run
     })
+    // stopped before its scenarios existed (stop() right after load())
+    if (this.#stopped) for (const run of this.#runs) run.stop()
     let failure = null
     const settled = await Promise.all(this.#runs.map((run, i) => run.then((r) => r, (err) => {
       const s = plan.scenarios[i]
@@ -124,11 +132,11 @@ class ScenariosRun extends RunEmitter {
       this.emit('tick', { ...tick, ...sums, requests: acc.requests, counter: acc.requests, bytes: acc.bytes, second, scenario: s.name, scenarioRequests: tick.requests })
     })
     run.on('interval', (row) => this.emit('interval', { ...row, scenario: s.name }))
-    run.on('reqError', (err) => this.emit('reqError', err))
-    // 'response' costs something per response: forwarded only while someone listens
-    const onResponse = (...args) => this.emit('response', ...args)
-    if (this.listenerCount('response') > 0) run.on('response', onResponse)
-    this.on('newListener', (name) => { if (name === 'response' && run.listenerCount('response') === 0) run.on('response', onResponse) })
+    for (const name of ['response', 'reqError']) {
+      const forward = (...args) => this.emit(name, ...args)
+      this.#lazy[name].push([run, forward])
+      if (this.listenerCount(name) > 0) run.on(name, forward)
+    }
   }
 }
 
