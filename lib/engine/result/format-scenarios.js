@@ -3,8 +3,9 @@
 // what each scenario ran, one line each as k6 lists its scenarios (executor,
 // its parameters, start and planned duration), then one table row per
 // scenario with its results and its thresholds' verdict (the thresholds in
-// full are lib/cli/load-scenarios.js's blocks). A result without `scenarios` prints none of it, so
-// the autocannon layout of a plain run stays byte for byte what it was.
+// full are lib/cli/load-scenarios.js's blocks). A result without `scenarios`
+// prints none of it, so the autocannon layout of a plain run stays byte for
+// byte what it was.
 // Two parts rather than one row of thirteen columns: the executor names
 // alone (constant-arrival-rate) would push one table past 140 columns.
 const { table, formatCount: count } = require('./format.js')
@@ -116,4 +117,4 @@ function formatScenarios (r, opts = {}) {
   return lines.join('\n')
 }
 
-module.exports = { formatScenarios, scenarioEntries, durationText, plannedText, paramsText, tagsText }
+module.exports = { formatScenarios, scenarioEntries, durationText, plannedText, paramsText, tagsText, thresholdCell }

@@ -8,6 +8,7 @@ const { escapeXml } = require('../svg.js')
 const { reportModel, isoTime } = require('./model.js')
 const { percentilePlot, timeChart } = require('./charts.js')
 const { scenariosModel, durationText } = require('./scenarios.js')
+const { thresholdCell } = require('../../engine/result/format-scenarios.js')
 
 const CSS = `
 body { font: 14px/1.45 "DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif; color: #222; margin: 24px auto; max-width: 800px; padding: 0 16px; }
@@ -87,11 +88,10 @@ function scenarioChart (series, yLabel, cls) {
   return timeChart(styled, yLabel, cls, { legend: false }) + `<p class="legend">${legend}</p>`
 }
 
-/** "pass 2/2", "FAIL 1/3", or "-" without thresholds (as the text table). */
+/** The text table's verdict ("pass 2/2", "FAIL 1/3", "-"), coloured. */
 function verdicts (list) {
-  if (list.length === 0) return '-'
-  const failed = list.filter((th) => !th.ok).length
-  return failed === 0 ? `<span class="pass">pass ${list.length}/${list.length}</span>` : `<span class="fail">FAIL ${failed}/${list.length}</span>`
+  const cell = thresholdCell(list)
+  return cell === '-' ? cell : `<span class="${cell.startsWith('pass') ? 'pass' : 'fail'}">${cell}</span>`
 }
 
 /** The Scenarios section: what ran, a row of results per scenario, req/s and p99 over time by scenario. */
