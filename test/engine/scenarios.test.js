@@ -10,6 +10,10 @@
 const t = require('tap')
 const http = require('node:http')
 const http2 = require('node:http2')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnOutput } = require('../helpers/spawn-output.js')
 const { load } = require('../../lib/engine/index.js')
 const { merge } = require('../../lib/engine/result/merge.js')
 const { decode } = require('../../lib/engine/measure/hdr-codec.js')
@@ -144,6 +148,30 @@ t.test('the result: each scenario a whole result, the whole their exact merge; s
   delete other.scenarios.post
   t.throws(() => merge([json, other], { names: ['a.json', 'c.json'] }), { code: 'BENCHRIG_ERR_INVALID_ARG', message: /c\.json has no scenario "post" that a\.json has: merge results of runs of the same scenarios file/ })
   t.throws(() => merge([json, { ...json, scenarios: undefined }], { names: ['a.json', 'p.json'] }), /p\.json has no "scenarios" but a\.json has/)
+})
+
+t.test('a scenario\'s own data feed; a plain run loads none of lib/engine/scenarios/', async (t) => {
+  const s = await logServer(t)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-scenario-feed-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const rows = path.join(dir, 'ids.csv')
+  fs.writeFileSync(rows, 'id\n7\n8\n9\n')
+  const result = await load({
+    url: s.url + '/',
+    scenarios: {
+      fed: { executor: 'per-vu-iterations', vus: 1, iterations: 3, url: s.url + '/fed?id={{id}}', feed: rows },
+      plain: { executor: 'per-vu-iterations', vus: 1, iterations: 2 }
+    }
+  })
+  t.same(s.log.filter((r) => r.path.startsWith('/fed')).map((r) => r.path), ['/fed?id=7', '/fed?id=8', '/fed?id=9'], 'a row per iteration, in order')
+  t.same(s.log.filter((r) => r.path === '/').length, 2, 'the other scenario untouched by it')
+  t.equal(result.requests.total, 5)
+  const child = await spawnOutput(process.execPath, ['-e', `
+    const { load } = require('./lib/engine/index.js')
+    require('./lib/cli/load.js')
+    load({ url: '${s.url}/', amount: 3, connections: 1 }).then(() => console.log(Object.keys(require.cache).map((k) => k.slice(process.cwd().length)).filter((k) => k.includes('/engine/scenarios/') || k.endsWith('-scenarios.js')).join(',')))
+  `], { cwd: path.join(__dirname, '..', '..') })
+  t.equal(child.stdout.trim(), '/lib/cli/load-scenarios.js', 'only the CLI\'s flag spec (' + child.stderr + ')')
 })
 
 t.test('protocol-agnostic: an HTTP/2 scenario beside an HTTP/1.1 one', async (t) => {
