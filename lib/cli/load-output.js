@@ -2,7 +2,8 @@
 // What `benchrig load` writes of a result: the tables (text), JSON (-j or
 // --format json) or YAML (--format yaml, gocannon's -f yaml), and the
 // histogram files beside it (--hist-out as HdrHistogram text, --hist-raw as
-// gocannon's 1 µs bins). JSON and YAML leave stdout to the result alone.
+// gocannon's 1 µs bins; a scenarios run's scenarios each get theirs too).
+// JSON and YAML leave stdout to the result alone.
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
@@ -37,13 +38,35 @@ function renderResult (result, format, textOpts) {
 }
 
 /**
+ * The file of a scenario beside a histogram file: its name before the
+ * extension (latency.hgrm -> latency.browse.hgrm), so the files sort together.
+ * @param {string} file @param {string} scenario
+ */
+function scenarioFile (file, scenario) {
+  const ext = path.extname(file)
+  return ext === '' ? `${file}.${scenario}` : `${file.slice(0, -ext.length)}.${scenario}${ext}`
+}
+
+/**
+ * Writes one histogram file of the result, and with --scenarios one more per
+ * scenario beside it (scenarioFile).
+ * @param {(file: string, histogram: string) => void} write
+ * @param {string} file
+ * @param {any} result
+ */
+function writeEach (write, file, result) {
+  write(file, result.histogram)
+  for (const [name, s] of Object.entries(result.scenarios ?? {})) write(scenarioFile(file, name), s.histogram)
+}
+
+/**
  * Writes --hist-out and --hist-raw once the run is over.
  * @param {object} result
  * @param {{histOut?: string|string[], histRaw?: string|string[]}} args
  */
 function writeHistograms (result, args) {
-  if (args.histOut !== undefined) require('../engine/measure/hist-text.js').writeHistText(String(last(args.histOut)), result.histogram)
-  if (args.histRaw !== undefined) require('../engine/measure/hist-raw.js').writeHistRaw(String(last(args.histRaw)), result.histogram)
+  if (args.histOut !== undefined) writeEach(require('../engine/measure/hist-text.js').writeHistText, String(last(args.histOut)), result)
+  if (args.histRaw !== undefined) writeEach(require('../engine/measure/hist-raw.js').writeHistRaw, String(last(args.histRaw)), result)
 }
 
 /**
@@ -63,4 +86,4 @@ function checkOutputFiles (args) {
   }
 }
 
-module.exports = { outputFormat, renderResult, writeHistograms, checkOutputFiles, FORMATS }
+module.exports = { outputFormat, renderResult, writeHistograms, checkOutputFiles, scenarioFile, FORMATS }

@@ -7,7 +7,6 @@ const { parseStrict } = require('./strict-yargs.js')
 const { renderHelp, terminalWidth } = require('./help.js')
 const { merge } = require('../engine/result/merge.js')
 const { formatResult } = require('../engine/result/format.js')
-const { writeHistText } = require('../engine/measure/hist-text.js')
 const { UsageError } = require('../errors.js')
 
 /** @type {import('./help.js').HelpSpec} */
@@ -88,7 +87,7 @@ async function main (argv, io = {}) {
   const stdin = io.stdin ?? (() => fs.readFileSync(0, 'utf8'))
   const inputs = files.flatMap((f) => readInput(f, stdin))
   const result = merge(inputs.map((x) => x.result), { names: inputs.map((x) => x.name) })
-  if (args.histOut !== undefined) writeHistText(String(args.histOut), result.histogram)
+  if (args.histOut !== undefined) require('./load-output.js').writeHistograms(result, { histOut: args.histOut })
   if (args.json) {
     process.stdout.write(JSON.stringify(result) + '\n')
   } else {

@@ -217,13 +217,18 @@ const LOAD_MEASURES = [
  * @returns {HistoryRecord[]}
  */
 function loadRecords (result, label, env) {
-  const file = Array.isArray(result.url) ? result.url.join(' ') : String(result.url ?? result.socketPath ?? 'load')
-  const configuration = `connections=${result.connections} pipelining=${result.pipelining}${result.workers ? ` workers=${result.workers}` : ''}`
+  const fileOf = (r) => (Array.isArray(r.url) ? r.url.join(' ') : String(r.url ?? r.socketPath ?? 'load'))
   const out = []
-  for (const [measure, get] of LOAD_MEASURES) {
-    const v = get(result)
-    if (Number.isFinite(v)) out.push({ file, configuration, measure, value: v, label, env })
+  const add = (r, configuration) => {
+    for (const [measure, get] of LOAD_MEASURES) {
+      const v = get(r)
+      if (Number.isFinite(v)) out.push({ file: fileOf(r), configuration, measure, value: v, label, env })
+    }
   }
+  add(result, `connections=${result.connections} pipelining=${result.pipelining}${result.workers ? ` workers=${result.workers}` : ''}`)
+  // --scenarios: each scenario is a series of its own, keyed by its URL(s), name and executor
+  // (not its connections: an arrival-rate scenario's may change with the server's speed)
+  for (const [name, s] of Object.entries(result.scenarios ?? {})) add(s, `scenario=${name} executor=${s.scenario?.executor ?? ''}`)
   return out
 }
 
