@@ -143,6 +143,10 @@ t.test('the result: each scenario a whole result, the whole their exact merge; s
   t.same(two.scenarios.late.thresholds, [{ expr: 'requests<10', value: 60, ok: false }], 'thresholds checked again on the merged figures')
   t.same(two.thresholds.map((c) => c.value), [0, 2 * result.requests.total])
   t.equal(two.merge.runs, 2)
+  const otherThresholds = { ...json, thresholds: [{ expr: 'p99<1s', value: 1, ok: true }] }
+  const mixed = merge([json, otherThresholds], { names: ['a.json', 'd.json'] })
+  t.equal(mixed.thresholds, undefined, 'different threshold lists are not merged')
+  t.ok(mixed.merge.ignored.includes('thresholds'), 'and are listed as such')
   // different scenario sets do not merge
   const other = JSON.parse(JSON.stringify(result))
   delete other.scenarios.post
