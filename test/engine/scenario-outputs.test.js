@@ -126,6 +126,16 @@ t.test('Prometheus: the overall series without a label, each scenario\'s with sc
   const plain = { ...r }
   delete plain.scenarios
   t.notMatch(prometheusText(plain), /scenario=|scenario_/, 'a plain run has no scenario label or family')
+  // a WebSocket scenario beside an HTTP one: its families carry only its series
+  const hs = { p50: 1, p90: 2, p99: 3, p99_9: 4, p99_99: 5, totalCount: 7 }
+  const mixed = { ...r, scenarios: { ...r.scenarios, browse: { ...r.scenarios.browse, ws: { closeCodes: { 1000: 2 }, protocolErrors: {}, handshakeErrors: {}, pings: 1 }, handshakeLatency: hs } } }
+  const m = prometheusText(mixed)
+  const ws = samples(m)
+  t.equal(ws['benchrig_load_ws_server_closes_total{scenario="browse",code="1000"}'], 2)
+  t.equal(ws['benchrig_load_ws_handshake_seconds_count{scenario="browse"}'], 7)
+  t.notOk(Object.keys(ws).some((k) => k.startsWith('benchrig_load_ws_') && !k.includes('scenario="browse"')), 'no WebSocket series for the whole or the HTTP scenario')
+  const types = [...m.matchAll(/^# TYPE (\S+)/gm)].map((x) => x[1])
+  t.equal(new Set(types).size, types.length, 'each family once')
 })
 
 t.test('Prometheus: node_exporter\'s textfile collector parses the file of a scenarios run', async (t) => {
