@@ -14,6 +14,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnOutput } = require('../helpers/spawn-output.js')
+const { wsServer } = require('../helpers/ws-servers.js')
 const { load } = require('../../lib/engine/index.js')
 const { merge } = require('../../lib/engine/result/merge.js')
 const { decode } = require('../../lib/engine/measure/hdr-codec.js')
@@ -178,8 +179,9 @@ t.test('a scenario\'s own data feed; a plain run loads none of lib/engine/scenar
   t.equal(child.stdout.trim(), '/lib/cli/load-scenarios.js', 'only the CLI\'s flag spec (' + child.stderr + ')')
 })
 
-t.test('protocol-agnostic: an HTTP/2 scenario beside an HTTP/1.1 one', async (t) => {
+t.test('protocol-agnostic: HTTP/2 and WebSocket scenarios beside an HTTP/1.1 one', async (t) => {
   const s = await logServer(t)
+  const ws = await wsServer(t)
   const h2Paths = []
   const h2 = http2.createServer((req, res) => { h2Paths.push(req.url); res.end('ok') })
   await new Promise((resolve) => h2.listen(0, '127.0.0.1', resolve))
@@ -188,13 +190,17 @@ t.test('protocol-agnostic: an HTTP/2 scenario beside an HTTP/1.1 one', async (t)
     url: s.url + '/',
     scenarios: {
       streams: { executor: 'shared-iterations', vus: 2, iterations: 25, h2: true, maxStreams: 4, url: `http://127.0.0.1:${h2.address().port}/h2` },
-      plain: { executor: 'per-vu-iterations', vus: 2, iterations: 3 }
+      plain: { executor: 'per-vu-iterations', vus: 2, iterations: 3 },
+      messages: { executor: 'shared-iterations', vus: 2, iterations: 40, url: ws.url + '/', body: 'hi' }
     }
   })
   t.equal(h2Paths.length, 25, 'the HTTP/2 scenario: 25 streams')
+  t.equal(ws.stats.messages, 40, 'the WebSocket scenario: 40 messages')
+  t.equal(result.scenarios.messages.requests.total, 40)
+  t.equal(result.scenarios.messages.ws.match, 'order', 'its ws figures are its own')
   t.equal(s.log.length, 6, 'the HTTP/1.1 one: 2 x 3')
   t.equal(result.scenarios.streams.requests.total, 25)
-  t.equal(result.requests.total, 31)
+  t.equal(result.requests.total, 71)
 })
 
 t.test('stop() before a scenario\'s startTime: it reports nothing sent; a scenario that cannot connect fails the run by name', async (t) => {
