@@ -31,10 +31,12 @@ class ScenariosRun extends RunEmitter {
   constructor (plan) {
     super()
     this.plan = plan
-    // what the CLI's header and live view read of a run
+    // what the CLI's header and live view read of a run; an iteration executor
+    // may end long before its maxDuration, so with one the live line shows no bar
+    const open = plan.scenarios.some((s) => s.executor.endsWith('-iterations'))
     this.opts = {
       scenarios: plan.scenarios.map((s) => s.name),
-      duration: plan.durationMs / 1000,
+      duration: open ? 0 : plan.durationMs / 1000,
       amount: 0,
       sampleIntMs: plan.sampleIntMs,
       workers: plan.scenarios[0].opts.workers
