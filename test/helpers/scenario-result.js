@@ -14,12 +14,11 @@ const { statusTarget } = require('./loopback.js')
 
 /**
  * @param {any} t the tap test that owns the server
- * @param {{interval?: number}} [opts] interval rows of each run (ms; 0: none)
  */
-async function scenarioResult (t, opts = {}) {
+async function scenarioResult (t) {
   const base = await statusTarget(t)
-  const interval = opts.interval ?? 100
-  const shape = interval > 0 ? { interval } : {}
+  // 100 ms interval rows: a timeline for the report's curves in runs shorter than a second
+  const shape = { interval: 100 }
   const a = JSON.parse(JSON.stringify(await load({ url: `${base}/`, amount: 300, connections: 2, ...shape, thresholds: ['p99<5s', 'errors<1'] })))
   const b = JSON.parse(JSON.stringify(await load({ url: [`${base}/`, `${base}/missing`, `${base}/drop`], amount: 200, connections: 1, ...shape, thresholds: ['non2xx<1', 'p50<5s'] })))
   // a scenarios run's top level is the merge of its scenarios, without merge's own bookkeeping
