@@ -124,6 +124,10 @@ t.test('the file: JSON, a CommonJS module, k6\'s options wrapper; other forms re
   for (const [name, text, message] of bad) {
     t.throws(() => planScenarios({ url: URL, scenarios: file(name, text) }), { code: 'BENCHRIG_ERR_SCENARIO', message }, name)
   }
+  // the examples of docs/load.md plan as they are
+  const examples = path.join(__dirname, '..', '..', 'examples', 'scenarios')
+  t.same(planScenarios({ url: URL, scenarios: path.join(examples, 'two-workloads.json') }).scenarios.map((s) => s.executor), ['constant-vus', 'constant-arrival-rate'])
+  t.same(planScenarios({ url: URL, scenarios: path.join(examples, 'mixed.js') }).scenarios.map((s) => s.executor), ['shared-iterations', 'per-vu-iterations', 'ramping-vus', 'ramping-arrival-rate'])
   // k6's `export const options`: read where node can require an ES module, else refused with the fix
   const esm = file('esm.js', `export const options = ${JSON.stringify(doc)}`)
   if (process.features.require_module) t.same(planScenarios({ url: URL, scenarios: esm }).scenarios.map((s) => s.name), ['a', 'b'])
