@@ -4,6 +4,8 @@
 // common.js, the IPC report and the exit, against a bare `node -e 0`.
 //
 //   node bench/harness-overhead.js [--rounds 15] [--configs 10]
+//   node bench/harness-overhead.js --compare [--rounds 5] [--configs 4] [--pairs 2]
+//        [--section-ms 500] [--executors serial,duet] [--before DIR]
 //
 // Three measurements alternate in every round (the order rotates), so that
 // machine noise spreads over all of them:
@@ -13,18 +15,55 @@
 //   fileK  the same file with K configurations
 // The cost of one configuration is (fileK - file1) / (K - 1): the root's own
 // start is paid once per file, not per configuration. Target: < 1.5x bare.
+//
+// --compare: the overhead of a whole comparison against its measured time
+// (issue 24's target: <= 15% at Node's default run lengths). Each round runs
+// compare.js (one binary on both sides, --runs PAIRS) once per executor, in
+// a rotating order, over a file of K configurations whose measured section
+// lasts --section-ms (500 by default: Node core's own files at their default
+// n measure ~0.55 s per configuration, issue 24's 292 s for 20 pairs of 12
+// configurations, 90% of it measured). Per run it prints
+//   overhead = (wall time - measured time) / measured time
+// where measured time is the sum of the rows' sections (serial: one after
+// the other; duet: both sides at once, so per pair the longer of the two),
+// and the same without compare's own start (spawn to the first run's start,
+// paid once per comparison, not per configuration). --before DIR alternates
+// DIR's compare.js (a checkout of another commit) with this one's in every
+// round, for a before/after in one go.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { runBenchmarkFile } = require('../lib/harness/run-file.js')
 
-function arg (name, def) {
-  const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? Number(process.argv[i + 1]) : def
+const USAGE = 'usage: node bench/harness-overhead.js [--rounds N] [--configs K] | --compare [--rounds N] [--configs K] [--pairs P] [--section-ms MS] [--executors serial,duet] [--before DIR]'
+
+let opts
+try {
+  opts = require('node:util').parseArgs({
+    options: {
+      rounds: { type: 'string' },
+      configs: { type: 'string' },
+      compare: { type: 'boolean', default: false },
+      pairs: { type: 'string', default: '2' },
+      'section-ms': { type: 'string', default: '500' },
+      executors: { type: 'string', default: 'serial,duet' },
+      before: { type: 'string' }
+    }
+  }).values
+  for (const k of ['rounds', 'configs', 'pairs', 'section-ms']) {
+    if (opts[k] !== undefined && !(/^\d+$/.test(opts[k]) && Number(opts[k]) >= 1)) throw new Error(`--${k} ${opts[k]}: give a whole number >= 1`)
+  }
+  if (!opts.compare && (opts.before !== undefined || process.argv.some((a) => /^--(pairs|section-ms|executors)/.test(a)))) throw new Error('--pairs, --section-ms, --executors and --before go with --compare')
+  if (opts.before !== undefined && !fs.existsSync(path.join(opts.before, 'compare.js'))) throw new Error(`--before ${opts.before}: no compare.js there; give a checkout of benchrig`)
+  for (const e of opts.executors.split(',')) if (e !== 'serial' && e !== 'duet') throw new Error(`--executors: unknown executor ${e} (serial, duet)`)
+} catch (err) {
+  process.stderr.write(`harness-overhead: ${err.message}\n${USAGE}\n`)
+  process.exitCode = 2
+  opts = undefined
 }
-const ROUNDS = arg('rounds', 15)
-const K = arg('configs', 10)
+const ROUNDS = Number(opts?.rounds ?? (opts?.compare ? 5 : 15))
+const K = Number(opts?.configs ?? (opts?.compare ? 4 : 10))
 
 function makeRoot () {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-overhead-'))
@@ -102,4 +141,4 @@ async function main () {
   console.log(`ratio: a whole 1-configuration file (driver fork + root + child) / node -e 0 = ${(stats(samples.file1).median / bare).toFixed(2)}x`)
 }
 
-main().catch((err) => { console.error(err); process.exitCode = 1 })
+if (opts) (opts.compare ? require('./harness-overhead/compare.js').main({ ...opts, rounds: ROUNDS, configs: K, stats }) : main()).catch((err) => { console.error(err); process.exitCode = 1 })

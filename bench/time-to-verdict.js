@@ -25,6 +25,11 @@
 //   "slower"; --aa does not go with it
 // Prints JSON (per design: seconds, verdicts, counts, agreement, conflicts;
 // with --repeat: runs, ratios).
+// --measures wall,cpu,instructions: instead of the designs, the agreement of
+// the measures on the held set (bench/time-to-verdict-measures.js): each
+// measure as serial + --pairs (instructions: --instr-pairs, default 3, at n
+// divided by --instr-scale, default 10), per configuration its change and
+// verdict, and per two measures how often they agree.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -42,7 +47,8 @@ const DESIGNS = {
   'duet-fixed': (o) => ['--duet', '--runs', String(o.pairs)],
   'duet-seq': (o) => ['--duet', '--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])]
 }
-const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR] [--repeat N] [--suite held|slower-2pct]\n'
+const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR] [--repeat N] [--suite held|slower-2pct]\n' +
+  '       node bench/time-to-verdict.js --measures wall,cpu,instructions [--pairs N] [--instr-pairs N] [--instr-scale K] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR]\n'
 
 function usage (msg) {
   process.stderr.write(`time-to-verdict: ${msg}\n${USAGE}`)
@@ -63,7 +69,10 @@ try {
       filter: { type: 'string' },
       out: { type: 'string' },
       repeat: { type: 'string', default: '1' },
-      suite: { type: 'string', default: 'held' }
+      suite: { type: 'string', default: 'held' },
+      measures: { type: 'string' },
+      'instr-pairs': { type: 'string', default: '3' },
+      'instr-scale': { type: 'string', default: '10' }
     }
   }))
 } catch (err) {
@@ -82,7 +91,23 @@ if (values) {
   else if (!(Number.isInteger(pairs) && pairs >= 2)) usage(`--pairs ${values.pairs}: a whole number >= 2`)
   else if (maxRuns !== undefined && !(Number.isInteger(maxRuns) && maxRuns >= 6)) usage(`--max-runs ${values['max-runs']}: a whole number >= 6`)
   else if (!fs.existsSync(values.old) || !fs.existsSync(values.new)) usage(`no binary at ${fs.existsSync(values.old) ? values.new : values.old}: run scripts/install-node-versions.sh 24 26, or give --old/--new`)
+  else if (values.measures !== undefined) measuresMode(pairs)
   else main({ designs, pairs, maxRuns, repeat }).catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
+}
+
+// --measures: its own module; the designs' flags do not apply
+function measuresMode (pairs) {
+  const { runMeasures, MEASURES } = require('./time-to-verdict-measures.js')
+  const measures = values.measures.split(',')
+  const bad = measures.find((m) => !MEASURES.includes(m))
+  const whole = (k) => (/^\d+$/.test(values[k]) && Number(values[k]) >= 2 ? Number(values[k]) : undefined)
+  if (bad || measures.length < 2) return usage(`--measures ${values.measures}: give two or more of ${MEASURES.join(',')}`)
+  if (whole('instr-pairs') === undefined || whole('instr-scale') === undefined) return usage('--instr-pairs and --instr-scale: whole numbers >= 2')
+  if (values.aa || values.hog || values['max-runs'] !== undefined || values.suite !== 'held' || values.repeat !== '1' || process.argv.some((a) => a.startsWith('--designs'))) return usage('--designs, --max-runs, --aa, --hog, --repeat and --suite go with the designs, not with --measures')
+  const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'time-to-verdict-'))
+  fs.mkdirSync(out, { recursive: true })
+  runMeasures({ old: values.old, new: values.new, held: HELD, out, measures, pairs, instrPairs: whole('instr-pairs'), instrScale: whole('instr-scale'), filter: values.filter, run })
+    .catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
 }
 
 async function main (o) {
