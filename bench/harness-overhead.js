@@ -4,7 +4,7 @@
 // common.js, the IPC report and the exit, against a bare `node -e 0`.
 //
 //   node bench/harness-overhead.js [--rounds 15] [--configs 10]
-//   node bench/harness-overhead.js --compare [--rounds 5] [--configs 4] [--pairs 2]
+//   node bench/harness-overhead.js --compare [--rounds 5] [--configs 4] [--pairs 3]
 //        [--section-ms 500] [--executors serial,duet] [--before DIR]
 //
 // Three measurements alternate in every round (the order rotates), so that
@@ -22,12 +22,15 @@
 // a rotating order, over a file of K configurations whose measured section
 // lasts --section-ms (500 by default: Node core's own files at their default
 // n measure ~0.55 s per configuration, issue 24's 292 s for 20 pairs of 12
-// configurations, 90% of it measured). Per run it prints
-//   overhead = (wall time - measured time) / measured time
-// where measured time is the sum of the rows' sections (serial: one after
-// the other; duet: both sides at once, so per pair the longer of the two),
-// and the same without compare's own start (spawn to the first run's start,
-// paid once per comparison, not per configuration). --before DIR alternates
+// configurations, 90% of it measured). Each round runs every executor at
+// 1 pair and at --pairs; their difference is what the extra pairs cost,
+// compare's own start and end cancelled out. It prints
+//   overhead per configuration = (wall time - measured time) / measured time
+// of that difference, where measured time is the sum of the rows' sections
+// (serial: one after the other; duet: both sides at once, so per pair the
+// longer of the two), and the same in CPU time of the process trees (which
+// the load of other processes does not inflate: what a quiet machine shows).
+// --before DIR alternates
 // DIR's compare.js (a checkout of another commit) with this one's in every
 // round, for a before/after in one go.
 const fs = require('node:fs')
@@ -45,7 +48,7 @@ try {
       rounds: { type: 'string' },
       configs: { type: 'string' },
       compare: { type: 'boolean', default: false },
-      pairs: { type: 'string', default: '2' },
+      pairs: { type: 'string', default: '3' },
       'section-ms': { type: 'string', default: '500' },
       executors: { type: 'string', default: 'serial,duet' },
       before: { type: 'string' }
