@@ -140,8 +140,11 @@ t.test('a 2-task job array of load --start-at against one serve: together, and t
   const s0 = new Date(r0.start).getTime()
   const s1 = new Date(r1.start).getTime()
   t.ok(s0 >= at && s1 >= at, 'neither started before the instant')
-  // together against the 6 s lead, with room for a loaded scheduler's wake-up
-  t.ok(Math.abs(s0 - s1) <= 250, `starts ${Math.abs(s0 - s1)} ms apart`)
+  // at the instant, each late only by its own wake-up: within a second of it
+  // (the 6 s lead is what a generator without --start-at would start
+  // inside). Not a tighter window: each task's timer wakes when a loaded
+  // machine schedules it, and the two starts were 116 ms apart at load 17.
+  t.ok(s0 - at < 1000 && s1 - at < 1000, `started ${s0 - at} and ${s1 - at} ms after the instant (${Math.abs(s0 - s1)} ms apart)`)
   const m = await benchrig(['merge', '-j', path.join(dir, 'load-0.json'), path.join(dir, 'load-1.json')])
   t.equal(m.code, 0, m.stderr)
   const merged = JSON.parse(m.stdout)
