@@ -39,15 +39,20 @@ class ConnectionRamp {
   start () {
     const runner = this.runner
     this.startMs = runner.clock.now()
-    this.step()
+    // the first step is at the ramp's start exactly: a ramp down from
+    // --stages-start N opens N (read a moment later, floor(target) is N - 1)
+    this.step(true)
   }
 
-  /** Opens or retires connections to match the ramp now, then waits STEP_MS. */
-  step () {
+  /**
+   * Opens or retires connections to match the ramp now, then waits STEP_MS.
+   * @param {boolean} [first] the step at the start (elapsed 0)
+   */
+  step (first = false) {
     const runner = this.runner
     this.timer = null
     if (runner.stopping) return
-    const elapsed = runner.clock.now() - this.startMs
+    const elapsed = first ? 0 : runner.clock.now() - this.startMs
     let want = Math.floor(this.ramp.valueAt(elapsed) + 1e-9)
     if (this.part !== null) want = partOf(want, this.part)
     if (want > runner.connections.length) want = runner.connections.length

@@ -107,6 +107,21 @@ t.test('ramping-vus: open connections from startVUs along the stages', async (t)
   await s.runner.done
 })
 
+t.test('ramping-vus down from startVUs: all of them open at the start, on a clock that moves between reads', async (t) => {
+  // each read of this clock is a microsecond later, as a real one is
+  class MovingClock extends ManualClock {
+    now () { this.t += 0.001; return this.t }
+  }
+  const clock = new MovingClock()
+  const s = scenarioRunner(t, clock, { executor: 'ramping-vus', startVUs: 4, stages: [{ duration: '400ms', target: 0 }] })
+  s.runner.start()
+  t.equal(s.runner.connectionRamp.active, 4, 'startVUs connections at the start (floor of 4 - a moment\'s ramp would be 3)')
+  clock.advanceTo(150)
+  t.equal(s.runner.connectionRamp.active, 2, 'then the ramp: floor(4 - 4 x 0.15 / 0.4) at 150 ms')
+  s.runner.stop('test')
+  await s.runner.done
+})
+
 t.test('constant-vus, shared- and per-vu-iterations: connections, budget and allowance as the engine takes them', async (t) => {
   const plan = planScenarios({
     url: 'http://127.0.0.1:1/',
@@ -162,4 +177,18 @@ t.test('--shard I/N: each generator runs its part of every scenario, and the par
   t.throws(() => planScenarios({ url: 'http://127.0.0.1:1/', scenarios: { cv: scenarios.cv }, shard: { index: 5, count: 6 } }),
     { code: 'BENCHRIG_ERR_SCENARIO', message: 'scenario "cv": vus 5 over 6 shards leaves shard 5 none: give vus 6 or more, or fewer shards' })
   t.throws(() => planScenarios({ url: 'http://127.0.0.1:1/', scenarios: { cv: scenarios.cv }, shard: { index: 2, count: 2 } }), { message: /invalid shard/ })
+})
+
+t.test('--stages-start, the option under startRate and startVUs: in the plan, the JSON, and refused without a ramp', async (t) => {
+  const { normalizeOptions } = require('../../lib/engine/options/options.js')
+  const { describeStages } = require('../../lib/engine/stages.js')
+  const rate = normalizeOptions({ url: 'http://127.0.0.1:1/', stages: '1s:300', stagesStart: 100 })
+  t.same(describeStages(rate.rate.stages), [{ duration: 1, target: 300, from: 100 }], 'the JSON\'s stages carry from')
+  t.equal(rate.rate.rate, 200, 'the mean rate of the plan: (100 + 300) / 2')
+  const conns = normalizeOptions({ url: 'http://127.0.0.1:1/', stagesConnections: '2s:0', stagesStart: '4' })
+  t.equal(conns.connections, 4, 'a ramp down from 4 connections needs 4')
+  t.equal(conns.durationMs, 2000)
+  t.throws(() => normalizeOptions({ url: 'http://127.0.0.1:1/', stagesStart: 5 }), { message: '--stages-start is where a ramp begins: add --stages or --stages-connections' })
+  t.throws(() => normalizeOptions({ url: 'http://127.0.0.1:1/', stagesConnections: '1s:5', stagesStart: 1.5 }), { message: /invalid --stages-start "1.5"/ })
+  t.throws(() => normalizeOptions({ url: 'http://127.0.0.1:1/', stagesConnections: '1s:0' }), { message: /every target is 0/ }, 'all zero without a start is still refused')
 })
