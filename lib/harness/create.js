@@ -46,7 +46,8 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
     const callgrindOut = process.env.BENCHRIG_CALLGRIND_OUT
     delete process.env.BENCHRIG_MEASURE
     delete process.env.BENCHRIG_CALLGRIND_OUT
-    const duet = require('./duet-barrier.js').parseDuet(process.env.BENCHRIG_DUET)
+    // the barrier (and node:crypto) only in a duet child: 3 ms of a child's start otherwise
+    const duet = process.env.BENCHRIG_DUET ? require('./duet-barrier.js').parseDuet(process.env.BENCHRIG_DUET) : undefined
     delete process.env.BENCHRIG_DUET
     const bench = new BenchmarkClass({ name, conf, extra, measure, callgrindOut, duet })
     // --test / --test-all: bench.http shortens fixed load durations when it sees this.
