@@ -81,7 +81,7 @@ function summary (stops) {
 
 function why (s) {
   const ci = `CI ${s.ci[0].toFixed(2)}%..${s.ci[1].toFixed(2)}% at ${(s.conf_level * 100).toFixed(2)}%`
-  if (s.reason === 'futility') return `futility: would need ~${s.needed ?? 'more than 100x --max-runs'} pairs; ${ci}`
+  if (s.reason === 'futility') return `futility: would need ${s.needed === null || s.needed === undefined ? 'more than 100x --max-runs' : `~${s.needed}`} pairs; ${ci}`
   if (s.reason === 'max-runs') return `--max-runs reached; ${ci}`
   if (s.reason === 'above 0' || s.reason === 'below 0') return `interval ${s.reason}${s.evalue === undefined ? '' : ` (e-value ${s.evalue.toPrecision(3)})`}: ${ci}`
   if (s.reason === 'inside threshold') return `interval inside the threshold: ${ci}`

@@ -59,3 +59,23 @@ t.test('a short seq run: the rule in every row, its stops in NDJSON and on stder
   t.match(formatAnalysisText(analyze(readRows(old))), /stopping rule: --runs seq \(seq alpha=[^)]*\): .*1 - alpha\/configurations/s, 'and version 1 how it did')
   await t.rejects(main([...BIN, '--runs', 'seq', '--max-runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', old, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of version 1 of --runs seq \("seq alpha=0.05 threshold=1 max=3"\): benchrig analyze still replays that rule on them, but a run cannot be resumed under it/ })
 })
+
+t.test('the summary lines and the progress text say why and how far', async (t) => {
+  const { summary, describeOpen } = require('../../lib/compare/sequential.js')
+  const base = { filename: 'f.js', configuration: 'a=1', rule: 'seq v2 alpha=0.05 threshold=1 max=100', ci: [1, 2], conf_level: 0.975 }
+  const lines = summary([
+    { ...base, pairs: 9, verdict: 'faster', reason: 'above 0', evalue: 68.5 },
+    { ...base, pairs: 7, verdict: 'inconclusive', reason: 'futility', needed: null },
+    { ...base, pairs: 8, verdict: 'inconclusive', reason: 'futility', needed: 280 },
+    { ...base, pairs: 7, verdict: 'no change', reason: 'inside threshold' }
+  ])
+  t.match(lines[0], /faster after 9 pairs \(interval above 0 \(e-value 68\.5\): CI 1\.00%\.\.2\.00% at 97\.50%\)/)
+  t.match(lines[1], /futility: would need more than 100x --max-runs pairs;/)
+  t.match(lines[2], /futility: would need ~280 pairs;/)
+  t.match(lines[3], /no change after 7 pairs \(interval inside the threshold/)
+  t.equal(lines[4], '--runs seq: 4 configuration(s): 1 faster, 0 slower, 1 no change, 2 inconclusive')
+  const st = { filename: 'f.js', verdict: 'running', n: 5, lo: -1, hi: 1 }
+  t.equal(describeOpen([{ ...st, configuration: 'a=1', evalue: 3.2, bar: 320 }, { ...st, configuration: 'a=2', evalue: 9.87, bar: 320 }], { threshold: 1 }),
+    'seq 0/2 stopped; open 2, nearest f.js a=2 at 5 pairs, e-value 9.87 of the 320 a call needs')
+  t.match(describeOpen([{ ...st, configuration: 'a=1' }], { threshold: 1 }), /at 5 pairs, ±171\.8% \(threshold ±1%\)/, 'version 1: its half-width')
+})
