@@ -43,7 +43,7 @@ function cutN (text, scale) {
 
 /**
  * @param {{old: string, new: string, held: string, out: string, measures: string[], pairs: number,
- *   instrPairs: number, instrScale: number, filter?: string,
+ *   instrPairs: number, instrScale: number, filter?: string, reuse?: boolean,
  *   run: (cmd: string, args: string[]) => Promise<number>, analyzeCsv: (csv: string) => {verdicts: object}}} o
  */
 async function runMeasures (o) {
@@ -60,14 +60,17 @@ async function runMeasures (o) {
       const pairs = instr ? o.instrPairs : o.pairs
       const args = [path.join(REPO, 'compare.js'), '--old', o.old, '--new', o.new, '--root', instr ? cut : o.held, '--seed', '1', '--runs', String(pairs),
         '--measure', m, '--output', csv, '--no-progress', ...(o.filter ? ['--filter', o.filter] : []), 'all']
+      // --reuse: a measure whose CSV the --out folder holds already is analysed, not run again
+      const reused = o.reuse && fs.existsSync(csv)
       const t0 = process.hrtime.bigint()
-      const code = await o.run(process.execPath, args)
-      const seconds = Number(process.hrtime.bigint() - t0) / 1e9
+      const code = reused ? 0 : await o.run(process.execPath, args)
+      const seconds = reused ? NaN : Number(process.hrtime.bigint() - t0) / 1e9
       if (!fs.existsSync(csv)) throw new Error(`--measure ${m}: compare wrote no ${csv} (exit ${code}; its stderr is above)`)
-      const a = analyze(rowsFromCsvText(fs.readFileSync(csv, 'utf8'), csv))
+      const rows = rowsFromCsvText(fs.readFileSync(csv, 'utf8'), csv)
+      const a = analyze(rows)
       analyses.push({ measure: m, results: a.results })
-      result.measures[m] = { seconds, exit: code, pairs, ...(instr ? { nDividedBy: o.instrScale } : {}) }
-      process.stderr.write(`--measure ${m}: ${seconds.toFixed(1)} s\n`)
+      result.measures[m] = { seconds, exit: code, pairs: reused ? Math.max(...rows.map((r) => Number(r.pair))) : pairs, ...(reused ? { reused: true } : {}), ...(instr ? { nDividedBy: o.instrScale } : {}) }
+      process.stderr.write(`--measure ${m}: ${reused ? `reused ${csv}` : `${seconds.toFixed(1)} s`}\n`)
     }
   } finally {
     if (cut) fs.rmSync(cut, { recursive: true, force: true })
@@ -127,7 +130,7 @@ function formatMeasures (result, analyses) {
   }
   lines.push('', '| measures | configurations | same sign | both decided | of those agree | one decided only |', '|---|---|---|---|---|---|')
   for (const p of result.pairs) lines.push(`| ${p.measures.join(' vs ')} | ${p.configurations} | ${p.sameSign} | ${p.bothDecided} | ${p.agree} | ${p.oneDecided} |`)
-  lines.push('', `wall time per measure: ${ms.map((m) => `${m} ${result.measures[m].seconds.toFixed(0)} s`).join(', ')}`)
+  lines.push('', `wall time per measure: ${ms.map((m) => `${m} ${Number.isNaN(result.measures[m].seconds) ? 'reused' : `${result.measures[m].seconds.toFixed(0)} s`}`).join(', ')}`)
   if (result.opposite.length) lines.push(`called faster by one measure and slower by another: ${result.opposite.map((d) => `${d.filename} ${d.configuration} (${d.calls.map((x) => `${x.measure} ${x.verdict}`).join(', ')})`).join('; ')}`)
   return lines.join('\n')
 }

@@ -29,7 +29,8 @@
 // the measures on the held set (bench/time-to-verdict-measures.js): each
 // measure as serial + --pairs (instructions: --instr-pairs, default 3, at n
 // divided by --instr-scale, default 10), per configuration its change and
-// verdict, and per two measures how often they agree.
+// verdict, and per two measures how often they agree; --reuse analyses the
+// CSV of a measure that --out DIR holds already instead of running it.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -48,7 +49,7 @@ const DESIGNS = {
   'duet-seq': (o) => ['--duet', '--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])]
 }
 const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR] [--repeat N] [--suite held|slower-2pct]\n' +
-  '       node bench/time-to-verdict.js --measures wall,cpu,instructions [--pairs N] [--instr-pairs N] [--instr-scale K] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR]\n'
+  '       node bench/time-to-verdict.js --measures wall,cpu,instructions [--pairs N] [--instr-pairs N] [--instr-scale K] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR [--reuse]]\n'
 
 function usage (msg) {
   process.stderr.write(`time-to-verdict: ${msg}\n${USAGE}`)
@@ -72,7 +73,8 @@ try {
       suite: { type: 'string', default: 'held' },
       measures: { type: 'string' },
       'instr-pairs': { type: 'string', default: '3' },
-      'instr-scale': { type: 'string', default: '10' }
+      'instr-scale': { type: 'string', default: '10' },
+      reuse: { type: 'boolean', default: false }
     }
   }))
 } catch (err) {
@@ -106,7 +108,7 @@ function measuresMode (pairs) {
   if (values.aa || values.hog || values['max-runs'] !== undefined || values.suite !== 'held' || values.repeat !== '1' || process.argv.some((a) => a.startsWith('--designs'))) return usage('--designs, --max-runs, --aa, --hog, --repeat and --suite go with the designs, not with --measures')
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'time-to-verdict-'))
   fs.mkdirSync(out, { recursive: true })
-  runMeasures({ old: values.old, new: values.new, held: HELD, out, measures, pairs, instrPairs: whole('instr-pairs'), instrScale: whole('instr-scale'), filter: values.filter, run })
+  runMeasures({ old: values.old, new: values.new, held: HELD, out, measures, pairs, instrPairs: whole('instr-pairs'), instrScale: whole('instr-scale'), filter: values.filter, reuse: values.reuse, run })
     .catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
 }
 

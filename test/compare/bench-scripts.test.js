@@ -60,3 +60,29 @@ t.test('bad flags: exit 2 with the usage, nothing run', async (t) => {
     t.equal(r.stdout, '')
   }
 })
+
+t.test('--measures --reuse: the CSVs of an earlier run analysed, the table and measures.json written, nothing run', async (t) => {
+  const { runMeasures } = require('../../bench/time-to-verdict-measures.js')
+  const out = t.testdir()
+  const fix = path.join(REPO, 'test', 'fixtures', 'measure-agreement')
+  fs.copyFileSync(path.join(fix, 'wall.csv'), path.join(out, 'measure-wall.csv'))
+  fs.copyFileSync(path.join(fix, 'instructions-600k.csv'), path.join(out, 'measure-instructions.csv'))
+  let printed = ''
+  const write = process.stdout.write
+  process.stdout.write = (s) => { printed += s; return true }
+  const quiet = process.stderr.write
+  process.stderr.write = () => true
+  let result
+  try {
+    result = await runMeasures({ old: 'a', new: 'b', held: path.join(REPO, 'bench', 'time-to-verdict'), out, measures: ['wall', 'instructions'], pairs: 2, instrPairs: 2, instrScale: 10, reuse: true, run: async () => { throw new Error('ran') } })
+  } finally {
+    process.stdout.write = write
+    process.stderr.write = quiet
+  }
+  t.match(printed, /\| configuration \| wall, \d+ pairs \| instructions \(n\/10\), \d+ pairs \|/)
+  t.match(printed, /\| wall vs instructions \| 1 \| 0 \| 1 \| 0 \| 0 \|/, 'one configuration in both, called the other way round')
+  t.match(printed, /called faster by one measure and slower by another: buffers\/buffer-compare\.js .*len=16/)
+  t.match(printed, /wall time per measure: wall reused, instructions reused/)
+  t.match(JSON.parse(fs.readFileSync(path.join(out, 'measures.json'), 'utf8')).measures.wall, { seconds: null, exit: 0, reused: true })
+  t.equal(result.opposite.length, 1)
+})
