@@ -156,10 +156,9 @@ function csAt (xs, scales, a, n = xs.length) {
   return [lo, hi]
 }
 
-// The largest theta in [a, b] with rejects(theta) (rejects is true at a and
-// monotone: true then false), to 1e-6 in log ratio (0.0001%).
+// The largest theta in [a, b] with rejects(theta) (rejects is true at a,
+// false at b, where every bet is lost, and monotone), to 1e-6 in log ratio.
 function bisect (a, b, rejects) {
-  if (rejects(b)) return b
   let lo = a
   let hi = b
   while (hi - lo > 1e-6) {
