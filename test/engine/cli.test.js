@@ -39,7 +39,11 @@ t.test('the builtin adapter\'s command line: only JSON on stdout, exit 0', async
   t.type(j.latency.p99, 'number')
   t.equal(j.connections, 2)
   t.equal(j.errors, 0)
-  t.ok(j.duration >= 0.5 && j.duration < 3)
+  // -d 0.5 is seconds. Not ">= 0.5": node's timers may fire up to a
+  // millisecond early on performance.now()'s clock (runner.js stop() allows
+  // for it), and 3 of 20 runs of 0.5 s reported 0.499 (this failed once in
+  // a full suite at load 15)
+  t.ok(j.duration >= 0.49 && j.duration < 3, `ran ${j.duration} s`)
   t.equal(seen[0]['x-k'], 'v')
 })
 
