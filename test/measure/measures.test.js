@@ -176,7 +176,9 @@ test('compare.js --resume keeps the file\'s measure: another --measure is refuse
   const compare = require('../../lib/cli/compare.js')
   const dir = t.testdir({
     'out.csv': '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs","measure"\n' +
-      '"old","loop/work.js","n=20000 len=64",1000,20,1,1,1,4,"2026-01-01T00:00:00.000Z",1,"cpu"\n'
+      '"old","loop/work.js","n=20000 len=64",1000,20,1,1,1,4,"2026-01-01T00:00:00.000Z",1,"cpu"\n' +
+      // a whole pair: resume drops a pair's lone run (it is run again whole)
+      '"new","loop/work.js","n=20000 len=64",1000,20,1,2,2,4,"2026-01-01T00:00:01.000Z",1,"cpu"\n'
   })
   await t.rejects(compare.main(['--old', process.execPath, '--new', process.execPath, '--runs', '1', '--measure', 'wall',
     '--root', SUITE, '--resume', path.join(dir, 'out.csv'), '--no-progress', 'loop'], { stdout: sink(), stderr: sink(), handleSigint: false }),
