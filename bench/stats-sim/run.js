@@ -11,6 +11,7 @@
 //   and auto, A/A and true +2% and +5% changes (--effect is ignored), peeking
 //   at every pair; then A/A with futility off (every configuration looked at
 //   after each of --max-runs pairs), and one configuration alone
+// --only seqone: only the last of those (one configuration, A/A, futility off)
 // --only duet: the same on the duet model (shared interference, per-side
 //   noise, CPU set B 3% faster, the sets drawn per pair), and fixed 30 with
 //   the sets drawn per pair and with old always on set A
@@ -21,7 +22,7 @@
 const { parseArgs } = require('node:util')
 const e = require('./experiments.js')
 
-const USAGE = 'usage: node bench/stats-sim/run.js [--sims N] [--seed S] [--noise realistic|loaded] [--only geomean,auto,hint,gate,power,welch,seq,duet] [--configs N] [--effect R] [--skip-former] [--files N] [--max-runs N] [--threshold PCT]\n'
+const USAGE = 'usage: node bench/stats-sim/run.js [--sims N] [--seed S] [--noise realistic|loaded] [--only geomean,auto,hint,gate,power,welch,seq,seqone,duet] [--configs N] [--effect R] [--skip-former] [--files N] [--max-runs N] [--threshold PCT]\n'
 const { values } = parseFlags({
   options: {
     sims: { type: 'string', default: '10000' },
@@ -76,6 +77,10 @@ async function main () {
     await time('seqPlus2', () => e.seqDesigns({ ...s, effect: 1.02, v1: true }))
     await time('seqPlus5', () => e.seqDesigns({ ...s, effect: 1.05, v1: true }))
     await time('seqAANoFutility', () => e.seqDesigns({ ...s, effect: 1, futility: false, others: false }))
+    await time('seqAAOneConfig', () => e.seqDesigns({ ...s, files: 1, configs: 1, effect: 1, futility: false, others: false }))
+  }
+  if (only.has('seqone')) {
+    const s = { ...opts, maxPairs: Number(values['max-runs']), threshold: Number(values.threshold) }
     await time('seqAAOneConfig', () => e.seqDesigns({ ...s, files: 1, configs: 1, effect: 1, futility: false, others: false }))
   }
   if (only.has('duet')) {
