@@ -10,7 +10,7 @@
 //
 //   node bench/time-to-verdict.js [--designs serial-fixed,serial-auto,serial-seq,duet-fixed,duet-seq]
 //        [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR]
-//        [--repeat N] [--suite held|slower-2pct]
+//        [--repeat N] [--suite held|slower-2pct] [--work-n N]
 // --pairs: pairs of the fixed designs (default 30, Node's default)
 // --max-runs: the cap of auto and seq (default 60 and 100, their defaults)
 // --aa: one binary (--old) on both sides; --hog: a CPU hog (a busy node
@@ -22,7 +22,9 @@
 // --suite slower-2pct: instead of the held set, bench/noise-suite's loop/
 //   (one configuration) with --old against a wrapper of --old that does 2%
 //   more work per operation (bench/noise-extra-work.js): the right verdict is
-//   "slower"; --aa does not go with it
+//   "slower"; --aa does not go with it; --work-n: its operations per run
+//   (default 2,000,000: a section of ~0.2 s; at 200,000, ~17 ms, 60 serial
+//   pairs on a quiet machine do not resolve 2%)
 // Prints JSON (per design: seconds, verdicts, counts, agreement, conflicts;
 // with --repeat: runs, ratios).
 // --measures wall,cpu,instructions: instead of the designs, the agreement of
@@ -48,7 +50,7 @@ const DESIGNS = {
   'duet-fixed': (o) => ['--duet', '--runs', String(o.pairs)],
   'duet-seq': (o) => ['--duet', '--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])]
 }
-const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR] [--repeat N] [--suite held|slower-2pct]\n' +
+const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR] [--repeat N] [--suite held|slower-2pct] [--work-n N]\n' +
   '       node bench/time-to-verdict.js --measures wall,cpu,instructions [--pairs N] [--instr-pairs N] [--instr-scale K] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR [--reuse]]\n'
 
 function usage (msg) {
@@ -71,6 +73,7 @@ try {
       out: { type: 'string' },
       repeat: { type: 'string', default: '1' },
       suite: { type: 'string', default: 'held' },
+      'work-n': { type: 'string', default: '2000000' },
       measures: { type: 'string' },
       'instr-pairs': { type: 'string', default: '3' },
       'instr-scale': { type: 'string', default: '10' },
@@ -89,6 +92,7 @@ if (values) {
   if (bad) usage(`unknown design ${bad}`)
   else if (!(Number.isInteger(repeat) && repeat >= 1)) usage(`--repeat ${values.repeat}: a whole number >= 1`)
   else if (values.suite !== 'held' && values.suite !== 'slower-2pct') usage(`--suite ${values.suite}: held or slower-2pct`)
+  else if (!/^[1-9]\d*$/.test(values['work-n'])) usage(`--work-n ${values['work-n']}: a whole number of operations`)
   else if (values.suite === 'slower-2pct' && values.aa) usage('--aa does not go with --suite slower-2pct (its new side is the slower wrapper)')
   else if (!(Number.isInteger(pairs) && pairs >= 2)) usage(`--pairs ${values.pairs}: a whole number >= 2`)
   else if (maxRuns !== undefined && !(Number.isInteger(maxRuns) && maxRuns >= 6)) usage(`--max-runs ${values['max-runs']}: a whole number >= 6`)
@@ -117,7 +121,7 @@ async function main (o) {
   fs.mkdirSync(out, { recursive: true })
   const slower = values.suite === 'slower-2pct'
   const newBin = slower ? slowerWrapper(out, values.old) : values.aa ? values.old : values.new
-  const where = slower ? ['--root', NOISE_SUITE, '--set', 'n=200000'] : ['--root', HELD]
+  const where = slower ? ['--root', NOISE_SUITE, '--set', `n=${values['work-n']}`] : ['--root', HELD]
   const category = slower ? 'loop' : 'all'
   const hog = values.hog ? spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }) : undefined
   const result = { command: process.argv.slice(1).join(' '), suite: values.suite, old: values.old, new: newBin, aa: values.aa, hog: values.hog, cpus: os.cpus().length, loadavg: os.loadavg(), designs: {} }
