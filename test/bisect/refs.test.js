@@ -4,6 +4,10 @@
 // second on. Each comparison runs on git-ref sides (a worktree per commit,
 // the working tree's benchmark folder in both), and no worktree is left.
 const t = require('tap')
+// 480 s, not tap's 240 s a file: its bisect builds worktrees and runs its
+// pairs one process after another, and under a CPU hog the file took 98 and
+// 104 s at load 13-14; each benchmark process keeps the harness's own limit.
+t.setTimeout(480e3)
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')

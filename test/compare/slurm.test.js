@@ -6,6 +6,11 @@
 // for completeness, verdicts and exact sums. Skipped without Slurm, failed
 // without it under BENCHRIG_REQUIRE_TOOLS=1.
 const t = require('tap')
+// 480 s, not tap's 240 s a file: its job arrays queue on a one-node cluster
+// and run their pairs one process after another, and under a CPU hog the file
+// took 100 and 107 s at load 17; each benchmark process keeps the harness's
+// own limit.
+t.setTimeout(480e3)
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')

@@ -6,6 +6,10 @@
 // and a failing install are one error each before any run; no worktree is
 // left behind, also after SIGINT to the real process.
 const t = require('tap')
+// 480 s, not tap's 240 s a file: its compares build worktrees and run their
+// pairs one process after another, and under a CPU hog the file took 108 and
+// 118 s at load 12-13; each benchmark process keeps the harness's own limit.
+t.setTimeout(480e3)
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
