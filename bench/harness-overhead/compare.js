@@ -10,11 +10,15 @@ const { parseCsvRecords } = require('../../lib/report/csv.js')
 
 const REPO = path.join(__dirname, '..', '..')
 
-/** A benchmark directory with one file of K configurations, each a section of `ms` ms of work. */
-function makeRoot (configs, ms) {
+/**
+ * A benchmark directory with one file of K configurations, each a section of
+ * `ms` ms of CPU; its common.js is the checkout's, so that --before measures
+ * that checkout's children too.
+ */
+function makeRoot (configs, ms, repo = REPO) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-overhead-compare-'))
   fs.mkdirSync(path.join(dir, 'spin'))
-  fs.writeFileSync(path.join(dir, 'common.js'), `module.exports = require(${JSON.stringify(path.join(REPO, 'common.js'))})\n`)
+  fs.writeFileSync(path.join(dir, 'common.js'), `module.exports = require(${JSON.stringify(path.join(repo, 'common.js'))})\n`)
   fs.writeFileSync(path.join(dir, 'spin', 'section.js'), [
     "'use strict'",
     "const common = require('../common.js')",
@@ -83,18 +87,17 @@ async function main (o) {
   const pairs = Number(o.pairs)
   if (pairs < 2) throw new Error('--compare needs --pairs 2 or more (the runs at 1 pair are subtracted)')
   const ms = Number(o['section-ms'])
-  const root = makeRoot(o.configs, ms)
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-overhead-csv-'))
-  const checkouts = [['this', path.join(REPO, 'compare.js')], ...(o.before ? [['before', path.join(path.resolve(o.before), 'compare.js')]] : [])]
+  const checkouts = [['this', REPO], ...(o.before ? [['before', path.resolve(o.before)]] : [])].map(([who, dir]) => ({ who, js: path.join(dir, 'compare.js'), root: makeRoot(o.configs, ms, dir) }))
   const cells = []
-  for (const [who, js] of checkouts) for (const e of o.executors.split(',')) cells.push({ who, js, executor: e, runs: [] })
+  for (const c of checkouts) for (const e of o.executors.split(',')) cells.push({ ...c, executor: e, runs: [] })
   const steps = cells.flatMap((c) => [{ c, pairs: 1 }, { c, pairs }])
   try {
     for (let round = 0; round < o.rounds; round++) {
       const got = new Map()
       for (let j = 0; j < steps.length; j++) {
         const s = steps[(round + j) % steps.length]
-        got.set(s, await runOnce(s.c.js, root, s.c.executor, s.pairs, path.join(tmp, 'out.csv'), ms))
+        got.set(s, await runOnce(s.c.js, s.c.root, s.c.executor, s.pairs, path.join(tmp, 'out.csv'), ms))
       }
       for (const c of cells) {
         const [one, many] = steps.filter((s) => s.c === c).map((s) => got.get(s))
@@ -103,7 +106,7 @@ async function main (o) {
       }
     }
   } finally {
-    fs.rmSync(root, { recursive: true, force: true })
+    for (const c of checkouts) fs.rmSync(c.root, { recursive: true, force: true })
     fs.rmSync(tmp, { recursive: true, force: true })
   }
   const pct = (x) => `${(100 * x).toFixed(1)}%`.padStart(7)
