@@ -42,14 +42,16 @@ const SUITE = ['--measure', 'cpu', '--set', 'kind=mix', '--set', 'n=500000']
 const COMMON = [...SUITE, '--seed', '7', '--max-regression', '10']
 const CONF = "kind='mix' n=500000"
 
-// The designs: executor x rule. Fixed and auto run 6 pairs, the least at
-// which a one-sided signed-rank test can pass the gate (1/2^6 < 0.025).
+// The designs: executor x rule. Fixed and auto run up to 8 pairs: 6 is the
+// least at which a one-sided signed-rank test can pass the gate
+// (1/2^6 < 0.025), but then one pair turned over by a loaded machine fails
+// it (seen once in a full suite under load); at 8 it passes with one such.
 const DESIGNS = [
-  { id: 'serial-fixed', args: ['--runs', '6'], rule: 'fixed 6' },
-  { id: 'serial-auto', args: ['--runs', 'auto', '--max-runs', '6'], rule: 'auto' },
+  { id: 'serial-fixed', args: ['--runs', '8'], rule: 'fixed 8' },
+  { id: 'serial-auto', args: ['--runs', 'auto', '--max-runs', '8'], rule: 'auto' },
   { id: 'serial-seq', args: ['--runs', 'seq', '--max-runs', '16'], rule: /^seq / },
-  { id: 'duet-fixed', args: ['--duet', '--runs', '6'], rule: 'fixed 6' },
-  { id: 'duet-auto', args: ['--duet', '--runs', 'auto', '--max-runs', '6'], rule: 'auto' },
+  { id: 'duet-fixed', args: ['--duet', '--runs', '8'], rule: 'fixed 8' },
+  { id: 'duet-auto', args: ['--duet', '--runs', 'auto', '--max-runs', '8'], rule: 'auto' },
   { id: 'duet-seq', args: ['--duet', '--runs', 'seq', '--max-runs', '16'], rule: /^seq / }
 ]
 
@@ -154,7 +156,7 @@ t.test('combinations that make no sense: one usage error before any run, naming 
   const fixed = await first.get('serial-fixed')
   const asSeq = await inProcess(compareMain, [...BIN, '--root', ROOT, '--no-progress', ...SUITE, '--runs', 'seq', '--resume', fixed.csv, 'sect'])
   t.equal(asSeq.code, 2)
-  t.match(asSeq.stderr, /--runs seq: .* holds rows of the rule "fixed 6"; resume with the flags it was started with/)
+  t.match(asSeq.stderr, /--runs seq: .* holds rows of the rule "fixed 8"; resume with the flags it was started with/)
   // plan --next continues fixed first rounds only
   for (const id of ['serial-seq', 'duet-auto']) {
     const p = await inProcess(planMain, ['--next', (await first.get(id)).csv])
@@ -175,7 +177,7 @@ for (const d of DESIGNS) {
     t.ok(rows.every((x) => x.executor === executor && (typeof d.rule === 'string' ? x.rule === d.rule : d.rule.test(x.rule)) && x.measure === 'cpu'), 'executor, rule and measure in every row')
     if (executor === 'duet') t.ok(rows.every((x) => Number(x.section_end) > Number(x.section_start) && x.cpuset !== ''), 'duet: each row has its section and CPU set')
     const recs = ndjsonOf(r.nd)
-    t.match(recs[0], { type: 'meta', executor, runs: rule === 'fixed' ? 6 : rule, seed: 7, measure: 'cpu' })
+    t.match(recs[0], { type: 'meta', executor, runs: rule === 'fixed' ? 8 : rule, seed: 7, measure: 'cpu' })
     t.equal(recs.filter((x) => x.type === 'measurement').length, rows.length, 'NDJSON: one measurement record per CSV row')
     if (rule === 'seq') t.match(recs.filter((x) => x.type === 'stop'), [{ configuration: CONF, verdict: 'slower' }], 'NDJSON: the stop record')
     // analyze reads either file to the same verdict and the same gate
