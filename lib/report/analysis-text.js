@@ -211,11 +211,13 @@ function formatAnalysisText (a, { wide = false, width = 100 } = {}) {
   }
   if (a.meta.maxRegression !== undefined) {
     out.push('')
-    const how = `one-sided test against -${a.meta.maxRegression}% at ${a.meta.alpha / 2}, Holm-adjusted over ${a.results.length}`
+    const how = a.meta.rule?.startsWith('seq')
+      ? `called slower by ${a.meta.rule} with its interval's upper end below -${a.meta.maxRegression}%`
+      : `one-sided test against -${a.meta.maxRegression}% at ${a.meta.alpha / 2}, Holm-adjusted over ${a.results.length}`
     if (a.regressions.length === 0) out.push(prose(`No configuration is shown to be slower than -${a.meta.maxRegression}% (${how}).`))
     else {
       out.push(prose(`FAIL: ${a.regressions.length} configuration(s) slower than -${a.meta.maxRegression}% (${how}):`))
-      for (const r of a.regressions) out.push(`  ${nameOf(r)}: ${pct(r.change)} ${ciText(r, asked)}, adjusted p=${pval(r.q_regression)}`)
+      for (const r of a.regressions) out.push(`  ${nameOf(r)}: ${pct(r.change)} ${ciText(r, asked)}${r.stop ? `, after ${r.stop.pairs} pairs` : `, adjusted p=${pval(r.q_regression)}`}`)
     }
   }
   return out.join('\n') + '\n'

@@ -242,10 +242,15 @@ function analyze (rows, opts = {}) {
   if (stops) for (const r of results) Object.assign(r, seqResult(r, stops.get(`${r.filename}\u0000${r.configuration}`), o.minEffect))
   // The gate is a one-sided test against -PCT at alpha / 2, Holm-adjusted:
   // it fires when the upper end of the (1 - alpha) CI lies below -PCT, so a
-  // true change of exactly -PCT fires in at most alpha / 2 of runs.
+  // true change of exactly -PCT fires in at most alpha / 2 of runs. Under
+  // --runs seq a fixed-sample test on pairs the rule chose to stop at is not
+  // valid; the gate is the rule's own: called slower, with the upper end of
+  // its interval (anytime-valid at its stated level) below -PCT.
   const regressions = o.maxRegression === undefined
     ? []
-    : results.filter((r) => r.q_regression < o.alpha / 2)
+    : stops
+      ? results.filter((r) => r.verdict === 'slower' && r.ci[1] < -o.maxRegression)
+      : results.filter((r) => r.q_regression < o.alpha / 2)
   return {
     schema: SCHEMA,
     results,

@@ -12,6 +12,10 @@
 // gate fires on a loaded machine too. docs/compare.md ("Executors and
 // rules: what goes with what") has the table.
 const t = require('tap')
+// 480 s, not tap's 240 s a file: its ~30 compares spawn ~300 node processes
+// (27 CPU-s); 16 s wall at load 1, 44-48 s under a hog, and past 240 s once
+// beside a full suite and other test files at load 10+
+t.setTimeout(480e3)
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')

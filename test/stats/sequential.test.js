@@ -188,3 +188,27 @@ t.test('duet model: the random CPU-set assignment cancels a 3% set difference', 
   t.ok(r.duetFixed30.callRate <= 0.05, `A/A, sets drawn per pair: ${r.duetFixed30.callRate}`)
   t.ok(r.duetFixed30NotRandomised.callRate >= 0.5, `old always on one set: ${r.duetFixed30NotRandomised.callRate} called`)
 })
+
+t.test('--max-regression under seq: the gate is the rule\'s own call and interval, not a fixed-sample test on the stopped pairs', async (t) => {
+  const { formatAnalysisText } = require('../../lib/report/analysis-text.js')
+  const label = seqLabel({ alpha: 0.05, threshold: 2, maxPairs: 50 })
+  const rows = []
+  for (let pair = 1; pair <= 30; pair++) {
+    for (const c of ['a=1', 'a=2']) {
+      // a=1: new 1/1.2 of old (-16.7%) in every pair; a=2: noise about 0
+      const ratio = c === 'a=1' ? 1 / 1.2 : 1 + 0.3 * Math.sin(pair * 7)
+      rows.push({ binary: 'old', filename: 'x/f.js', configuration: c, rate: 100, time: 1, pair, seed: 5, rule: label })
+      rows.push({ binary: 'new', filename: 'x/f.js', configuration: c, rate: 100 * ratio, time: 1, pair, seed: 5, rule: label })
+    }
+  }
+  const gated = analyze(rows, { maxRegression: 5 })
+  const slow = gated.results.find((r) => r.configuration === 'a=1')
+  t.match(slow, { verdict: 'slower', stop: { rule: 'seq', reason: 'below 0' } })
+  t.ok(slow.ci[1] < -5, `the rule's interval ends below -5%: ${slow.ci[1]}`)
+  t.same(gated.regressions.map((r) => r.configuration), ['a=1'], 'called slower with the interval below -5%: the gate fires')
+  t.match(formatAnalysisText(gated), /FAIL: 1 configuration\(s\) slower than -5% \(called slower by seq v2 alpha=0\.05 threshold=2 max=50 with\s+its interval's upper end below -5%\):\n {2}x\/f\.js a=1: .*after \d+ pairs/)
+  // the interval's upper end above -PCT: no regression, though the call is "slower"
+  const loose = analyze(rows, { maxRegression: -slow.ci[1] + 1 })
+  t.same(loose.regressions, [], 'upper end not below -PCT: the gate holds')
+  t.match(formatAnalysisText(loose), /No configuration is shown to be slower than [^]*called slower by seq v2/)
+})
