@@ -44,6 +44,8 @@ const SCHEMA = 'benchrig-analysis/1'
  * @property {number} [more_pairs] inconclusive: pairs more for a CI of ±threshold/2,
  *   predicted from the spread of the ratios (never from the change)
  * @property {'width'|'too-few-pairs'|'multiplicity'} [blocker] inconclusive: what stops a call
+ * @property {{rule: string, pairs: number, reason: string, needed?: number}} [stop] --runs seq:
+ *   where and why the rule stopped the configuration
  * @property {{improvement: number, p: number, accuracy: [number, number, number]}} welch
  * @property {number} ci_log_width width of the CI of log(new/old)
  * @property {{mean: number, median: number}} old rates of the old binary
