@@ -92,3 +92,30 @@ t.test('--profile-dir needs --profile; --profile does not go with --shard', asyn
   t.throws(() => parseCompareArgs([...base, '--profile', '--shard', '0/2', '--seed', '1', 'calls']), { message: /--profile does not go with --shard/ })
   t.equal(parseCompareArgs([...base, '--profile', 'calls']).profile, path.resolve('benchrig-profiles'))
 })
+
+t.test('the profiled run drops NODE_V8_COVERAGE (coverage counters move samples to the caller) and keeps the rest', async (t) => {
+  const { profileSlower } = require('../../lib/profile/run.js')
+  const dir = t.testdir()
+  const seen = []
+  // stands in for the child only to see what it is given; it writes what node --cpu-prof would
+  const runFile = async ({ env, args }) => {
+    seen.push({ env, args })
+    const out = /--cpu-prof-dir=(\S+)/.exec(env.BENCHRIG_FLAGS)[1]
+    fs.writeFileSync(path.join(out, 'CPU.1.cpuprofile'), JSON.stringify(profile({ f: 1 })))
+  }
+  const side = { execPath: process.execPath, execArgv: [] }
+  const env = { NODE_V8_COVERAGE: '/tmp/cov', BENCHRIG_FLAGS: '--no-turbo-inlining', KEEP: '1' }
+  const tables = await profileSlower({
+    results: [{ filename: 'calls/two.js', configuration: 'n=300', verdict: 'slower' }, { filename: 'calls/two.js', configuration: 'n=1', verdict: 'same' }],
+    sides: { old: side, new: side }, root: SUITE, env, dir, runFile
+  })
+  t.equal(seen.length, 2, 'one run per side, only for the slower configuration')
+  for (const s of seen) {
+    t.notOk('NODE_V8_COVERAGE' in s.env)
+    t.equal(s.env.KEEP, '1')
+    t.match(s.env.BENCHRIG_FLAGS, /^--no-turbo-inlining --cpu-prof --cpu-prof-dir=/)
+    t.same(s.args, ['n=300'])
+  }
+  t.equal(tables.length, 1)
+  t.same(fs.readdirSync(dir).sort(), ['calls_two.js-n=300.new.cpuprofile', 'calls_two.js-n=300.old.cpuprofile'])
+})
