@@ -107,7 +107,11 @@ t.test('the profiled run drops NODE_V8_COVERAGE (coverage counters move samples 
   const env = { NODE_V8_COVERAGE: '/tmp/cov', BENCHRIG_FLAGS: '--no-turbo-inlining', KEEP: '1' }
   const tables = await profileSlower({
     results: [{ filename: 'calls/two.js', configuration: 'n=300', verdict: 'slower' }, { filename: 'calls/two.js', configuration: 'n=1', verdict: 'same' }],
-    sides: { old: side, new: side }, root: SUITE, env, dir, runFile
+    sides: { old: side, new: side },
+    root: SUITE,
+    env,
+    dir,
+    runFile
   })
   t.equal(seen.length, 2, 'one run per side, only for the slower configuration')
   for (const s of seen) {
