@@ -46,6 +46,10 @@ class ConnectionBase {
     this.allowance = Math.min(this.maxRequests, this.reconnectRate)
     this.grant = this.allowance // the allowance this socket started with
     this.finished = false
+    // a ramp down retired it with its requests in flight: it closes once they
+    // are answered, or is cut at this time (the runner's clock; 0: not retiring)
+    this.retireBy = 0
+    this.heldAllowance = 0 // its allowance before it was retired (connection-stages.js)
     this.breakout = runner.breakout === true
     // --local-address: the connections take the source addresses in turn
     const sources = runner.opts.localAddresses
@@ -150,6 +154,14 @@ class ConnectionBase {
 
   /** This socket sent what -M or -D allow and all of it is answered: reconnect, or retire. */
   exhausted () {
+    if (this.retireBy > 0) {
+      // retired by a ramp down (connection-stages.js), its last request answered
+      this.retireBy = 0
+      this.allowance = this.heldAllowance
+      this.resetting = true
+      this.close()
+      return
+    }
     this.spend()
     if (this.maxRequests <= 0) {
       this.finished = true

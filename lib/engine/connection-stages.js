@@ -4,8 +4,12 @@
 // target over its duration. The runner holds the peak number of connections;
 // every STEP_MS one timer sets how many of them are open: floor(target(t)).
 // Ramping up opens the next connections in order; ramping down retires the
-// last ones at once (what they had in flight is not counted, as at the end of
-// a run). The ramp's clock, and the duration, start with the runner, not with
+// last ones: at once (what they had in flight is counted as interrupted), or,
+// with a gracefulRampDown (k6's, a --scenarios ramping-vus scenario's), a
+// retired connection sends nothing more and closes once its requests are
+// answered (ConnectionBase.exhausted), or is cut at the grace's end (looked
+// at on the ramp's steps). A ramp up takes a retiring connection back first.
+// The ramp's clock, and the duration, start with the runner, not with
 // the first connection, since the ramp starts at 0 connections.
 //
 // With workers or several origins the run has several runners, each holding
@@ -15,6 +19,7 @@
 // (scaling the targets per runner would floor each part and lose up to one
 // connection per runner).
 const { Ramp } = require('./stages.js')
+const C = require('./counters.js')
 
 // how often the count follows the ramp: fine against the seconds a stage
 // lasts, and one timer per runner whatever the connection count
@@ -34,6 +39,7 @@ class ConnectionRamp {
     this.active = 0 // connections 0 .. active-1 are in use
     this.timer = null
     this.startMs = 0
+    this.graceMs = runner.opts.gracefulRampDownMs ?? 0
   }
 
   start () {
@@ -56,9 +62,22 @@ class ConnectionRamp {
     let want = Math.floor(this.ramp.valueAt(elapsed) + 1e-9)
     if (this.part !== null) want = partOf(want, this.part)
     if (want > runner.connections.length) want = runner.connections.length
-    // a retired connection whose socket has not closed yet waits a step
-    while (this.active < want && runner.connections[this.active].socket === null) openAgain(runner.connections[this.active++])
-    while (this.active > want) retire(runner.connections[--this.active])
+    const now = runner.clock.now()
+    // a retired connection whose socket has not closed yet waits a step,
+    // unless it is finishing its requests: then it is taken back as it is
+    while (this.active < want) {
+      const conn = runner.connections[this.active]
+      if (conn.retireBy > 0) revive(conn)
+      else if (conn.socket === null) openAgain(conn)
+      else break
+      this.active++
+    }
+    while (this.active > want) retire(runner.connections[--this.active], this.graceMs, now)
+    // retired connections still finishing past their grace are cut
+    for (let i = this.active; i < runner.connections.length; i++) {
+      const conn = runner.connections[i]
+      if (conn.retireBy > 0 && now >= conn.retireBy) cut(conn)
+    }
     if (elapsed < this.ramp.endMs) this.timer = runner.clock.setTimeout(stepRamp, STEP_MS, this)
   }
 
@@ -102,14 +121,44 @@ function openAgain (conn) {
 }
 
 /**
- * A connection the ramp no longer wants: closed now, as one whose run ended
- * (marked resetting, so what was in flight is neither an error nor re-sent,
- * and finished, so it is not reopened).
+ * A connection the ramp no longer wants (finished, so it is not reopened):
+ * with a grace and requests in flight, it sends nothing more (allowance 0)
+ * and closes once they are answered, or at `now + graceMs`; else it is cut now.
+ * @param {any} conn @param {number} graceMs @param {number} now
  */
-function retire (conn) {
+function retire (conn, graceMs, now) {
+  conn.finished = true
+  if (graceMs > 0 && conn.connected && conn.outstanding() > 0) {
+    conn.retireBy = now + graceMs
+    conn.heldAllowance = conn.allowance
+    conn.allowance = 0
+    return
+  }
+  cut(conn)
+}
+
+/**
+ * Closed now, as one whose run ended (marked resetting, so what was in flight
+ * is neither an error nor re-sent): that is counted as interrupted and let go.
+ */
+function cut (conn) {
+  if (conn.retireBy > 0) conn.allowance = conn.heldAllowance
+  conn.retireBy = 0
   conn.finished = true
   conn.resetting = true
+  conn.runner.counters[C.INTERRUPTED] += conn.outstanding()
+  for (let slot = conn.oldestSlot(); slot >= 0; slot = conn.oldestSlot()) conn.release(slot)
   conn.close()
+}
+
+/** A retiring connection taken back into use before it closed: it sends again. */
+function revive (conn) {
+  conn.retireBy = 0
+  conn.finished = false
+  conn.allowance = conn.heldAllowance
+  // HTTP/1.1 and WebSocket connections send with refill(), HTTP/2 with flush()
+  const send = conn.refill ?? conn.flush
+  send.call(conn)
 }
 
 module.exports = { ConnectionRamp, partOf, STEP_MS }

@@ -7,7 +7,10 @@ const names = [
   'ERR_CONNECT', 'ERR_READ', 'ERR_WRITE', 'ERR_TIMEOUT', 'ERR_PARSE', 'ERR_RESET', 'ERR_GOAWAY',
   'S1XX', 'S2XX', 'S3XX', 'S4XX', 'S5XX',
   // setupRequest sent the sequence back to its start (autocannon's `resets`)
-  'SEQUENCE_RESETS'
+  'SEQUENCE_RESETS',
+  // sent and still unanswered when the run stopped, or when a ramp down cut
+  // their connection: given up, never timed (graceful-stop.js)
+  'INTERRUPTED'
 ]
 // Made in one step: an object given its properties one by one in a loop
 // turns into a dictionary, and V8 then reads C.COMPLETED on the hot path

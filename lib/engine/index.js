@@ -37,6 +37,9 @@ function planRunners (opts) {
   const conns = bySplit(opts.connections)
   const amounts = budget > 0 ? bySplit(budget) : conns.map(() => 0)
   const bursts = opts.rate?.mode === 'burst' ? bySplit(opts.rate.burst) : null
+  // an arrival-rate scenario's preAllocatedVUs, split as its maxVUs (the
+  // connections) are; a runner with connections opens at least one
+  const pres = opts.vus ? bySplit(opts.vus.pre) : null
   let idOffset = 0
   // --threshold-abort over several runners is checked on the combined tick,
   // whose latency counts come from each runner's per-second snapshots
@@ -77,6 +80,11 @@ function planRunners (opts) {
       liveLatency: opts.liveLatency || tickWatch,
       reqlog: opts.reqlog !== undefined,
       connectionStages: opts.connectionStages,
+      // a --scenarios scenario's gracefulStop and gracefulRampDown (graceful-stop.js,
+      // connection-stages.js; 0: what is in flight at the end is cut), and its VU pool (vu-pool.js)
+      gracefulStopMs: opts.gracefulStopMs ?? 0,
+      gracefulRampDownMs: opts.gracefulRampDownMs ?? 0,
+      vus: pres === null ? null : { pre: Math.max(1, pres[i]) },
       // the whole ramp, and which part of its connections this runner opens (connection-stages.js)
       // (connectionShard: this generator's part of the ramp, a --scenarios run with --shard: scenarios/plan.js)
       connectionPart: opts.connectionStages === null ? null : { index: i, shares, origins: origins.length, shard: opts.connectionShard ?? null },

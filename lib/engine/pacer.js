@@ -31,6 +31,13 @@ class Pacer {
     this.issued = 0
     /** index of the first request of the last take() */
     this.first = 0
+    // of `issued`, those never sent: arrivals that found no connection free
+    // and none left to open (a --scenarios arrival-rate run: vu-pool.js)
+    this.skipped = 0
+    // no request past this index is taken (the plan ended and the requests in
+    // flight are given their gracefulStop: graceful-stop.js); due() still
+    // says what the plan held, for the result and the timeline
+    this.cut = Infinity
   }
 
   /** @param {number} now performance.now() at which the plan starts */
@@ -55,7 +62,9 @@ class Pacer {
    * plan index of the first of them.
    */
   take (k, now) {
-    const ready = this.due(now) - this.issued
+    let due = this.due(now)
+    if (due > this.cut) due = this.cut
+    const ready = due - this.issued
     if (ready <= 0) return 0
     if (k > ready) k = ready
     this.first = this.issued
@@ -65,7 +74,13 @@ class Pacer {
 
   /** When the next request not yet taken is due (Infinity: none left). */
   nextDue () {
-    return this.issued >= this.limit ? Infinity : this.planned(this.issued)
+    return this.issued >= this.limit || this.issued >= this.cut ? Infinity : this.planned(this.issued)
+  }
+
+  /** Passes over the next n requests without sending them (counted in `skipped`). */
+  skip (n) {
+    this.issued += n
+    this.skipped += n
   }
 }
 
@@ -168,7 +183,7 @@ function stampPlanned (conn, slot, index, now) {
  * planned send, and a timed-out request entered in the histograms.
  */
 const PACED_METHODS = {
-  moreToSend () { return this.pacer.issued < this.pacer.limit },
+  moreToSend () { return this.pacer.issued < this.pacer.limit && this.pacer.issued < this.pacer.cut },
   now () { return this.runner.clock.now() },
   record (slot, status, mismatch) { recordPaced(this, slot, status, mismatch) },
   givenUp (slot, now) { recordTimedOut(this, slot, now) }

@@ -55,6 +55,9 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {string[]} [localAddresses] --local-address: the connections take them in turn
  * @property {number} [sampleIntMs] -L: ms between samples and 'tick's (default 1000)
  * @property {boolean} [liveLatency] keep the last second's latency for the live view (measure/live.js)
+ * @property {number} [gracefulStopMs] at the duration's end, what is in flight may finish for this long (graceful-stop.js; 0: cut)
+ * @property {number} [gracefulRampDownMs] a connection a ramp down retires may finish its requests for this long (connection-stages.js)
+ * @property {{pre: number}|null} [vus] a VU pool: open `pre` connections, more when the plan needs them (vu-pool.js)
  */
 
 /**
@@ -121,7 +124,13 @@ class Runner {
     this.timers = []
     this.clock = opts.clock ?? REAL_CLOCK
     this.durationTimer = null
-    this.planEndedAt = undefined // set by stop(): where the send plan was cut
+    this.planEndedAt = undefined // set by endPlan(): where the send plan was cut
+    this.plan = null // what the plan held and sent by then (endPlan())
+    this.sendMs = 0 // how long the plan ran (the duration, or until the run stopped)
+    // k6's gracefulStop (a --scenarios scenario's): at the duration's end the
+    // requests in flight get this long to finish (graceful-stop.js; 0: cut at once)
+    this.gracefulStopMs = opts.gracefulStopMs ?? 0
+    this.graceTimers = [null, null] // the grace's end, and the poll for the last response
     this.onResponse = null // set by a `response` listener (main thread only)
     // the recording chain's features (measure/recorder.js), set before start()
     this.excludeErrors = false // -x (scripting/hooks.js)
@@ -144,6 +153,9 @@ class Runner {
     this.grpc = opts.grpc ? new (require('./grpc/stats.js').GrpcStats)() : null
     this.connections = []
     this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
+    // an arrival-rate scenario's VUs: preAllocatedVUs open at the start, more
+    // up to maxVUs (the connections held) when the plan finds none free (vu-pool.js)
+    this.vuPool = opts.vus ? new (require('./vu-pool.js').VuPool)(this, opts.vus.pre) : null
     const { Closed, Paced } = connectionClasses(opts, rate)
     for (let i = 0; i < opts.connections; i++) {
       this.connections.push(rate === null
@@ -194,11 +206,12 @@ class Runner {
     if (this.connectionRamp !== null) {
       // the ramp starts at 0 connections: its clock and the duration start now
       this.everConnected = false
-      if (opts.durationMs > 0) this.durationTimer = this.clock.setTimeout(stopRunner, opts.durationMs, this, 'duration')
+      if (opts.durationMs > 0) this.durationTimer = this.clock.setTimeout(durationEnded, opts.durationMs, this)
       this.connectionRamp.start()
       return this.done
     }
-    for (const conn of this.connections) conn.open()
+    if (this.vuPool !== null) this.vuPool.start()
+    else for (const conn of this.connections) conn.open()
     return this.done
   }
 
@@ -224,8 +237,10 @@ class Runner {
       // a short run on a busy machine measures load, not how long connecting took
       this.startWall = Date.now()
       this.startMono = this.clock.now()
-      if (this.opts.durationMs > 0) this.durationTimer = this.clock.setTimeout(stopRunner, this.opts.durationMs, this, 'duration')
+      if (this.opts.durationMs > 0) this.durationTimer = this.clock.setTimeout(durationEnded, this.opts.durationMs, this)
       for (const p of this.pacers) p.start(this.startMono)
+      // a pool that can grow looks at each due point from the first on
+      if (this.vuPool !== null && this.paceTimer === null) this.armPace()
     }
     this.everConnected = true
     this.counters[C.CONNECTS]++
@@ -260,7 +275,8 @@ class Runner {
   }
 
   armPace () {
-    let next = Infinity
+    // a pool that can grow looks at every due point, free connections or not
+    let next = this.vuPool === null ? Infinity : this.vuPool.nextCheck()
     for (const c of this.waiting) {
       const t = c.pacer.nextDue()
       if (t < next) next = t
@@ -271,7 +287,9 @@ class Runner {
 
   connectFailed () {
     this.connectFailures++
-    if (!this.everConnected && this.connectFailures >= this.connections.length) {
+    // (a VU pool opens only its first connections until one connects)
+    const tried = this.vuPool === null ? this.connections.length : this.vuPool.opened
+    if (!this.everConnected && this.connectFailures >= tried) {
       this.stop('unreachable')
     }
   }
@@ -331,23 +349,46 @@ class Runner {
     clearTimeout(this.tickTimer)
     this.clock.clearTimeout(this.paceTimer)
     this.clock.clearTimeout(this.durationTimer)
-    if (this.connectionRamp !== null) this.connectionRamp.stop()
+    for (const t of this.graceTimers) this.clock.clearTimeout(t)
     const now = this.clock.now()
     const elapsedMs = now - this.startMono
-    // what the plan held by now and what was sent of it (pacers may be shared);
     // node's timers may fire up to a millisecond early: a run ended by its
-    // duration held the plan up to its end
-    const planAt = reason === 'duration' ? Math.max(now, this.startMono + this.opts.durationMs) : now
-    this.planEndedAt = planAt // the timeline's last row counts the plan to here
-    const plan = { planned: 0, issued: 0 }
-    for (const p of new Set(this.pacers)) {
-      plan.planned += p.due(planAt)
-      plan.issued += p.issued
-    }
+    // duration held the plan up to its end (a drained one ended it already)
+    const plan = this.plan ?? this.endPlan(reason === 'duration' ? Math.max(now, this.startMono + this.opts.durationMs) : now)
+    // what is sent and unanswered now is given up: counted, never timed
+    let cut = 0
+    for (const conn of this.connections) cut += conn.outstanding()
+    this.counters[C.INTERRUPTED] += cut
     for (const conn of this.connections) conn.close()
     if (this.timeline !== null) this.timeline.stop()
     if (this.reqlog !== null) this.reqlog.flush()
     this.finishStats(elapsedMs, plan)
+  }
+
+  /**
+   * The send plan ends at `planAt` (the runner's clock): what it held by then
+   * and what was sent of it (pacers may be shared) are kept for the result,
+   * and nothing more is sent; the requests in flight are not touched (stop()
+   * cuts them, a drain lets them finish: graceful-stop.js).
+   * @param {number} planAt
+   * @returns {{planned: number, issued: number, dropped: number}}
+   */
+  endPlan (planAt) {
+    this.planEndedAt = planAt // the timeline's last row counts the plan to here
+    this.sendMs = this.startMono === undefined ? 0 : planAt - this.startMono
+    const plan = { planned: 0, issued: 0, dropped: 0 }
+    for (const p of new Set(this.pacers)) {
+      plan.planned += p.due(planAt)
+      plan.issued += p.issued - p.skipped
+      plan.dropped += p.skipped
+      p.cut = p.issued
+    }
+    this.plan = plan
+    this.budget = 0
+    this.clock.clearTimeout(this.paceTimer)
+    this.paceTimer = null
+    if (this.connectionRamp !== null) this.connectionRamp.stop()
+    return plan
   }
 
   finishStats (elapsedMs, plan) {
@@ -380,6 +421,9 @@ class Runner {
       firstBytes: this.firstBytes === null ? null : this.firstBytes.toTransfer(),
       firstToLast: this.firstToLast === null ? null : this.firstToLast.toTransfer(),
       openMax: this.openMax,
+      // connections a VU pool opened (vu-pool.js; undefined without one)
+      vusMax: this.vuPool === null ? undefined : this.vuPool.opened,
+      sendMs: this.sendMs,
       ws: this.ws === null ? undefined : this.ws.toTransfer(),
       grpc: this.grpc === null ? undefined : this.grpc.codes,
       // this runner's endpoints, from endpointBase on in the run's list
@@ -390,6 +434,7 @@ class Runner {
         : {
             planned: plan.planned,
             issued: plan.issued,
+            dropped: plan.dropped,
             lag: this.lag.toTransfer(),
             uncorrected: this.uncorrected === null ? null : this.uncorrected.toTransfer()
           }
@@ -429,6 +474,12 @@ function connectionClasses (opts, rate) {
 
 function stopRunner (runner, reason) { runner.stop(reason) }
 
+/** The duration is over: stop now, or first give what is in flight its gracefulStop. */
+function durationEnded (runner) {
+  if (runner.gracefulStopMs > 0) require('./graceful-stop.js').drain(runner)
+  else runner.stop('duration')
+}
+
 function tick (runner, n) {
   if (runner.stopping) return
   const c = runner.counters
@@ -457,7 +508,9 @@ function pace (runner) {
     else runner.wait(c)
   }
   runner.pacing = false
-  if (runner.waiting.length > 0) runner.armPace()
+  // what is due and no free connection took: more connections, or dropped
+  if (runner.vuPool !== null) runner.vuPool.settle(now)
+  if (runner.waiting.length > 0 || runner.vuPool !== null) runner.armPace()
 }
 
 function sweepTimeouts (runner) {

@@ -21,7 +21,9 @@ const { UsageError } = require('../../errors.js')
 const SUMMED = [
   'connections', 'workers', 'errors', 'timeouts', 'mismatches', 'non2xx', 'resets',
   '1xx', '2xx', '3xx', '4xx', '5xx', 'informational', 'reconnects', 'resent', 'plannedReconnects',
-  'goaways', 'openConnectionsMax'
+  'goaways', 'openConnectionsMax',
+  // a --scenarios scenario's (result.js scenarioCounts); vus_max sums peaks as openConnectionsMax does
+  'interrupted', 'dropped_iterations', 'vus_max'
 ]
 /** Keys the merge rebuilds from other data; their input values are never copied. */
 const REBUILT = [

@@ -29,8 +29,10 @@ function mergeStats (list) {
   const connectTimes = new Histogram()
   const firstBytes = list[0]?.firstBytes ? new Histogram() : null
   const firstToLast = list[0]?.firstToLast ? new Histogram() : null
-  const rate = list[0]?.rate ? { planned: 0, issued: 0, lag: new Histogram(), uncorrected: list[0].rate.uncorrected ? new Histogram() : null } : null
+  const rate = list[0]?.rate ? { planned: 0, issued: 0, dropped: 0, lag: new Histogram(), uncorrected: list[0].rate.uncorrected ? new Histogram() : null } : null
   let openMax = 0
+  let vusMax = 0
+  let sendMs = 0
   for (const s of list) {
     connectTimes.add(Histogram.fromTransfer(s.connectTimes))
     if (firstBytes !== null) firstBytes.add(Histogram.fromTransfer(s.firstBytes))
@@ -38,11 +40,14 @@ function mergeStats (list) {
     if (rate !== null) {
       rate.planned += s.rate.planned
       rate.issued += s.rate.issued
+      rate.dropped += s.rate.dropped ?? 0
       rate.lag.add(Histogram.fromTransfer(s.rate.lag))
       if (rate.uncorrected !== null) rate.uncorrected.add(Histogram.fromTransfer(s.rate.uncorrected))
     }
     // workers peak at different moments: the sum is an upper bound
     openMax += s.openMax
+    vusMax += s.vusMax ?? 0
+    sendMs = Math.max(sendMs, s.sendMs ?? 0)
     for (let i = 0; i < C.SIZE; i++) counters[i] += s.counters[i]
     for (let i = 0; i < 600; i++) statusCodes[i] += s.statusCodes[i]
     histogram.add(Histogram.fromTransfer(s.histogram))
@@ -80,6 +85,8 @@ function mergeStats (list) {
     firstToLast,
     rate,
     openMax,
+    vusMax,
+    sendMs,
     endpoints: mergeEndpoints(list),
     // a WebSocket run's handshake latency, close codes, protocol errors (ws/stats.js)
     ws: list[0]?.ws === undefined ? undefined : require('../ws/stats.js').mergeWsStats(list.map((s) => s.ws)),
@@ -207,7 +214,8 @@ function buildResult (m, opts, usage) {
     histogram: encode(m.histogram),
     perSecond: m.perSecond,
     saturation,
-    ...rateResult(m, opts, duration),
+    ...rateResult(m, opts, opts.gracefulStopMs > 0 && m.sendMs > 0 ? m.sendMs / 1000 : duration),
+    ...scenarioCounts(m, opts),
     connectLatency: connect,
     connectHistogram: encode(m.connectTimes),
     ...(m.firstBytes === null
@@ -256,7 +264,8 @@ function rateResult (m, opts, duration) {
       achieved: duration > 0 ? round2(r.issued / duration) : 0,
       planned: r.planned,
       sent: r.issued,
-      unsent: Math.max(0, r.planned - r.issued),
+      // not sent, of what the plan held by its end: neither sent nor dropped (dropped_iterations)
+      unsent: Math.max(0, r.planned - r.issued - r.dropped),
       // how late sends were against the plan (ms), and its histogram for merge
       lag: latencyStats(r.lag, 1000),
       lagHistogram: encode(r.lag)
@@ -265,6 +274,22 @@ function rateResult (m, opts, duration) {
   if (r.uncorrected !== null) {
     out.uncorrectedLatency = latencyStats(r.uncorrected, 1000)
     out.uncorrectedHistogram = encode(r.uncorrected)
+  }
+  return out
+}
+
+/**
+ * A --scenarios scenario's counts of its end and its VUs (k6's): requests
+ * interrupted (in flight when it stopped, after its gracefulStop, or cut by a
+ * ramp down), and for an arrival-rate scenario the arrivals dropped (no
+ * connection free and none left to open: vu-pool.js) and the VUs it opened.
+ */
+function scenarioCounts (m, opts) {
+  if (opts.gracefulStopMs === undefined) return {}
+  const out = { interrupted: m.counters[C.INTERRUPTED] }
+  if (opts.vus) {
+    out.dropped_iterations = m.rate === null ? 0 : m.rate.dropped
+    out.vus_max = m.vusMax
   }
   return out
 }

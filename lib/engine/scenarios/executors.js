@@ -2,8 +2,9 @@
 // k6's executors, as the options of one engine run. Each executor names its
 // fields (k6's names and defaults), normalizes them (durations in ms) and
 // maps them onto what the engine already has:
-//   constant-arrival-rate  -> -R (pacer.js), maxVUs connections
-//   ramping-arrival-rate   -> --stages from --stages-start (stages.js RampPacer), maxVUs connections
+//   constant-arrival-rate  -> -R (pacer.js), maxVUs connections, preAllocatedVUs of them opened
+//                             at the start and the rest when the plan needs them (vu-pool.js)
+//   ramping-arrival-rate   -> --stages from --stages-start (stages.js RampPacer), the same VUs
 //   constant-vus           -> a closed loop of `vus` connections, one request in flight each
 //   ramping-vus            -> --stages-connections from --stages-start (connection-stages.js)
 //   shared-iterations      -> -O over `vus` connections (one budget), maxDuration as -d
@@ -117,7 +118,7 @@ const engineStages = (stages, scale) => stages.map((s) => ({ duration: s.duratio
  *   load() options (k: requests per iteration; part: this generator's part of a count, the count itself without --shard)
  */
 
-/** Arrival-rate VUs: connections = maxVUs (opened at the start: the engine's pool does not grow). */
+/** Arrival-rate VUs: connections = maxVUs, preAllocatedVUs of them opened at the start (plan.js engineExtras). */
 function arrivalVUs (f) {
   const pre = f.count('preAllocatedVUs')
   const max = f.count('maxVUs', pre)

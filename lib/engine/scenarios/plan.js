@@ -13,9 +13,8 @@ const { readScenariosFile, scenariosOf, CODE } = require('./file.js')
 const { split } = require('../split.js')
 const { k6Thresholds } = require('./k6-thresholds.js')
 
-// k6's fields every executor has; gracefulStop is accepted and kept in the
-// result's params, but the engine ends a scenario as it ends any run (what is
-// in flight at the end is not waited for), so it changes nothing here
+// k6's fields every executor has; gracefulStop is how long what is in flight
+// at the scenario's end may finish (the engine's graceful-stop.js)
 const COMMON = ['executor', 'startTime', 'gracefulStop', 'tags', 'thresholds']
 // k6's JavaScript VUs: nothing here runs a function per iteration
 const REFUSED = {
@@ -196,6 +195,7 @@ function planOne (name, spec, base, dir, shard, file) {
     if (err instanceof UsageError) throw new UsageError(`--scenarios: scenario "${name}": ${err.message}`, CODE)
     throw err
   }
+  engineExtras(opts, params, shard)
   if (shard !== undefined && opts.connectionStages !== null) {
     // ramping-vus: this generator holds its part of the peak and opens its part of the ramp at each step
     opts.connections = partOf(name, shard)(opts.connections, 'the peak of its stages')
@@ -203,6 +203,24 @@ function planOne (name, spec, base, dir, shard, file) {
     opts.connectionShard = shard
   }
   return { name, executor: spec.executor, startTimeMs, durationMs: executor.durationMs(params), params, tags, opts }
+}
+
+/**
+ * What a scenario gives the engine beside its normalized options: the
+ * gracefulStop of its end and a ramping-vus scenario's gracefulRampDown
+ * (runner.js, connection-stages.js), and an arrival-rate scenario's VU pool
+ * (vu-pool.js): its connections are maxVUs (this generator's part), of which
+ * it opens preAllocatedVUs (its part, at least one) at the start.
+ * @param {Record<string, any>} opts @param {Record<string, any>} params
+ * @param {{index: number, count: number}|undefined} shard
+ */
+function engineExtras (opts, params, shard) {
+  opts.gracefulStopMs = params.gracefulStop
+  if (params.gracefulRampDown !== undefined) opts.gracefulRampDownMs = params.gracefulRampDown
+  if (params.preAllocatedVUs !== undefined) {
+    const pre = shard === undefined ? params.preAllocatedVUs : split(params.preAllocatedVUs, shard.count)[shard.index]
+    opts.vus = { pre: Math.min(opts.connections, Math.max(1, pre)) }
+  }
 }
 
 /**
