@@ -203,7 +203,7 @@ function analyze (rows, opts = {}) {
   const analysed = groupRows(rows).map((g) => analyzeGroup(g, o))
   const partial = analysed.map((a) => a.result)
   const warnings = analysed.flatMap((a) => a.warnings)
-  warnings.push(...starvedWarnings(rows))
+  warnings.push(...starvedWarnings(rows), ...generatorBoundWarnings(rows))
   if (analysed.some((a) => a.fallback && a.fallback.unpaired === 'no-pairs')) {
     warnings.unshift({ filename: '', configuration: '', kind: 'unpaired', message: fallbackMessage({ unpaired: 'no-pairs' }) })
   }
@@ -276,6 +276,30 @@ function starvedWarnings (rows) {
     counts.set(key, c)
   }
   return [...counts.values()].map((c) => ({ filename: c.filename, configuration: c.configuration, kind: 'starved', message: `${c.n} duet pair(s) where one side got too little CPU in its measured section (the "starved" column): something else ran on that side's CPUs; such a pair measures the load, not the binaries` }))
+}
+
+// bench.http() runs in which the load generator used nearly all of its CPUs
+// (the generator_bound column): under the wall measure their requests per
+// second are the client's limit, so a verdict on them says little about the
+// server. The server-cpu and heap measures divide by the server's own cost
+// and stay meaningful, so they are not warned about.
+function generatorBoundWarnings (rows) {
+  const counts = new Map()
+  for (const r of rows) {
+    if (r.measure === 'server-cpu' || r.measure === 'heap') continue
+    const key = `${r.filename}\u0000${r.configuration}`
+    const c = counts.get(key) ?? { filename: r.filename, configuration: r.configuration, bound: 0, runs: 0 }
+    if (r.generator_bound === undefined || r.generator_bound === null || r.generator_bound === '') continue
+    c.runs++
+    if (r.generator_bound === true || r.generator_bound === 'true') c.bound++
+    counts.set(key, c)
+  }
+  return [...counts.values()].filter((c) => c.bound > 0).map((c) => ({
+    filename: c.filename,
+    configuration: c.configuration,
+    kind: 'generator-bound',
+    message: `in ${c.bound} of ${c.runs} runs the load generator used its CPUs to the full (the "generator_bound" column): requests per second then measure the client, not the server; compare with --measure server-cpu (requests per server CPU-second), or give the generator more threads or CPUs of its own`
+  }))
 }
 
 // A row of --runs seq counts when its pair is one the rule saw before it

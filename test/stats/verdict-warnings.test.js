@@ -42,3 +42,29 @@ t.test('warnings', (t) => {
   t.ok(kinds({ oldRates: quiet, newRates: quiet, logRatios: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], droppedRows: 3 }).includes('incomplete-pairs'))
   t.end()
 })
+
+t.test('generator-bound: bench.http() runs whose generator was the limit are warned about under wall, not server-cpu', (t) => {
+  const { analyze } = require('../../lib/stats/analyze.js')
+  const rng = createRng(3)
+  // rows as read from compare's CSV: every value a string
+  const rows = (measure, boundPairs, configuration = 'c=1') => Array.from({ length: 10 }, (_, i) => ['old', 'new'].map((binary) => ({
+    binary,
+    filename: 'http/simple.js',
+    configuration,
+    rate: String(1e4 * Math.exp(0.01 * rng.normal())),
+    time: '1',
+    pair: String(i + 1),
+    seed: '1',
+    measure,
+    generator_bound: String(binary === 'new' && i < boundPairs)
+  }))).flat()
+  const bound = (r) => r.warnings.filter((w) => w.kind === 'generator-bound')
+  const wall = bound(analyze([...rows('', 3), ...rows('', 0, 'c=2')]))
+  t.equal(wall.length, 1, 'one configuration had such runs')
+  t.match(wall[0], { filename: 'http/simple.js', configuration: 'c=1' })
+  t.match(wall[0].message, /^in 3 of 20 runs the load generator used its CPUs to the full .*--measure server-cpu/)
+  t.same(bound(analyze(rows('server-cpu', 3))), [], 'server-cpu divides by the server\'s cost: no warning')
+  const noColumn = rows('', 0).map(({ generator_bound: _g, ...r }) => r)
+  t.same(bound(analyze(noColumn)), [], 'rows without the column (not bench.http()): no warning')
+  t.end()
+})
