@@ -10,7 +10,9 @@ const names = [
   'SEQUENCE_RESETS',
   // sent and still unanswered when the run stopped, or when a ramp down cut
   // their connection: given up, never timed (graceful-stop.js)
-  'INTERRUPTED'
+  'INTERRUPTED',
+  // arrivals of a VU pool's plan that found no connection (vu-pool.js), set at the end
+  'DROPPED_ITERATIONS'
 ]
 // Made in one step: an object given its properties one by one in a loop
 // turns into a dictionary, and V8 then reads C.COMPLETED on the hot path

@@ -397,6 +397,7 @@ class Runner {
     const cpuUs = cpuEnd === undefined || this.cpuStart === undefined ? undefined : cpuEnd - this.cpuStart
     // the last, partial second, kept apart with its length
     const partialMs = elapsedMs - this.samplesReq.length * this.sampleMs
+    this.counters[C.DROPPED_ITERATIONS] = plan.dropped ?? 0
     const stats = {
       counters: this.counters,
       statusCodes: this.statusCodes,

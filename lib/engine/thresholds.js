@@ -29,9 +29,10 @@ const OPS = {
 
 const LATENCY = new Set(['mean', 'avg', 'min', 'max', 'stddev'])
 const STATUS = { '1xx': C.S1XX, '2xx': C.S2XX, '3xx': C.S3XX, '4xx': C.S4XX, '5xx': C.S5XX }
-const COUNTS = new Set(['requests', 'errors', 'timeouts', 'non2xx', 'mismatches', ...Object.keys(STATUS)])
+// interrupted and dropped_iterations: a --scenarios scenario's (result.js scenarioCounts)
+const COUNTS = new Set(['requests', 'errors', 'timeouts', 'non2xx', 'mismatches', 'interrupted', 'dropped_iterations', ...Object.keys(STATUS)])
 const TIME_UNITS = { us: 0.001, µs: 0.001, ms: 1, s: 1000 }
-const METRIC_LIST = 'p50, p99, p99.9, mean, min, max, stddev, requests, errors, timeouts, non2xx, mismatches, 2xx (or 1xx..5xx), rps'
+const METRIC_LIST = 'p50, p99, p99.9, mean, min, max, stddev, requests, errors, timeouts, non2xx, mismatches, 2xx (or 1xx..5xx), rps, interrupted, dropped_iterations'
 
 /**
  * @typedef {object} Threshold
@@ -50,7 +51,7 @@ const METRIC_LIST = 'p50, p99, p99.9, mean, min, max, stddev, requests, errors, 
 function parseThreshold (value) {
   const expr = String(value).trim()
   const bad = (why) => new UsageError(`invalid --threshold "${expr}": ${why}`)
-  const m = /^([a-z0-9.]+)\s*(<=|>=|==|!=|<|>)\s*(\d+(?:\.\d+)?|\.\d+)\s*(us|µs|ms|s|%)?$/i.exec(expr)
+  const m = /^([a-z0-9._]+)\s*(<=|>=|==|!=|<|>)\s*(\d+(?:\.\d+)?|\.\d+)\s*(us|µs|ms|s|%)?$/i.exec(expr)
   if (!m) throw bad(`give METRIC OP VALUE, e.g. p99<50ms, errors<0.1%, rps>1000 (operators < <= > >= == !=; metrics ${METRIC_LIST})`)
   const metric = m[1].toLowerCase()
   const unit = m[4]
@@ -105,6 +106,8 @@ function countOf (metric, c) {
   if (metric === 'timeouts') return c[C.ERR_TIMEOUT]
   if (metric === 'mismatches') return c[C.MISMATCHES]
   if (metric === 'non2xx') return c[C.S1XX] + c[C.S3XX] + c[C.S4XX] + c[C.S5XX]
+  if (metric === 'interrupted') return c[C.INTERRUPTED]
+  if (metric === 'dropped_iterations') return c[C.DROPPED_ITERATIONS]
   return c[STATUS[metric]]
 }
 
@@ -130,7 +133,10 @@ function measure (th, s) {
   const n = countOf(th.metric, c)
   if (th.kind === 'count') return n
   // errors and timeouts end a request without a response: their share is of all that ended
-  const of = th.metric === 'errors' || th.metric === 'timeouts' ? c[C.COMPLETED] + errorCount(c) : c[C.COMPLETED]
+  // interrupted of those sent; dropped arrivals of all the plan's (sent or dropped)
+  const of = th.metric === 'errors' || th.metric === 'timeouts'
+    ? c[C.COMPLETED] + errorCount(c)
+    : th.metric === 'interrupted' ? c[C.SENT] : th.metric === 'dropped_iterations' ? c[C.SENT] + c[C.DROPPED_ITERATIONS] : c[C.COMPLETED]
   return of > 0 ? round3(n / of * 100) : 0
 }
 
@@ -273,6 +279,8 @@ function figuresOf (r) {
   c[C.SENT] = r.requests?.sent ?? 0
   c[C.BYTES] = r.throughput?.total ?? 0
   c[C.MISMATCHES] = r.mismatches ?? 0
+  c[C.INTERRUPTED] = r.interrupted ?? 0
+  c[C.DROPPED_ITERATIONS] = r.dropped_iterations ?? 0
   C.ERROR_KINDS.forEach((k, i) => { c[C.ERR_CONNECT + i] = r.errorsByKind?.[k] ?? 0 })
   for (const [k, i] of Object.entries(STATUS)) c[i] = r[k] ?? 0
   const h = typeof r.histogram === 'string' ? require('./measure/hdr-codec.js').decode(r.histogram) : new Histogram()

@@ -9,6 +9,10 @@
 const t = require('tap')
 const http = require('node:http')
 const { load } = require('../../lib/engine/index.js')
+const { formatScenarios } = require('../../lib/engine/result/format-scenarios.js')
+const { prometheusText } = require('../../lib/engine/result/prometheus.js')
+const { renderHtml } = require('../../lib/report/html/index.js')
+const { merge } = require('../../lib/engine/result/merge.js')
 
 const HOLD_MS = 300
 
@@ -93,8 +97,8 @@ t.test('arrival-rate VUs grow from preAllocatedVUs to maxVUs; beyond, iterations
   const result = await load({
     url: srv.url + '/',
     scenarios: {
-      grows: { ...base, maxVUs: 4, url: srv.url + '/grows' },
-      one: { ...base, maxVUs: 1, url: srv.url + '/one' },
+      grows: { ...base, maxVUs: 4, url: srv.url + '/grows', thresholds: ['dropped_iterations<1'] },
+      one: { ...base, maxVUs: 1, url: srv.url + '/one', thresholds: { dropped_iterations: ['count>0'] } },
       // 2 arrivals/s, each answered in 300 ms: one VU is enough
       idle: { ...base, rate: 2, maxVUs: 4, url: srv.url + '/idle' }
     }
@@ -116,4 +120,25 @@ t.test('arrival-rate VUs grow from preAllocatedVUs to maxVUs; beyond, iterations
   t.ok(one.requests.sent <= 5, 'one VU sends at most one per 300 ms in its second (and the one at its end)')
   t.equal(result.dropped_iterations, grows.dropped_iterations + one.dropped_iterations + idle.dropped_iterations, 'the run\'s dropped_iterations is their sum')
   t.equal(result.vus_max, grows.vus_max + one.vus_max + idle.vus_max, 'and vus_max')
+
+  // thresholds on dropped iterations, ours and k6's form
+  t.same(grows.thresholds.map((th) => [th.expr, th.value, th.ok]), [['dropped_iterations<1', grows.dropped_iterations, false]], 'a threshold on dropped_iterations fails')
+  t.same(one.thresholds.map((th) => [th.expr, th.ok]), [['dropped_iterations>0', true]], 'k6\'s dropped_iterations: ["count>0"]')
+
+  // the outputs that show per-scenario counts
+  const text = formatScenarios(result).split('\n')
+  const at = text.findIndex((l) => l.startsWith('Sent and interrupted'))
+  t.ok(at > 0, 'text: a block of how each scenario ended')
+  t.equal(text[at + 1], `  grows  sent ${grows.requests.sent}, interrupted 0, dropped_iterations ${grows.dropped_iterations}, VUs ${grows.vus_max} of maxVUs 4 (preAllocatedVUs 1)`)
+  t.ok(text.slice(at).every((l) => l.length <= 100), 'text: the block fits 100 columns')
+  const prom = prometheusText(result, { version: '0' })
+  t.match(prom, `benchrig_load_dropped_iterations_total{scenario="one"} ${one.dropped_iterations}\n`, 'prometheus: dropped iterations by scenario')
+  t.match(prom, `benchrig_load_vus_max{scenario="grows"} ${grows.vus_max}\n`, 'prometheus: VUs by scenario')
+  t.match(prom, `benchrig_load_interrupted_total ${result.interrupted}\n`, 'prometheus: the overall interrupted')
+  const html = renderHtml(result, { version: '0' })
+  for (const key of ['interrupted', 'dropped_iterations', 'vus_max']) t.match(html, `data-json="scenarios.one.${key}">${one[key]}<`, `html: scenarios.one.${key}`)
+  // merge of two generators' results: the counts add up, per scenario too
+  const m = merge([result, result])
+  t.same([m.dropped_iterations, m.scenarios.one.dropped_iterations, m.scenarios.grows.vus_max, m.interrupted],
+    [2 * result.dropped_iterations, 2 * one.dropped_iterations, 2 * grows.vus_max, 2 * result.interrupted], 'merge sums them')
 })

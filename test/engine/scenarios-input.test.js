@@ -61,7 +61,7 @@ t.test('bad scenarios: one UsageError each, naming the scenario, the field and w
     [{ a: { executor: 'constant-vus', duration: '1s', tags: { a: 1 } } }, /scenario "a": tags: give an object of strings/],
     [{ a: { executor: 'constant-vus', duration: '1s', thresholds: [42] } }, /scenario "a": thresholds: give a list of expressions such as \["p99<50ms", "errors<1%", "rps>100"\], or k6's/],
     [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_req_failed: ['rate<0.01'] } } }, /scenario "a": thresholds "http_req_failed": k6 counts errors and non-2xx\/3xx responses together; benchrig keeps them apart: write \["errors<1%", "non2xx<1%"\]/],
-    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { checks: ['rate>0.9'] } } }, /scenario "a": thresholds "checks": only http_req_duration and http_reqs have counterparts here/],
+    [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { checks: ['rate>0.9'] } } }, /scenario "a": thresholds "checks": only http_req_duration, http_reqs and dropped_iterations have counterparts here/],
     [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_req_duration: ['p(95)<fast'] } } }, /"p\(95\)<fast" is not a k6 threshold expression such as "p\(95\)<500"/],
     [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_req_duration: ['rate<5'] } } }, /http_req_duration's rate has no counterpart here: use p\(N\), avg, med, min or max/],
     [{ a: { executor: 'constant-vus', duration: '1s', thresholds: { http_reqs: ['avg<5'] } } }, /http_reqs's avg has no counterpart here: use count or rate/],

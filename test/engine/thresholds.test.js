@@ -244,6 +244,6 @@ test('CLI: a bad expression stops with exit 2 before any request', async (t) => 
     console.error = origError
   }
   t.equal(code, 2)
-  t.same(printed, ['benchrig load: invalid --threshold "lat<5ms": unknown metric "lat"; the metrics are p50, p99, p99.9, mean, min, max, stddev, requests, errors, timeouts, non2xx, mismatches, 2xx (or 1xx..5xx), rps'], 'one line, no stack')
+  t.same(printed, ['benchrig load: invalid --threshold "lat<5ms": unknown metric "lat"; the metrics are p50, p99, p99.9, mean, min, max, stddev, requests, errors, timeouts, non2xx, mismatches, 2xx (or 1xx..5xx), rps, interrupted, dropped_iterations'], 'one line, no stack')
   t.equal(hits(), 0, 'no request was sent')
 })

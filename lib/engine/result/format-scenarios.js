@@ -114,7 +114,32 @@ function formatScenarios (r, opts = {}) {
   const others = header.slice(1).reduce((sum, h, i) => sum + Math.max(h.length, ...rows.map((row) => row[i + 1].length)) + 3, 0)
   const fit = Math.max(MIN_NAME, width - others - 4)
   lines.push(table([header, ...rows.map((row) => [shortenMiddle(row[0], fit), ...row.slice(1)])], { color: opts.color === true }))
+  lines.push(...endLines(list, nameWidth))
   return lines.join('\n')
+}
+
+/**
+ * How each scenario ended and the VUs it used, a line each under the table
+ * (its 100 columns are taken): the requests sent and how many of them were
+ * interrupted (in flight after gracefulStop, or cut by a ramp down), and for
+ * an arrival-rate scenario the iterations dropped and the VUs opened of its
+ * maxVUs. None for results without these keys (before they existed).
+ * @param {[string, any][]} list @param {number} nameWidth
+ * @returns {string[]}
+ */
+function endLines (list, nameWidth) {
+  const known = list.filter(([, s]) => Number.isFinite(s.interrupted))
+  if (known.length === 0) return []
+  return ['Sent and interrupted (in flight after gracefulStop or gracefulRampDown), dropped, VUs:',
+    ...known.map(([name, s]) => {
+      const parts = [`sent ${count(s.requests?.sent ?? 0)}`, `interrupted ${count(s.interrupted)}`]
+      if (Number.isFinite(s.dropped_iterations)) parts.push(`dropped_iterations ${count(s.dropped_iterations)}`)
+      if (Number.isFinite(s.vus_max)) {
+        const p = s.scenario?.params ?? {}
+        parts.push(`VUs ${s.vus_max}` + (Number.isFinite(p.maxVUs) ? ` of maxVUs ${p.maxVUs} (preAllocatedVUs ${p.preAllocatedVUs})` : ''))
+      }
+      return `  ${name.padEnd(nameWidth)}  ${parts.join(', ')}`
+    })]
 }
 
 module.exports = { formatScenarios, scenarioEntries, durationText, plannedText, paramsText, tagsText, thresholdCell }

@@ -130,6 +130,16 @@ function prometheusText (result, opts = {}) {
     const kinds = C.ERROR_KINDS.concat(Object.keys(r.errorsByKind ?? {}).filter((k) => k !== 'status' && !C.ERROR_KINDS.includes(k)))
     return kinds.map((kind) => ['', { kind }, r.errorsByKind?.[kind] ?? 0])
   })
+  // a --scenarios run's: requests interrupted at a scenario's end (or by a ramp
+  // down), and an arrival-rate scenario's dropped iterations and VUs opened
+  const ofKey = (key) => (r) => (Number.isFinite(r[key]) ? [['', {}, r[key]]] : [])
+  if (sources.some((src) => Number.isFinite(src.result.interrupted))) {
+    family('interrupted_total', 'counter', 'Requests in flight when a scenario ended (after its gracefulStop) or cut by a ramp down (after its gracefulRampDown): neither completed nor timed.', ofKey('interrupted'))
+  }
+  if (sources.some((src) => Number.isFinite(src.result.dropped_iterations))) {
+    family('dropped_iterations_total', 'counter', 'Arrivals of an arrival-rate scenario that found no VU free and none left to add (maxVUs): never sent.', ofKey('dropped_iterations'))
+    family('vus_max', 'gauge', 'VUs (connections) an arrival-rate scenario opened: preAllocatedVUs, and those added up to maxVUs.', ofKey('vus_max'))
+  }
   if (sources.some((src) => src.result.rate !== undefined)) {
     family('target_requests_per_second', 'gauge', 'The constant rate the run aimed at (-R/-r).', (r) => (r.rate === undefined ? [] : [['', {}, r.rate.target]]))
   }

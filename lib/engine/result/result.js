@@ -288,7 +288,7 @@ function scenarioCounts (m, opts) {
   if (opts.gracefulStopMs === undefined) return {}
   const out = { interrupted: m.counters[C.INTERRUPTED] }
   if (opts.vus) {
-    out.dropped_iterations = m.rate === null ? 0 : m.rate.dropped
+    out.dropped_iterations = m.counters[C.DROPPED_ITERATIONS]
     out.vus_max = m.vusMax
   }
   return out

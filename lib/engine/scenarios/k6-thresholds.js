@@ -5,6 +5,7 @@
 // benchrig form to write instead (never guessed):
 //   http_req_duration  p(N) avg med min max  (ms)  -> pN mean p50 min max  <X>ms
 //   http_reqs          count, rate                 -> requests, rps
+//   dropped_iterations count                       -> dropped_iterations
 //   METRIC{scenario:NAME}                          -> that scenario's own thresholds
 // k6's http_req_failed counts non-2xx/3xx responses with the errors, which no
 // one figure of ours does (errors% and non2xx% are apart): refused with both.
@@ -40,8 +41,11 @@ function expressionOf (metric, entry, where) {
   } else if (metric === 'http_reqs') {
     if (agg === 'count') return `requests${op}${value}`
     if (agg === 'rate') return `rps${op}${value}`
+  } else if (agg === 'count') {
+    return `dropped_iterations${op}${value}`
   }
-  throw new UsageError(`${where}: ${metric}'s ${agg} has no counterpart here: ${metric === 'http_req_duration' ? 'use p(N), avg, med, min or max' : 'use count or rate'}`, CODE)
+  const use = { http_req_duration: 'use p(N), avg, med, min or max', http_reqs: 'use count or rate' }[metric] ?? 'use count'
+  throw new UsageError(`${where}: ${metric}'s ${agg} has no counterpart here: ${use}`, CODE)
 }
 
 /**
@@ -64,8 +68,8 @@ function k6Thresholds (obj, where, names, own) {
     if (metric === 'http_req_failed') {
       throw new UsageError(`${at}: k6 counts errors and non-2xx/3xx responses together; benchrig keeps them apart: write ["errors<1%", "non2xx<1%"] (or the one you mean)`, CODE)
     }
-    if (metric !== 'http_req_duration' && metric !== 'http_reqs') {
-      throw new UsageError(`${at}: only http_req_duration and http_reqs have counterparts here; write benchrig's expressions instead, e.g. ["p99<50ms", "errors<1%", "rps>100"]`, CODE)
+    if (metric !== 'http_req_duration' && metric !== 'http_reqs' && metric !== 'dropped_iterations') {
+      throw new UsageError(`${at}: only http_req_duration, http_reqs and dropped_iterations have counterparts here; write benchrig's expressions instead, e.g. ["p99<50ms", "errors<1%", "rps>100"]`, CODE)
     }
     let target = own
     if (tags !== undefined && tags !== '') {

@@ -101,16 +101,22 @@ function scenariosSection (sm) {
     td(escapeXml(r.name)), td(escapeXml(r.executor)), td(escapeXml(r.params)),
     td(escapeXml(durationText(r.startTime)), 'n'), td(escapeXml(r.planned), 'n')
   ]))
-  const results = table([['scenario'], ['requests', 'n'], ['req/s', 'n'], ['p50 ms', 'n'], ['p90 ms', 'n'], ['p99 ms', 'n'], ['max ms', 'n'], ['errors', 'n'], ['non-2xx', 'n'], ['thresholds']],
-    sm.rows.map((r) => [
-      td(escapeXml(r.name)),
-      td(figure(`${r.path}.requests.total`, r.result.requests.total), 'n'),
-      td(figure(`${r.path}.requests.mean`, r.result.requests.mean), 'n'),
-      ...['p50', 'p90', 'p99', 'max'].map((k) => td(figure(`${r.path}.latency.${k}`, r.result.latency[k]), 'n')),
-      td(figure(`${r.path}.errors`, r.result.errors), 'n'),
-      td(figure(`${r.path}.non2xx`, r.result.non2xx), 'n'),
-      td(verdicts(r.thresholds))
-    ]))
+  // interrupted, dropped iterations and the VUs used: '-' where a scenario has none of them
+  const opt = (r, key) => (Number.isFinite(r.result[key]) ? figure(`${r.path}.${key}`, r.result[key]) : '-')
+  const results = table([['scenario'], ['requests', 'n'], ['req/s', 'n'], ['p50 ms', 'n'], ['p90 ms', 'n'], ['p99 ms', 'n'], ['max ms', 'n'], ['errors', 'n'], ['non-2xx', 'n'],
+    ['interrupted', 'n'], ['dropped iterations', 'n'], ['VUs', 'n'], ['thresholds']],
+  sm.rows.map((r) => [
+    td(escapeXml(r.name)),
+    td(figure(`${r.path}.requests.total`, r.result.requests.total), 'n'),
+    td(figure(`${r.path}.requests.mean`, r.result.requests.mean), 'n'),
+    ...['p50', 'p90', 'p99', 'max'].map((k) => td(figure(`${r.path}.latency.${k}`, r.result.latency[k]), 'n')),
+    td(figure(`${r.path}.errors`, r.result.errors), 'n'),
+    td(figure(`${r.path}.non2xx`, r.result.non2xx), 'n'),
+    td(opt(r, 'interrupted'), 'n'),
+    td(opt(r, 'dropped_iterations'), 'n'),
+    td(opt(r, 'vus_max'), 'n'),
+    td(verdicts(r.thresholds))
+  ]))
   const latency = sm.latencySource
     ? scenarioChart(sm.p99, 'p99 latency (ms)', 'scenario-latency-over-time')
     : '<p class="note">Latency over time by scenario needs interval rows: run benchrig load with --interval MS (--html records 1 s rows by itself).</p>'
