@@ -4,7 +4,8 @@
 // (BENCHRIG_PKG_NAME, BENCHRIG_PKG_PREFIX), before any node_modules folder
 // of the benchmark's own project, which may hold a third version. The
 // benchmark's children inherit the preload through their execArgv.
-// CommonJS only: an ESM `import` of NAME is not redirected.
+// An ESM `import` of NAME is redirected by import-hook.js, registered here
+// (node 18.19 and later; older binaries redirect require only).
 // Runs inside the binary under test: Node 18 APIs only.
 /** @type {any} */
 const Module = require('node:module')
@@ -19,5 +20,12 @@ if (name && prefix) {
       return resolve.call(this, request, parent, isMain, { ...options, paths: [prefix] })
     }
     return resolve.call(this, request, parent, isMain, options)
+  }
+  // in-thread hooks where node has them (no hooks thread, nothing async);
+  // else the off-thread ones, which load import-hook.js as a module of their own
+  if (typeof Module.registerHooks === 'function') {
+    Module.registerHooks({ resolve: require('./import-hook.js').resolve })
+  } else if (typeof Module.register === 'function') {
+    Module.register(require('node:url').pathToFileURL(require.resolve('./import-hook.js')).href)
   }
 }

@@ -10,6 +10,7 @@ const path = require('node:path')
 const { spawnOutput } = require('../helpers/spawn-output.js')
 const { parsePackageSpec } = require('../../lib/sides/npm-package.js')
 const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { nodeBinary } = require('../helpers/tools.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 const ROOT = path.join(__dirname, '..', 'fixtures', 'sides-pkg')
@@ -61,4 +62,43 @@ t.test('a version the registry does not have: one error, nothing run', async (t)
   t.equal(r.code, 1)
   t.match(r.stderr, /--new-pkg escape-html@99\.0\.0: "npm install" failed \(exit code \d+\); nothing was run/)
   t.notMatch(r.stderr, /^\s+at /m)
+})
+
+t.test('an ES module benchmark: import of the package resolves to each side\'s version, before the project\'s own', async (t) => {
+  // a "type": "module" project holding a third escape-html of its own that
+  // escapes nothing: a side that imported it would log its version
+  const dir = t.testdir({
+    'package.json': '{"type":"module"}\n',
+    node_modules: { 'escape-html': { 'package.json': '{"name":"escape-html","version":"0.0.0-project","main":"index.js"}\n', 'index.js': 'module.exports = (s) => s\n' } },
+    bench: {
+      html: {
+        'escape.js': [
+          "import fs from 'node:fs'",
+          "import { createBenchmark } from 'benchrig'",
+          "import escapeHtml from 'escape-html'",
+          'const bench = createBenchmark(main, { n: [2e4] })',
+          'function main ({ n }) {',
+          "  const version = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.resolve('escape-html')), 'utf8')).version",
+          "  fs.appendFileSync(process.env.SIDES_LOG, version + ' ' + escapeHtml('<') + '\\n')",
+          '  let len = 0',
+          '  bench.start()',
+          "  for (let i = 0; i < n; i++) len += escapeHtml('a <b> & c').length",
+          '  bench.end(n)',
+          '  if (len < 0) console.log(len)',
+          '}'
+        ].join('\n')
+      }
+    }
+  })
+  fs.symlinkSync(path.join(__dirname, '..', '..'), path.join(dir, 'node_modules', 'benchrig'))
+  // node 20 redirects through module.register's hooks thread, node 22 and
+  // later through module.registerHooks; both paths of require-hook.js
+  for (const node of [process.execPath, nodeBinary(24)].filter(Boolean)) {
+    const log = path.join(dir, `esm-${path.basename(path.dirname(path.dirname(node)))}.log`)
+    const r = await spawnOutput(process.execPath, [BIN, 'compare', '--no-progress', '--root', path.join(dir, 'bench'), '--cache', cache, '--node', node,
+      '--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'escape-html@1.0.3', '--runs', '1', '--seed', '1', 'html'], { cwd: dir, env: { ...process.env, SIDES_LOG: log } })
+    if (offline(t, r.stderr)) return
+    t.equal(r.code, 0, `${node}: ${r.stderr}`)
+    t.same(fs.readFileSync(log, 'utf8').trim().split('\n').sort(), ['1.0.2 &lt;', '1.0.3 &lt;'], `${node}: each process imported its side's version`)
+  }
 })
