@@ -9,34 +9,7 @@ const t = require('tap')
 const { planScenarios } = require('../../lib/engine/scenarios/plan.js')
 const { planRunners } = require('../../lib/engine/index.js')
 const { Runner } = require('../../lib/engine/runner.js')
-const { ManualClock, standInTransport } = require('../helpers/manual-clock.js')
-
-const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 'latin1')
-
-/** The one scenario of `spec` as a Runner on `clock`, its writes logged as {at, id, n}. */
-function scenarioRunner (t, clock, spec) {
-  const plan = planScenarios({ url: 'http://127.0.0.1:1/', scenarios: { s: spec } })
-  const ros = planRunners(plan.scenarios[0].opts)
-  t.equal(ros.length, 1, 'one runner (no workers)')
-  const writes = []
-  const runner = new Runner({ ...ros[0], t0: Date.now(), clock })
-  runner.transport = standInTransport((buf) => buf.toString('latin1').split('GET ').length - 1, clock, writes)
-  const answer = () => {
-    for (const conn of runner.connections) {
-      const k = conn.inflight
-      if (k > 0 && !runner.stopping) conn.read(RESPONSE.length * k, Buffer.concat(Array(k).fill(RESPONSE)))
-    }
-  }
-  const ready = () => {
-    for (const conn of runner.connections) {
-      if (conn.socket !== null && !conn.connected) {
-        conn.socket.conn = conn
-        conn.ready()
-      }
-    }
-  }
-  return { plan: plan.scenarios[0], runner, writes, answer, ready }
-}
+const { ManualClock, standInTransport, scenarioRunner } = require('../helpers/manual-clock.js')
 
 t.test('constant-arrival-rate: rate per timeUnit, maxVUs connections, the plan sent on time', async (t) => {
   const clock = new ManualClock()

@@ -109,4 +109,36 @@ function pacedRun (clock, rate, shape) {
   return { runner, writes, answer, end: () => { runner.stop('test'); return runner.done } }
 }
 
-module.exports = { ManualClock, pacedRun, pacedRunner, standInTransport }
+/**
+ * The one scenario of `spec` (a --scenarios scenario) as a Runner on `clock`,
+ * its writes logged as {at, id, n}: `ready()` connects the sockets opened so
+ * far, `answer(ids?)` answers what is in flight (on those connections).
+ */
+function scenarioRunner (t, clock, spec) {
+  const { planScenarios } = require('../../lib/engine/scenarios/plan.js')
+  const { planRunners } = require('../../lib/engine/index.js')
+  const plan = planScenarios({ url: 'http://127.0.0.1:1/', scenarios: { s: spec } })
+  const ros = planRunners(plan.scenarios[0].opts)
+  t.equal(ros.length, 1, 'one runner (no workers)')
+  const writes = []
+  const runner = new Runner({ ...ros[0], t0: Date.now(), clock })
+  runner.transport = standInTransport((buf) => buf.toString('latin1').split('GET ').length - 1, clock, writes)
+  const answer = (ids) => {
+    for (const conn of runner.connections) {
+      const k = conn.inflight
+      if (ids !== undefined && !ids.includes(conn.id)) continue
+      if (k > 0 && !runner.stopping) conn.read(RESPONSE.length * k, Buffer.concat(Array(k).fill(RESPONSE)))
+    }
+  }
+  const ready = () => {
+    for (const conn of runner.connections) {
+      if (conn.socket !== null && !conn.connected) {
+        conn.socket.conn = conn
+        conn.ready()
+      }
+    }
+  }
+  return { plan: plan.scenarios[0], runner, writes, answer, ready }
+}
+
+module.exports = { ManualClock, pacedRun, pacedRunner, standInTransport, scenarioRunner }
