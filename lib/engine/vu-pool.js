@@ -42,7 +42,8 @@ class VuPool {
     let backlog = due - pacer.issued
     if (backlog <= 0) return
     const conns = runner.connections
-    const depth = runner.pipelining
+    // what a connection carries at once: its streams with --h2, else its pipeline
+    const depth = runner.opts.h2 ? runner.opts.h2.maxStreams : runner.pipelining
     // a connection connecting (or reconnecting) takes what is due when it is ready
     let pending = 0
     for (let i = 0; i < this.opened; i++) {
