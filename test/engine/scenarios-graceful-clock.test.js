@@ -190,3 +190,18 @@ t.test('gracefulRampDown 0: a ramp down cuts at once and counts it', async (t) =
   s.runner.stop('test')
   await s.runner.done
 })
+
+t.test('the VU pool over workers and shards: each holds its part of maxVUs and of preAllocatedVUs, at least one', async (t) => {
+  const { planScenarios } = require('../../lib/engine/scenarios/plan.js')
+  const { planRunners } = require('../../lib/engine/index.js')
+  const spec = { executor: 'constant-arrival-rate', rate: 100, duration: '1s', preAllocatedVUs: 3, maxVUs: 10, gracefulStop: '2s' }
+  const one = planScenarios({ url: 'http://127.0.0.1:1/', workers: 2, scenarios: { s: spec } }).scenarios[0].opts
+  t.same(one.vus, { pre: 3 })
+  t.match(one, { connections: 10, gracefulStopMs: 2000 })
+  t.same(planRunners(one).map((r) => [r.connections, r.vus.pre, r.gracefulStopMs]), [[5, 2], [5, 1]].map((x) => [...x, 2000]), 'workers: 10 and 3 split as -c is')
+  const shards = [0, 1, 2, 3].map((index) => planScenarios({ url: 'http://127.0.0.1:1/', shard: { index, count: 4 }, scenarios: { s: spec } }).scenarios[0].opts)
+  t.same(shards.map((o) => [o.connections, o.vus.pre]), [[3, 1], [3, 1], [2, 1], [2, 1]], 'shards: maxVUs split, preAllocatedVUs split and at least 1')
+  const plain = planScenarios({ url: 'http://127.0.0.1:1/', scenarios: { s: { executor: 'constant-vus', duration: '1s' } } }).scenarios[0].opts
+  t.equal(plain.vus, undefined, 'a closed-loop scenario has no pool')
+  t.equal(plain.gracefulStopMs, 30000, 'gracefulStop defaults to 30s, as k6')
+})
