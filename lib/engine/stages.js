@@ -131,6 +131,18 @@ class Ramp {
     return (this.a[s] + this.b[s] * (t - this.t0[s])) * 1000
   }
 
+  /**
+   * The lowest target (per second) over [from, to] ms: at an end, or at a
+   * stage boundary inside (the ramp is linear between boundaries).
+   */
+  lowestIn (from, to) {
+    let low = Math.min(this.valueAt(from), this.valueAt(to))
+    for (let s = 1; s < this.n; s++) {
+      if (this.t0[s] > from && this.t0[s] < to) low = Math.min(low, this.valueAt(this.t0[s]))
+    }
+    return low
+  }
+
   /** The stage `t` (ms, inside the plan) falls in. */
   stageAt (t) {
     let s = 0

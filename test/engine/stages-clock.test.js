@@ -106,19 +106,21 @@ test('parseStages: the plan, and one message naming --stages and the bad part', 
   t.end()
 })
 
-test('--stages-connections: the open connections follow floor(ramp) at every step, then close', async (t) => {
+/**
+ * A closed-loop Runner on `clock` whose open connections follow a
+ * --stages-connections ramp, on stand-in sockets that connect and close on
+ * the clock a step after asked; `opened` logs each connect's time.
+ */
+function rampRunner (clock, stagesText, connections, durationMs) {
   const { Runner } = require('../../lib/engine/runner.js')
-  const { STEP_MS } = require('../../lib/engine/connection-stages.js')
-  const clock = new ManualClock()
-  clock.t = 500 // the ramp's clock starts with the runner
-  const stages = parseStages('100ms:10,100ms:10,100ms:4', '--stages-connections', parseDuration, { integer: true })
+  const stages = parseStages(stagesText, '--stages-connections', parseDuration, { integer: true })
   const runner = new Runner({
     requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
     target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
-    connections: 10,
+    connections,
     pipelining: 1,
     refill: 'window',
-    durationMs: 300,
+    durationMs,
     amount: 0,
     timeoutMs: 60000,
     bailout: 0,
@@ -128,7 +130,6 @@ test('--stages-connections: the open connections follow floor(ramp) at every ste
     connectionStages: stages,
     clock
   })
-  // stand-in sockets: connected and closed on the clock, a step after asked
   const opened = []
   runner.transport = {
     readyEvent: 'connect',
@@ -145,6 +146,14 @@ test('--stages-connections: the open connections follow floor(ramp) at every ste
       return socket
     }
   }
+  return { runner, opened }
+}
+
+test('--stages-connections: the open connections follow floor(ramp) at every step, then close', async (t) => {
+  const { STEP_MS } = require('../../lib/engine/connection-stages.js')
+  const clock = new ManualClock()
+  clock.t = 500 // the ramp's clock starts with the runner
+  const { runner, opened } = rampRunner(clock, '100ms:10,100ms:10,100ms:4', 10, 300)
   runner.start()
   const seen = []
   for (let at = 500; at <= 800; at += STEP_MS) {
@@ -165,4 +174,29 @@ test('--stages-connections: the open connections follow floor(ramp) at every ste
   const stats = await runner.done
   t.equal(stats.elapsedMs, 300, 'the duration counts from the runner\'s start (the ramp starts at 0 connections)')
   t.equal(stats.openMax, 10)
+})
+
+test('--stages-connections: a step that comes late still goes through the dip it slept over', async (t) => {
+  const { STEP_MS } = require('../../lib/engine/connection-stages.js')
+  const clock = new ManualClock()
+  // 0 -> 4 over 100 ms, 4 for 100 ms, down to 0 over 20 ms, 0 for 30 ms, back to 4 over 20 ms, 4 for 200 ms
+  const { runner, opened } = rampRunner(clock, '100ms:4,100ms:4,20ms:0,30ms:0,20ms:4,200ms:4', 4, 470)
+  runner.start()
+  clock.advanceTo(190)
+  t.equal(runner.openNow, 4)
+  // the event loop is held up: the step due at 200 ms runs at 290 ms, past the whole dip
+  const late = clock.timers.find((tm) => tm.at === 200 && tm.fn.name === 'stepRamp')
+  t.ok(late, 'the ramp\'s next step is due at 200 ms')
+  late.at = 290
+  const seen = []
+  for (let at = 290; at <= 330; at += STEP_MS) {
+    clock.advanceTo(at)
+    seen.push(runner.openNow)
+  }
+  t.same(opened.slice(4), [300, 300, 300, 300], 'all 4 closed at the late step and opened again at the next')
+  t.same(seen, [0, 4, 4, 4, 4], 'the dip\'s 0 connections, then the plan\'s 4')
+  clock.advanceTo(470)
+  const stats = await runner.done
+  t.equal(stats.openMax, 4)
+  t.equal(opened.length, 8, 'each connection opened twice: once on the way up, once after the dip')
 })
