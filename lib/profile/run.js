@@ -11,6 +11,8 @@ const { runBenchmarkFile } = require('../harness/run-file.js')
 const { fileOnSide, envOnSide } = require('../compare/sides.js')
 const { diffProfiles } = require('./diff.js')
 
+const SAMPLE_INTERVAL_US = 100
+
 /**
  * The key=value arguments that narrow a file to one configuration, from its
  * configuration string (Node core's form: n=100 type='utf8').
@@ -41,13 +43,19 @@ function slug (filename, configuration) {
 async function profileOnce ({ side, file, root, configuration, measure, env, dir, name, runFile }) {
   const tmp = fs.mkdtempSync(path.join(dir, '.run-'))
   try {
-    // Without NODE_V8_COVERAGE (set by c8 and by node's own coverage runs):
-    // under V8's block-coverage counters the profiler charges a callee's
-    // samples to its caller (seen: 75 of 130 samples of hashItems() charged
-    // to main() in test/fixtures/profile), so the table would name the
-    // wrong function. The measured runs keep it; only this one drops it.
-    const { NODE_V8_COVERAGE: _coverage, ...base } = envOnSide(side, env) ?? process.env
-    const flags = [base.BENCHRIG_FLAGS, '--cpu-prof', `--cpu-prof-dir=${tmp}`].filter(Boolean).join(' ')
+    // NODE_V8_COVERAGE (set by c8 and by node's own coverage runs) is made
+    // empty: under V8's block-coverage counters the profiler charges a
+    // callee's samples to its caller (seen: 75 of 130 samples of hashItems()
+    // charged to main() in test/fixtures/profile), so the table would name
+    // the wrong function. Empty, not absent: node's child_process copies a
+    // parent's NODE_V8_COVERAGE into any env that lacks the key, and an empty
+    // value turns coverage off. The measured runs keep it; only this one drops it.
+    /** @type {NodeJS.ProcessEnv} */
+    const base = { ...(envOnSide(side, env) ?? process.env), NODE_V8_COVERAGE: '' }
+    // a sample every 100 µs, not node's 1 ms: a configuration's process often
+    // measures for a fraction of a second, and a share estimated from ~100
+    // samples moves by several points between two profiles of the same run
+    const flags = [base.BENCHRIG_FLAGS, '--cpu-prof', `--cpu-prof-dir=${tmp}`, `--cpu-prof-interval=${SAMPLE_INTERVAL_US}`].filter(Boolean).join(' ')
     await runFile({
       file: fileOnSide(side, file, root),
       execPath: side.execPath,
