@@ -23,9 +23,14 @@ const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
 
 const repoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-repo-'))
 const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-cache-'))
+// compare's own temporary folders go here (TMPDIR), so "none left behind" is
+// about this file's runs only: other test files make refs folders in the
+// shared tmp at the same time (seen in CI)
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-gitref-test-'))
 t.teardown(() => {
   fs.rmSync(repoDir, { recursive: true, force: true })
   fs.rmSync(cache, { recursive: true, force: true })
+  fs.rmSync(tmp, { recursive: true, force: true })
 })
 const repo = makeRepo(repoDir)
 
@@ -33,7 +38,7 @@ const repo = makeRepo(repoDir)
 function compare (args, { env = {}, onSpawn } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'compare', '--no-progress', '--cache', cache, ...args], {
-      cwd: repo.dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe']
+      cwd: repo.dir, env: { ...process.env, TMPDIR: tmp, ...env }, stdio: ['ignore', 'pipe', 'pipe']
     })
     let stdout = ''
     let stderr = ''
@@ -46,7 +51,7 @@ function compare (args, { env = {}, onSpawn } = {}) {
 
 /** The refs' temporary folders this test's runs made and did not remove. */
 function leftovers () {
-  return fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('benchrig-refs-')).map((f) => path.join(os.tmpdir(), f))
+  return fs.readdirSync(tmp).filter((f) => f.startsWith('benchrig-refs-')).map((f) => path.join(tmp, f))
 }
 
 t.test('flags: one kind of sides at a time, refs in pairs, --bench-from checked', async (t) => {
