@@ -45,9 +45,9 @@ const BIN = ['--old', wrapper('old-node'), '--new', wrapper('new-node', path.joi
 // c8's coverage counters (npm test). A seq stop (7 pairs) passes the gate
 // only when all 7 pairs are below -10%. With 4x the work at n=5e5 (~5 and
 // ~13 ms) the JIT's warm-up made it a 2.4x time, pairs ranged -76% to -29%
-// under c8 and a CPU hog, and 1 of 5 runs of this file had a pair at -7.9%;
-// 4x at 2e6 gave -73% to -55% (30 pairs), yet one seq stop of 10 still had
-// a pair at -19.9% under two hogs (a 2.3x swing of one side's CPU time).
+// under c8 and a CPU hog, and 1 of 4 runs of this file had a pair at -7.9%;
+// 4x at 2e6 gave -73% to -55% (30 pairs), yet one seq stop of 12 still had
+// a pair at -19.9% under c8 and CPU hogs (a 2.3x swing of one side's CPU time).
 // 8x at 2e6: -87% to -79% (30 pairs, c8, two hogs).
 const SUITE = ['--measure', 'cpu', '--set', 'kind=mix', '--set', 'n=2000000']
 const COMMON = [...SUITE, '--seed', '7', '--max-regression', '10']
