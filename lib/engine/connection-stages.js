@@ -78,7 +78,7 @@ class ConnectionRamp {
       else break
       this.active++
     }
-    while (this.active > want) retire(runner.connections[--this.active], this.graceMs, now)
+    // (no retiring down to `want` here: low <= want, target() being monotone)
     // retired connections still finishing past their grace are cut
     for (let i = this.active; i < runner.connections.length; i++) {
       const conn = runner.connections[i]

@@ -10,13 +10,6 @@
 // last response arrives at once still ends within a poll of it.
 const POLL_MS = 5
 
-/** Requests sent and unanswered, over the runner's connections (also those waiting to be re-sent). */
-function inFlight (runner) {
-  let n = 0
-  for (const conn of runner.connections) n += conn.outstanding()
-  return n
-}
-
 /**
  * The duration is over: end the plan, and stop now if nothing is in flight,
  * else when it is all answered or at gracefulStopMs.
@@ -26,7 +19,7 @@ function drain (runner) {
   if (runner.stopping || runner.plan !== null) return
   const clock = runner.clock
   runner.endPlan(Math.max(clock.now(), runner.startMono + runner.opts.durationMs))
-  if (inFlight(runner) === 0) {
+  if (runner.inFlight() === 0) {
     runner.stop('duration')
     return
   }
@@ -39,8 +32,8 @@ function graceOver (runner) { runner.stop('duration') }
 function poll (runner) {
   runner.graceTimers[1] = null
   if (runner.stopping) return
-  if (inFlight(runner) === 0) runner.stop('duration')
+  if (runner.inFlight() === 0) runner.stop('duration')
   else runner.graceTimers[1] = runner.clock.setTimeout(poll, POLL_MS, runner)
 }
 
-module.exports = { drain, inFlight, POLL_MS }
+module.exports = { drain, POLL_MS }

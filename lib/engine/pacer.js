@@ -62,9 +62,7 @@ class Pacer {
    * plan index of the first of them.
    */
   take (k, now) {
-    let due = this.due(now)
-    if (due > this.cut) due = this.cut
-    const ready = due - this.issued
+    const ready = this.takeable(now) - this.issued
     if (ready <= 0) return 0
     if (k > ready) k = ready
     this.first = this.issued
@@ -72,9 +70,19 @@ class Pacer {
     return k
   }
 
-  /** When the next request not yet taken is due (Infinity: none left). */
-  nextDue () {
-    return this.issued >= this.limit || this.issued >= this.cut ? Infinity : this.planned(this.issued)
+  /** How many of the plan's requests may be taken by `now`: those due, up to the cut. */
+  takeable (now) {
+    const due = this.due(now)
+    return due > this.cut ? this.cut : due
+  }
+
+  /**
+   * When the next request not yet taken is due, or the one `ahead` after it
+   * (Infinity: none left).
+   */
+  nextDue (ahead = 0) {
+    const i = this.issued + ahead
+    return i >= this.limit || i >= this.cut ? Infinity : this.planned(i)
   }
 
   /** Passes over the next n requests without sending them (counted in `skipped`). */

@@ -356,13 +356,18 @@ class Runner {
     // duration held the plan up to its end (a drained one ended it already)
     const plan = this.plan ?? this.endPlan(reason === 'duration' ? Math.max(now, this.startMono + this.opts.durationMs) : now)
     // what is sent and unanswered now is given up: counted, never timed
-    let cut = 0
-    for (const conn of this.connections) cut += conn.outstanding()
-    this.counters[C.INTERRUPTED] += cut
+    this.counters[C.INTERRUPTED] += this.inFlight()
     for (const conn of this.connections) conn.close()
     if (this.timeline !== null) this.timeline.stop()
     if (this.reqlog !== null) this.reqlog.flush()
     this.finishStats(elapsedMs, plan)
+  }
+
+  /** Requests sent and unanswered, over the connections (also those waiting to be re-sent). */
+  inFlight () {
+    let n = 0
+    for (const conn of this.connections) n += conn.outstanding()
+    return n
   }
 
   /**

@@ -100,6 +100,16 @@ function errorCount (c) {
   return n
 }
 
+/** What a count's percentage is of. @param {string} metric @param {Float64Array|number[]} c counters */
+function shareBase (metric, c) {
+  // errors and timeouts end a request without a response: of all that ended
+  if (metric === 'errors' || metric === 'timeouts') return c[C.COMPLETED] + errorCount(c)
+  if (metric === 'interrupted') return c[C.SENT]
+  // dropped arrivals: of all the plan's, sent or dropped
+  if (metric === 'dropped_iterations') return c[C.SENT] + c[C.DROPPED_ITERATIONS]
+  return c[C.COMPLETED]
+}
+
 function countOf (metric, c) {
   if (metric === 'requests') return c[C.COMPLETED]
   if (metric === 'errors') return errorCount(c)
@@ -132,11 +142,7 @@ function measure (th, s) {
   if (th.kind === 'rate') return s.elapsedMs > 0 ? Math.round(c[C.COMPLETED] / s.elapsedMs * 1e5) / 100 : 0
   const n = countOf(th.metric, c)
   if (th.kind === 'count') return n
-  // errors and timeouts end a request without a response: their share is of all that ended
-  // interrupted of those sent; dropped arrivals of all the plan's (sent or dropped)
-  const of = th.metric === 'errors' || th.metric === 'timeouts'
-    ? c[C.COMPLETED] + errorCount(c)
-    : th.metric === 'interrupted' ? c[C.SENT] : th.metric === 'dropped_iterations' ? c[C.SENT] + c[C.DROPPED_ITERATIONS] : c[C.COMPLETED]
+  const of = shareBase(th.metric, c)
   return of > 0 ? round3(n / of * 100) : 0
 }
 

@@ -37,9 +37,7 @@ class VuPool {
     const runner = this.runner
     const pacer = runner.pacers[0]
     this.covered = 0
-    let due = pacer.due(now)
-    if (due > pacer.cut) due = pacer.cut
-    let backlog = due - pacer.issued
+    let backlog = pacer.takeable(now) - pacer.issued
     if (backlog <= 0) return
     const conns = runner.connections
     // what a connection carries at once: its streams with --h2, else its pipeline
@@ -63,9 +61,7 @@ class VuPool {
 
   /** When the pace timer should look next: the first due request not left to a connection connecting. */
   nextCheck () {
-    const pacer = this.runner.pacers[0]
-    const i = pacer.issued + this.covered
-    return i >= pacer.limit || i >= pacer.cut ? Infinity : pacer.planned(i)
+    return this.runner.pacers[0].nextDue(this.covered)
   }
 }
 

@@ -41,7 +41,7 @@ function expressionOf (metric, entry, where) {
   } else if (metric === 'http_reqs') {
     if (agg === 'count') return `requests${op}${value}`
     if (agg === 'rate') return `rps${op}${value}`
-  } else if (agg === 'count') {
+  } else if (metric === 'dropped_iterations' && agg === 'count') {
     return `dropped_iterations${op}${value}`
   }
   const use = { http_req_duration: 'use p(N), avg, med, min or max', http_reqs: 'use count or rate' }[metric] ?? 'use count'
