@@ -21,8 +21,10 @@ const SCHEMA = 'benchrig-analysis/1'
 /**
  * @typedef {{binary: string, filename: string, configuration: string,
  *   rate: number|string, time?: number|string, pair?: number|string,
- *   seed?: number|string, order?: number|string, measure?: string}} Row rows pair by (seed, pair);
- *   measure: what the rates count (near-deterministic.js), empty or absent for wall
+ *   seed?: number|string, order?: number|string, measure?: string,
+ *   starved?: string, generator_bound?: boolean|string}} Row rows pair by (seed, pair);
+ *   measure: what the rates count (near-deterministic.js), empty or absent for wall;
+ *   starved: a duet pair's starved side; generator_bound: a bench.http() run's (compare's CSV)
  * @typedef {object} Result
  * @property {string} filename
  * @property {string} configuration
@@ -267,15 +269,29 @@ function analyze (rows, opts = {}) {
 // (lib/compare/duet.js): a load that hit one side only. Counted per
 // configuration; the verdict keeps them (docs/compare.md says what they do).
 function starvedWarnings (rows) {
+  return tallyPerConfiguration(rows, (r) => r.binary === 'old', (r) => Boolean(r.starved))
+    .map((c) => ({ filename: c.filename, configuration: c.configuration, kind: 'starved', message: `${c.hits} duet pair(s) where one side got too little CPU in its measured section (the "starved" column): something else ran on that side's CPUs; such a pair measures the load, not the binaries` }))
+}
+
+/**
+ * Per configuration, its rows that `counted` keeps (runs) and how many of
+ * them `hit`; only configurations with a hit.
+ * @param {Row[]} rows
+ * @param {(r: Row) => boolean} counted
+ * @param {(r: Row) => boolean} hit
+ * @returns {{filename: string, configuration: string, runs: number, hits: number}[]}
+ */
+function tallyPerConfiguration (rows, counted, hit) {
   const counts = new Map()
   for (const r of rows) {
-    if (!r.starved || r.binary !== 'old') continue
+    if (!counted(r)) continue
     const key = `${r.filename}\u0000${r.configuration}`
-    const c = counts.get(key) ?? { filename: r.filename, configuration: r.configuration, n: 0 }
-    c.n++
+    const c = counts.get(key) ?? { filename: r.filename, configuration: r.configuration, runs: 0, hits: 0 }
+    c.runs++
+    if (hit(r)) c.hits++
     counts.set(key, c)
   }
-  return [...counts.values()].map((c) => ({ filename: c.filename, configuration: c.configuration, kind: 'starved', message: `${c.n} duet pair(s) where one side got too little CPU in its measured section (the "starved" column): something else ran on that side's CPUs; such a pair measures the load, not the binaries` }))
+  return [...counts.values()].filter((c) => c.hits > 0)
 }
 
 // bench.http() runs in which the load generator used nearly all of its CPUs
@@ -284,21 +300,13 @@ function starvedWarnings (rows) {
 // server. The server-cpu and heap measures divide by the server's own cost
 // and stay meaningful, so they are not warned about.
 function generatorBoundWarnings (rows) {
-  const counts = new Map()
-  for (const r of rows) {
-    if (r.measure === 'server-cpu' || r.measure === 'heap') continue
-    const key = `${r.filename}\u0000${r.configuration}`
-    const c = counts.get(key) ?? { filename: r.filename, configuration: r.configuration, bound: 0, runs: 0 }
-    if (r.generator_bound === undefined || r.generator_bound === null || r.generator_bound === '') continue
-    c.runs++
-    if (r.generator_bound === true || r.generator_bound === 'true') c.bound++
-    counts.set(key, c)
-  }
-  return [...counts.values()].filter((c) => c.bound > 0).map((c) => ({
+  const counted = (r) => r.measure !== 'server-cpu' && r.measure !== 'heap' &&
+    r.generator_bound !== undefined && r.generator_bound !== null && r.generator_bound !== ''
+  return tallyPerConfiguration(rows, counted, (r) => r.generator_bound === true || r.generator_bound === 'true').map((c) => ({
     filename: c.filename,
     configuration: c.configuration,
     kind: 'generator-bound',
-    message: `in ${c.bound} of ${c.runs} runs the load generator used its CPUs to the full (the "generator_bound" column): requests per second then measure the client, not the server; compare with --measure server-cpu (requests per server CPU-second), or give the generator more threads or CPUs of its own`
+    message: `in ${c.hits} of ${c.runs} runs the load generator used its CPUs to the full (the "generator_bound" column): requests per second then measure the client, not the server; compare with --measure server-cpu (requests per server CPU-second), or give the generator more threads or CPUs of its own`
   }))
 }
 
