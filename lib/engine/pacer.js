@@ -13,6 +13,7 @@
 
 const { split } = require('./split.js')
 const { recordGivenUp } = require('./measure/recorder.js')
+const { Ramp } = require('./stages.js')
 
 class Pacer {
   /**
@@ -92,6 +93,41 @@ class Pacer {
   }
 }
 
+// I(planned(i)) is i + 1 up to rounding: due() adds this much so that a
+// request is due at the very time the plan gives it
+const EPSILON = 1e-7
+
+/**
+ * The send plan of a --stages run: a Pacer whose due points follow
+ * the ramp (only planned and due differ), so the paced
+ * connections and the runner use it unchanged.
+ */
+class RampPacer extends Pacer {
+  /**
+   * @param {import('./stages.js').Stage[]} stages this runner's share of the targets (req/s)
+   * @param {number} [limit] at most this many requests (default no limit)
+   */
+  constructor (stages, limit = Infinity) {
+    const ramp = new Ramp(stages)
+    const planTotal = Math.floor(ramp.total + EPSILON)
+    // a Pacer whose due points follow the ramp: start, take and nextDue are its own
+    super({ intervalMs: 0, limit: planTotal < limit ? planTotal : limit })
+    this.ramp = ramp
+  }
+
+  /** The planned send time of request i: when the integral reaches i + 1. */
+  planned (i) {
+    return this.startMs + this.ramp.timeOf(i + 1)
+  }
+
+  /** How many requests the plan holds up to `now`. */
+  due (now) {
+    if (now < this.startMs) return 0
+    const n = Math.floor(this.ramp.integral(now - this.startMs) + EPSILON)
+    return n < this.limit ? n : this.limit
+  }
+}
+
 /**
  * Builds the pacers of one runner from the run's rate options.
  * @param {{mode: string, rate: number, burst: number, intervalMs: number, stages?: import('./stages.js').Stage[]}} rate
@@ -104,7 +140,7 @@ class Pacer {
 function createPacers (rate, connections, limit) {
   if (rate.mode === 'stages') {
     // a RampPacer has the Pacer's interface (start, planned, due, take, nextDue)
-    const shared = /** @type {Pacer} */ (/** @type {unknown} */ (new (require('./stages.js').RampPacer)(rate.stages, limit)))
+    const shared = /** @type {Pacer} */ (/** @type {unknown} */ (new RampPacer(rate.stages, limit)))
     return Array.from({ length: connections }, () => shared)
   }
   if (rate.mode === 'connection') {
@@ -197,4 +233,4 @@ const PACED_METHODS = {
   givenUp (slot, now) { recordTimedOut(this, slot, now) }
 }
 
-module.exports = { Pacer, createPacers, pace, recordPaced, recordTimedOut, stampPlanned, PACED_METHODS }
+module.exports = { Pacer, RampPacer, createPacers, pace, recordPaced, recordTimedOut, stampPlanned, PACED_METHODS }

@@ -13,7 +13,6 @@
 // request, the same arithmetic-on-a-counter shape as pacer.js.
 const { UsageError } = require('../errors.js')
 const { parseCount } = require('./options/units.js')
-const { Pacer } = require('./pacer.js')
 
 /**
  * A stage; the first may carry `from`, the target before it (k6's startRate
@@ -179,41 +178,6 @@ class Ramp {
   }
 }
 
-// I(planned(i)) is i + 1 up to rounding: due() adds this much so that a
-// request is due at the very time the plan gives it
-const EPSILON = 1e-7
-
-/**
- * The send plan of a --stages run: a pacer.js Pacer whose due points follow
- * the ramp (only planned and due differ), so the paced
- * connections and the runner use it unchanged.
- */
-class RampPacer extends Pacer {
-  /**
-   * @param {Stage[]} stages this runner's share of the targets (req/s)
-   * @param {number} [limit] at most this many requests (default no limit)
-   */
-  constructor (stages, limit = Infinity) {
-    const ramp = new Ramp(stages)
-    const planTotal = Math.floor(ramp.total + EPSILON)
-    // a Pacer whose due points follow the ramp: start, take and nextDue are its own
-    super({ intervalMs: 0, limit: planTotal < limit ? planTotal : limit })
-    this.ramp = ramp
-  }
-
-  /** The planned send time of request i: when the integral reaches i + 1. */
-  planned (i) {
-    return this.startMs + this.ramp.timeOf(i + 1)
-  }
-
-  /** How many requests the plan holds up to `now`. */
-  due (now) {
-    if (now < this.startMs) return 0
-    const n = Math.floor(this.ramp.integral(now - this.startMs) + EPSILON)
-    return n < this.limit ? n : this.limit
-  }
-}
-
 /** The plan as the JSON shows it: seconds and targets. */
 function describeStages (stages) {
   return stages.map((s) => (s.from === undefined
@@ -221,4 +185,4 @@ function describeStages (stages) {
     : { duration: s.durationMs / 1000, target: s.target, from: s.from }))
 }
 
-module.exports = { parseStages, stagesDurationMs, scaleStages, describeStages, Ramp, RampPacer }
+module.exports = { parseStages, stagesDurationMs, scaleStages, describeStages, Ramp }

@@ -5,7 +5,7 @@
 // numbers leave, and a longer name is shortened in the middle, where two
 // URLs of one run differ least often (scheme and host in front, path at the end).
 // counts and bytes as the totals' tables print them
-const { table, formatCount: count, formatBytes: bytes } = require('./format.js')
+const { table, count, bytes } = require('./table.js')
 
 const WIDTH = 100
 const MIN_NAME = 12

@@ -8,7 +8,7 @@
 // byte what it was.
 // Two parts rather than one row of thirteen columns: the executor names
 // alone (constant-arrival-rate) would push one table past 140 columns.
-const { table, formatCount: count } = require('./format.js')
+const { table, count } = require('./table.js')
 const { shortenMiddle } = require('./format-endpoints.js')
 
 const WIDTH = 100

@@ -11,7 +11,7 @@
 // the running totals of all), 'interval' (rows with `scenario`),
 // 'response', 'reqError', 'done' (the combined result).
 const { RunEmitter } = require('../run-emitter.js')
-const { LoadRun } = require('../index.js')
+const { LoadRun } = require('../load-run.js')
 const { waitUntil } = require('../start-at.js')
 const { planScenarios } = require('./plan.js')
 const { combineResults, emptyResult } = require('./combine.js')

@@ -71,4 +71,18 @@ function ownRows (rows, connections, id) {
   return Math.floor((rows - 1 - id) / connections) + 1
 }
 
-module.exports = { FeedCursor, ownRows }
+/**
+ * --feed: the connection's cursor over the shared rows; with --feed-end stop
+ * in unique mode, the connection retires after its own rows (as -M retires
+ * it), so no iteration finds them used up.
+ * @param {{feed?: import('../options/feed-options.js').FeedSpec}} hooks
+ * @param {any} conn @param {number} perIteration requests per pass of the sequence
+ */
+function feedOf (hooks, conn, perIteration) {
+  if (hooks.feed === undefined) return undefined
+  const f = hooks.feed
+  if (f.mode === 'unique' && f.end === 'stop') conn.maxRequests = Math.min(conn.maxRequests, ownRows(f.rows, f.connections, conn.id) * perIteration)
+  return new FeedCursor(f, conn.id)
+}
+
+module.exports = { FeedCursor, ownRows, feedOf }

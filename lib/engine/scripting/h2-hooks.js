@@ -9,6 +9,7 @@
 // The plain --h2 path never loads this file.
 const { DynamicSource, isThenable, refuseAsync } = require('./dynamic-source.js')
 const { Client } = require('./client.js')
+const { feedOf } = require('./feed.js')
 const { CaptureFrameReader } = require('../http2/capture-frame-reader.js')
 const { DynamicRequests } = require('../http2/dynamic-requests.js')
 
@@ -75,7 +76,7 @@ function installH2Hooks (runner, { resolve, hookFailed, newContext, toSpec }) {
     const scanner = new CaptureFrameReader(conn, how)
     conn.scanner = scanner
     if (!dynamic) continue
-    const source = new DynamicSource(base, conn.table.slots, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, encode, counters: runner.counters, feed: require('./hooks.js').feedOf(hooks, conn, base.length) })
+    const source = new DynamicSource(base, conn.table.slots, { setupRequest, idReplacement: hooks.idReplacement === true, newContext, hookFailed, encode, counters: runner.counters, feed: feedOf(hooks, conn, base.length) })
     const client = new Client(conn.id, source, toSpec)
     source.client = client
     conn.requests = new DynamicRequests(conn, source)

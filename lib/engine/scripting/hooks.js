@@ -16,6 +16,7 @@ const path = require('node:path')
 // used by every run (reqError, the response event), the path only by runs with hooks
 const { loadHook } = require('../options/request-options.js')
 const C = require('../counters.js')
+const { feedOf } = require('./feed.js')
 
 const CASELESS = {
   get: (o, k) => (typeof k === 'string' && !(k in o) ? o[k.toLowerCase()] : o[k]),
@@ -177,21 +178,6 @@ function installHooks (runner) {
 }
 
 /**
- * --feed: the connection's cursor over the shared rows; with --feed-end stop
- * in unique mode, the connection retires after its own rows (as -M retires
- * it), so no iteration finds them used up.
- * @param {{feed?: import('../options/feed-options.js').FeedSpec}} hooks
- * @param {any} conn @param {number} perIteration requests per pass of the sequence
- */
-function feedOf (hooks, conn, perIteration) {
-  if (hooks.feed === undefined) return undefined
-  const { FeedCursor, ownRows } = require('./feed.js')
-  const f = hooks.feed
-  if (f.mode === 'unique' && f.end === 'stop') conn.maxRequests = Math.min(conn.maxRequests, ownRows(f.rows, f.connections, conn.id) * perIteration)
-  return new FeedCursor(f, conn.id)
-}
-
-/**
  * wrk's thread object for this share, and init(args, thread) before it starts:
  * runner.prepared is awaited before start() (index.js, worker-entry.js). A
  * failed init ends the share at once with the hook's message.
@@ -253,4 +239,4 @@ function withResponses (ro) {
   return { ...ro, hooks: { sequence: undefined, ...ro.hooks, dynamic: true, capture: true } }
 }
 
-module.exports = { installHooks, forwardErrors, requestError, clientOf, withResponses, feedOf }
+module.exports = { installHooks, forwardErrors, requestError, clientOf, withResponses }
