@@ -1,0 +1,65 @@
+'use strict'
+// scripts/import-graph.js holds lib/ to its layers: the repo passes --check, and a small tree
+// with a new circle, an upward import or a file outside any layer fails it, naming each.
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'import-graph.js')
+const run = (...args) => spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8' })
+
+function tree (t, files) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-import-graph-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true })
+    fs.writeFileSync(path.join(dir, rel), text)
+  }
+  return dir
+}
+
+t.test('the repo itself: nothing beyond the known list', async (t) => {
+  const r = run('--check')
+  t.equal(r.status, 0, r.stderr)
+  t.match(r.stdout, /^import graph of \d+ files: \d+ circles, \d+ upward imports/)
+})
+
+t.test('a clean tree passes; each kind of breach fails with its name', async (t) => {
+  const clean = tree(t, {
+    'lib/cli/main.js': "require('../compare/run.js')\n",
+    'lib/compare/run.js': "require('../stats/sum.js'); require('../errors.js')\n",
+    'lib/stats/sum.js': 'module.exports = 1\n',
+    'lib/errors.js': 'module.exports = {}\n'
+  })
+  const ok = run('--check', '--root', clean)
+  t.equal(ok.status, 0, ok.stderr)
+  t.match(ok.stdout, /0 circles, 0 upward imports, 0 pairs of folders/)
+
+  const bad = tree(t, {
+    'lib/stats/a.js': "require('./b.js')\n",
+    'lib/stats/b.js': "module.exports = () => require('./a.js')\n",
+    'lib/harness/run.js': "require('../cli/suggest.js')\n",
+    'lib/cli/suggest.js': "require('../harness/run.js')\n",
+    'lib/newroom/x.js': 'module.exports = 1\n'
+  })
+  const r = run('--check', '--root', bad)
+  t.equal(r.status, 1)
+  t.match(r.stderr, /new circles: lib\/stats\/a\.js <-> lib\/stats\/b\.js/, 'a circle hidden behind a lazy require is found')
+  t.match(r.stderr, /new upward: lib\/harness\/run\.js -> lib\/cli\/suggest\.js \(engines imports entry\)/)
+  t.match(r.stderr, /new folderPairs: lib\/cli <-> lib\/harness/)
+  t.match(r.stderr, /file outside a layer: lib\/newroom\/x\.js/)
+  const counts = JSON.parse(run('--json', '--root', bad).stdout)
+  t.same(counts.lazy, ['lib/stats/b.js:1 ./a.js'], 'the require inside a function is listed')
+})
+
+t.test('a breach on the known list passes: the list only shrinks', async (t) => {
+  const dir = tree(t, {
+    'lib/harness/run.js': "require('../report/csv.js')\n",
+    'lib/report/csv.js': 'module.exports = 1\n'
+  })
+  t.equal(run('--check', '--root', dir).status, 1)
+  t.equal(run('--write-known', '--root', dir).status, 0)
+  t.equal(run('--check', '--root', dir).status, 0)
+})
