@@ -42,7 +42,8 @@ t.test('a clean tree passes; each kind of breach fails with its name', async (t)
     'lib/stats/b.js': "module.exports = () => require('./a.js')\n",
     'lib/harness/run.js': "require('../cli/suggest.js')\n",
     'lib/cli/suggest.js': "require('../harness/run.js')\n",
-    'lib/newroom/x.js': 'module.exports = 1\n'
+    'lib/newroom/x.js': 'module.exports = 1\n',
+    'lib/stats/c.js': "exports.f = () => require('../report/gone.js')\n"
   })
   const r = run('--check', '--root', bad)
   t.equal(r.status, 1)
@@ -50,8 +51,9 @@ t.test('a clean tree passes; each kind of breach fails with its name', async (t)
   t.match(r.stderr, /new upward: lib\/harness\/run\.js -> lib\/cli\/suggest\.js \(engines imports entry\)/)
   t.match(r.stderr, /new folderPairs: lib\/cli <-> lib\/harness/)
   t.match(r.stderr, /file outside a layer: lib\/newroom\/x\.js/)
+  t.match(r.stderr, /a path that names no file: lib\/stats\/c\.js:1 \.\.\/report\/gone\.js/)
   const counts = JSON.parse(run('--json', '--root', bad).stdout)
-  t.same(counts.lazy, ['lib/stats/b.js:1 ./a.js'], 'the require inside a function is listed')
+  t.same(counts.lazy, ['lib/stats/b.js:1 ./a.js', 'lib/stats/c.js:1 ../report/gone.js'], 'the requires inside functions are listed')
 })
 
 t.test('a breach on the known list passes: the list only shrinks', async (t) => {
