@@ -96,8 +96,10 @@ Options:
                         heap the bytes allocated (ops per MB)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
-                        run what is missing with the same seed (with the
-                        run's --ndjson, refuses other binaries than its own)
+                        run what is missing with the same seed; refuses other
+                        sides, seed or plan than FILE.sides.json records
+  --resume-unverified   with --resume: continue a file that records no sides
+                        (written by hand or by an older benchrig)
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
   --history DB          also record every row in a history store (a SQLite file
@@ -150,6 +152,7 @@ const OPTIONS = {
   measure: { type: 'string' },
   output: { type: 'string' },
   resume: { type: 'string' },
+  'resume-unverified': { type: 'boolean' },
   ndjson: { type: 'string' },
   history: { type: 'string' },
   'history-label': { type: 'string' },
@@ -207,6 +210,7 @@ function parseCompareArgs (argv, ctx = {}) {
   if (v.runs !== undefined && !auto && !seq && !/^\d+$/.test(v.runs)) throw new UsageError(`--runs ${v.runs}: give a whole number of pairs, auto or seq`)
   const runs = auto || seq ? undefined : (wholeNumber(v.runs, '--runs', 1) ?? 30)
   if (v.output && v.resume) throw new UsageError('--output and --resume both name the output file: give only --resume FILE to continue FILE')
+  if (v['resume-unverified'] && v.resume === undefined) throw new UsageError('--resume-unverified goes with --resume FILE')
   let seed
   if (v.seed !== undefined) {
     if (!/^\d+$/.test(v.seed)) throw new UsageError(`--seed ${v.seed}: give a whole number`)
@@ -251,6 +255,7 @@ function parseCompareArgs (argv, ctx = {}) {
     measure: checkMeasure(v.measure),
     output: v.output ?? v.resume,
     resume: v.resume !== undefined,
+    resumeUnverified: Boolean(v['resume-unverified']),
     ndjson: v.ndjson,
     history: compareHistoryFlags(v),
     analyze: Boolean(v.analyze),

@@ -14,7 +14,8 @@ const { randomSeed } = require('../stats/prng.js')
 const { buildSchedule } = require('./schedule.js')
 const { buildPlan } = require('./plan.js')
 const { writePlanSidecar } = require('./plan-file.js')
-const { loadForResume, checkResumeBinaries, trimNdjsonForResume } = require('./resume.js')
+const { readForResume, trimNdjsonForResume } = require('./resume.js')
+const { identityOf, readIdentity, checkIdentity, writeSidesFile, sidesPath } = require('./sides-file.js')
 const { warmUp } = require('./run-compare.js')
 const { EXECUTORS } = require('./executors.js')
 const { ruleFor } = require('./rules.js')
@@ -51,21 +52,43 @@ function sideMeta (side, opts) {
   return { ...side.describe(), v8Flags: harnessFlags(envOnSide(side, childEnv(opts) ?? process.env), side.execArgv ?? []) }
 }
 
-/** What --resume keeps of the interrupted run, checked against the options. */
-function resumeState (opts, sides, notice) {
-  if (!opts.resume) return { seed: undefined, done: new Set(), rows: [], dropped: 0 }
-  if (opts.ndjson) checkResumeBinaries(opts.ndjson, { old: sides.old.execPath, new: sides.new.execPath }, (bin, which) => sides[which].describe())
-  const previous = loadForResume(opts.output)
-  if (opts.shard && previous.seed === undefined && opts.seed === undefined) {
+/**
+ * What --resume keeps of the interrupted run, checked against the options;
+ * nothing is rewritten yet (finishResume does, once the sides are checked).
+ */
+function resumeState (opts) {
+  if (!opts.resume) return { seed: undefined, done: new Set(), rows: [], dropped: 0, identity: undefined, rewrite () {} }
+  const previous = readForResume(opts.output)
+  const identity = readIdentity(opts.output, opts.ndjson)
+  // a file cut before its first row still has its seed beside it
+  const seed = previous.seed ?? (identity && Number.isInteger(Number(identity.seed)) ? Number(identity.seed) : undefined)
+  if (opts.shard && seed === undefined && opts.seed === undefined) {
     throw new UsageError(`--resume ${opts.output}: it holds no rows yet, so no seed; give --seed S (the one every shard uses)`)
   }
-  if (opts.seed !== undefined && previous.seed !== undefined && opts.seed !== previous.seed) {
-    throw new UsageError(`--seed ${opts.seed}: ${opts.output} was written with seed ${previous.seed}; leave --seed out to resume`)
+  if (opts.seed !== undefined && seed !== undefined && opts.seed !== seed) {
+    throw new UsageError(`--seed ${opts.seed}: ${opts.output} was written with seed ${seed}; leave --seed out to resume`)
   }
   checkResumeMeasure(previous.rows, opts.measure, opts.output)
+  return { ...previous, seed, identity }
+}
+
+/**
+ * The last step of --resume before any run: the file's recorded sides, seed
+ * and plan must be this run's (a file that recorded none, only with
+ * --resume-unverified), then the cut runs go from the CSV and the NDJSON.
+ * @param {Record<string, any>} opts
+ * @param {ReturnType<typeof resumeState>} previous
+ * @param {import('./sides-file.js').Identity} identity this run's
+ * @param {(m: string) => void} notice
+ */
+function finishResume (opts, previous, identity, notice) {
+  if (previous.identity) checkIdentity(opts.output, identity, previous.identity)
+  else if (previous.rows.length + previous.dropped > 0 && !opts.resumeUnverified) {
+    throw new UsageError(`--resume ${opts.output}: nothing records which sides its rows were measured with (no ${sidesPath(opts.output)}: a file written by hand or by an older benchrig), so rows of two binaries could mix; give the run's --ndjson FILE too, or pass --resume-unverified if these are the sides it was started with`, 'BENCHRIG_ERR_RESUME_UNVERIFIED')
+  }
+  previous.rewrite()
   if (opts.ndjson) trimNdjsonForResume(opts.ndjson, previous.done)
-  notice(`compare: resuming ${opts.output}: ${previous.rows.length} rows kept${previous.dropped ? `, ${previous.dropped} rows of unfinished runs and pairs dropped` : ''}\n`)
-  return previous
+  notice(`compare: resuming ${opts.output}: ${previous.rows.length} rows kept${previous.dropped ? `, ${previous.dropped} rows of unfinished runs and pairs dropped` : ''}${previous.identity || previous.rows.length + previous.dropped === 0 ? '' : ' (sides not verified: --resume-unverified)'}\n`)
 }
 
 /**
@@ -84,7 +107,7 @@ async function runComparison (opts, io) {
   if (found.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
   checkBenchmarkers(opts.args, found.map((f) => f.file))
 
-  const previous = resumeState(opts, sides, (m) => stderr.write(m))
+  const previous = resumeState(opts)
   const seed = previous.seed ?? opts.seed ?? randomSeed()
   const rule = ruleFor(opts)
   // A resumed file keeps its stopping rule: rows of two rules cannot be analysed as one.
@@ -113,6 +136,8 @@ async function runComparison (opts, io) {
   const plan = buildPlan({ sides, root: opts.root, found, seed, opts })
   // the design travels with every row, as the measure does
   Object.assign(plan.tags, { executor: executorName, rule: rule.label })
+  const identity = identityOf({ seed, plan, categories: opts.categories, args: opts.args, old: meta.old, new: meta.new })
+  if (opts.resume) finishResume(opts, previous, identity, (m) => stderr.write(m))
   if (plan.shard) {
     stderr.write(`compare: shard ${plan.shard.index}/${plan.shard.count} (${plan.shard.source}): ${plan.shard.pairs} of ${plan.shard.units.length} pairs, plan ${plan.id}\n`)
     if (opts.output) writePlanSidecar(opts.output, { plan: plan.id, seed, shardCount: plan.shard.count, units: plan.shard.units })
@@ -124,6 +149,8 @@ async function runComparison (opts, io) {
   const sinks = openSinks({ opts, meta, stdout: io.stdout, stderr, env: io.env, append: (f) => fs.existsSync(f) && fs.statSync(f).size > 0 })
   try {
     await sinks.ready()
+    // beside the CSV before its first row: what a later --resume must match
+    if (opts.output) writeSidesFile(opts.output, identity)
   } catch (err) {
     await sinks.close().catch(() => {})
     throw err

@@ -244,8 +244,10 @@ Options:
                         heap the bytes allocated (ops per MB)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
-                        run what is missing with the same seed (with the
-                        run's --ndjson, refuses other binaries than its own)
+                        run what is missing with the same seed; refuses other
+                        sides, seed or plan than FILE.sides.json records
+  --resume-unverified   with --resume: continue a file that records no sides
+                        (written by hand or by an older benchrig)
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
   --history DB          also record every row in a history store (a SQLite file
