@@ -287,7 +287,7 @@ async function searchWith (candidates, opts, { stdout, stderr, history, binaryOf
     // answer is right when all of them are (Bonferroni's bound)
     const decisions = 1 + asked.length
     const bound = Math.max(0, 1 - decisions * (1 - opts.confLevel))
-    stdout.write(`confidence: ${decisions} decision${decisions === 1 ? '' : 's'} (the ends and ${asked.length} probe${asked.length === 1 ? '' : 's'}), each on a ${level}% CI; the answer holds when all hold: at least ${Math.floor(bound * 1000) / 10}% (Bonferroni), if the machine's noise did not change during the bisect\n`)
+    stdout.write(`confidence: ${decisions} decision${decisions === 1 ? '' : 's'} (the ends and ${asked.length} probe${asked.length === 1 ? '' : 's'}), each on a ${level}% CI; the answer holds when all hold: at least ${Math.floor(bound * 1000 + 1e-6) / 10}% (Bonferroni), if the machine's noise did not change during the bisect\n`)
     return 0
   }
   stdout.write(`unresolved: the first bad is after ${nameOf(candidates[outcome.lastGood])} and at or before ${nameOf(candidates[outcome.firstBad])}; ${nameOf(candidates[outcome.unknown])} stayed unknown after ${opts.maxRuns} pairs (more --max-runs, or a quieter machine, may decide it)\n`)
@@ -295,7 +295,7 @@ async function searchWith (candidates, opts, { stdout, stderr, history, binaryOf
 }
 
 /** A candidate as the user knows it: the tag or describe of a commit, a version, a binary. */
-const nameOf = (c) => (c.display && c.display !== c.label ? `${c.display} (${c.label.slice(0, 12)})` : c.label)
+const nameOf = (c) => (c.display && c.display !== c.label && c.display !== c.label.slice(0, 12) ? `${c.display} (${c.label.slice(0, 12)})` : c.display ?? c.label)
 
 /** The name and, for a commit, its subject line. */
 const longName = (c, subjects) => `${nameOf(c)}${subjects.get(c.label) ? ` "${subjects.get(c.label)}"` : ''}`

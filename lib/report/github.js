@@ -67,12 +67,21 @@ const short = (h) => String(h).slice(0, 12)
 function sideName (b) {
   if (b.commit) {
     const shown = b.describe ?? b.ref
-    const ref = b.ref && b.ref !== shown && !String(b.commit).startsWith(b.ref) ? `, ref \`${cell(b.ref)}\`` : ''
-    return `${shown ? `\`${cell(shown)}\` ` : ''}(commit \`${short(b.commit)}\`${ref})`
+    const ref = b.ref && b.ref !== shown && !String(b.commit).startsWith(b.ref) ? `, ref ${code(b.ref)}` : ''
+    return `${shown ? `${code(shown)} ` : ''}(commit ${code(short(b.commit))}${ref})`
   }
-  if (b.package_version) return `\`${cell(b.package ?? 'package')}@${cell(b.package_version)}\``
+  if (b.package_version) return code(`${b.package ?? 'package'}@${b.package_version}`)
   const hash = b.binary_sha256 ?? b.sha256
-  return `node ${cell(b.version ?? 'of unknown version')}${hash ? ` (sha256 \`${short(hash)}\`)` : ''}`
+  return `node ${b.version ?? 'of unknown version'}${hash ? ` (sha256 ${code(short(hash))})` : ''}`
+}
+
+/**
+ * A code span outside a table: its content is literal there (a "\|" would
+ * show as typed), so only a backtick or a line break needs care.
+ */
+const code = (s) => {
+  const text = String(s).replace(/\n/g, ' ')
+  return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``
 }
 
 /**
