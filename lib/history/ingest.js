@@ -19,8 +19,9 @@ const { envFromMeta } = require('./fingerprint.js')
 
 /**
  * @typedef {{file: string, configuration: string, measure: string, value: number,
- *   label?: string, env: Partial<import('./fingerprint.js').Env>, key?: string}} HistoryRecord
- *   key: the measurement's identity (measurementKey), where the format carries it
+ *   label?: string, display?: string, pos?: number, env: Partial<import('./fingerprint.js').Env>, key?: string}} HistoryRecord
+ *   key: the measurement's identity (measurementKey), where the format carries it;
+ *   label: the stable id (a commit, a version), display: the name shown (a tag), pos: a commit's git position
  */
 
 /**
@@ -45,6 +46,21 @@ const measureOf = (m) => (m === undefined || m === null || m === '' ? 'wall' : S
 
 function badInput (where, line, what) {
   return new UsageError(`${where}:${line}: ${what}`, 'BENCHRIG_ERR_HISTORY_INPUT')
+}
+
+/**
+ * The label a compare side's rows are filed under when none is given: the
+ * commit of a git-ref side (shown by its tag or describe), the installed
+ * version of a package side, else the binary's node version (what changed
+ * between the sides is what orders a series).
+ * @param {any} side the side's metadata (lib/sides/*: describe())
+ * @returns {{label: string, display?: string, pos?: number}|undefined}
+ */
+function sideLabel (side) {
+  if (!side || typeof side !== 'object') return undefined
+  if (side.commit) return { label: String(side.commit), display: String(side.describe ?? String(side.commit).slice(0, 12)), ...(Number.isInteger(side.position) ? { pos: side.position } : {}) }
+  if (side.package_version) return { label: String(side.package_version), display: String(side.package_version) }
+  return side.version ? { label: String(side.version) } : undefined
 }
 
 /**
@@ -163,13 +179,14 @@ function fromNdjson (text, where, opts) {
       const side = o.binary === 'old' ? 'old' : 'new'
       const given = labels[side]
       if (given === null) continue
-      const label = given ?? compareMeta?.[side]?.version
+      const fromMeta = given === undefined ? sideLabel(compareMeta?.[side]) : undefined
+      const label = given ?? fromMeta?.label
       if (!label) throw new UsageError(`${where}:${i + 1}: the ${side} binary has no version in the metadata; give --label OLD..NEW`, 'BENCHRIG_ERR_HISTORY_LABEL')
       const value = Number(o.rate)
       if (!Number.isFinite(value)) throw badInput(where, i + 1, `"rate" is ${JSON.stringify(o.rate)}, not a number`)
       const measure = measureOf(o.measure ?? compareMeta?.measure)
       const key = measurementKey({ seed: o.seed ?? compareMeta?.seed, pair: o.pair, start: o.start }, side, o.filename, o.configuration ?? '', measure)
-      records.push({ file: o.filename, configuration: o.configuration ?? '', measure, value, label, env: envFromMeta(compareMeta, side), ...(key ? { key } : {}) })
+      records.push({ file: o.filename, configuration: o.configuration ?? '', measure, value, label, ...(fromMeta?.display ? { display: fromMeta.display } : {}), ...(fromMeta?.pos !== undefined ? { pos: fromMeta.pos } : {}), env: envFromMeta(compareMeta, side), ...(key ? { key } : {}) })
     } else {
       throw badInput(where, i + 1, `schema ${JSON.stringify(o?.schema)}: not a record of run --format ndjson (benchrig-run/1) or compare --ndjson (benchrig-compare/1)`)
     }
@@ -259,4 +276,4 @@ function readResultFile (file, opts = {}) {
   return { ...parsed, sha256 }
 }
 
-module.exports = { readResultFile, loadRecords, sideLabels, measurementKey, LOAD_MEASURES }
+module.exports = { readResultFile, loadRecords, sideLabels, sideLabel, measurementKey, LOAD_MEASURES }

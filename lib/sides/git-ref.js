@@ -15,6 +15,7 @@ const { spawnSync } = require('node:child_process')
 const { UsageError } = require('../errors.js')
 const { binarySide } = require('../compare/sides.js')
 const { describeBinary } = require('../compare/binaries.js')
+const { commitLabel } = require('../history/git-label.js')
 const { installDeps, cacheRoot } = require('./install.js')
 const { onCleanup } = require('./cleanup.js')
 const { benchrigPath } = require('./node-path.js')
@@ -91,7 +92,7 @@ async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree'
     throw new UsageError(`--root ${root}: the benchmark folder must be a folder inside the repository ${top} (not its top folder), so that both refs run the same benchmark files against their own code`)
   }
   const projectRel = repo ? path.relative(top, fs.realpathSync(repo)) : ''
-  /** @type {{label: 'old'|'new', flag: string, ref: string, commit: string, dir?: string}[]} */
+  /** @type {{label: 'old'|'new', flag: string, ref: string, commit: string, dir?: string, shown?: import('../history/git-label.js').LabelInfo}[]} */
   const refs = [
     { label: 'old', flag: '--old-ref', ref: oldRef, commit: resolveRef(top, oldRef, '--old-ref') },
     { label: 'new', flag: '--new-ref', ref: newRef, commit: resolveRef(top, newRef, '--new-ref') }
@@ -140,7 +141,9 @@ async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree'
         // sha256 names what runs: the binary and the commit together, so a
         // plan, a resume and a history row tell two refs apart.
         const sha256 = crypto.createHash('sha256').update(`${binary.sha256}:${r.commit}`).digest('hex')
-        return { ...binary, sha256, binary_sha256: binary.sha256, ref: r.ref, commit: r.commit }
+        // the tag or `git describe` and the git position: a history label's display and order
+        r.shown ??= commitLabel(top, r.commit)
+        return { ...binary, sha256, binary_sha256: binary.sha256, ref: r.ref, commit: r.commit, describe: r.shown.display, ...(r.shown.pos === undefined ? {} : { position: r.shown.pos }) }
       }
     })
   }

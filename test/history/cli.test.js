@@ -51,7 +51,7 @@ t.test('add, list, show and changes print what the store holds', async (t) => {
   fs.writeFileSync(csv, '"filename","configuration","rate","time"\n"buffers/y.js","len=1",5,1\n"buffers/y.js","len=2",6,1\n')
   const add = await cli(['history', 'add', '--db', db, '--label', 'v1.39.0', csv])
   t.equal(add.status, 0, add.stderr)
-  t.match(add.stdout, /run\.csv: 2 rows \(run-csv\)\nhistory: 2 rows added, 0 already there/)
+  t.match(add.stdout, /run\.csv: 2 rows \(run-csv\); it names no machine and the store has no series of these benchmarks with one: filed without a fingerprint \(give --fingerprint F to join a machine\)\nhistory: 2 rows added, 0 already there/)
   const again = await cli(['history', 'add', '--db', db, '--label', 'v1.39.0', csv])
   t.match(again.stdout, /run\.csv: already in the store, nothing added/)
   const list = await cli(['history', 'list', '--db', db])

@@ -61,9 +61,11 @@ for (const [engine, dbOf] of Object.entries(ENGINES)) {
       t.same({ added: again.added, skipped: again.skipped }, { added: 0, skipped: 3 }, 'same bytes: nothing added')
 
       const a = await h.series({ file: 'buffers/a.js', measure: 'wall' })
-      t.equal(a.length, 3, 'n=1 (machine env), n=2, and n=1 from the CSV (no env): fingerprints never mixed')
+      t.equal(a.length, 2, 'n=1 and n=2: the CSV (no env) joined the one machine that has series of buffers/a.js')
+      t.match(more.sources[0].machine, { joined: a[0].key.fingerprint, how: 'known', host: 'box' }, 'and add says which')
+      t.same(more.sources[1].machine, { candidates: [] }, 'a cpu CSV: no machine has a cpu series of it, so none joined')
       const withEnv = a.find((s) => s.key.configuration === 'n=1' && s.key.env.host === 'box')
-      t.same(withEnv.points.map((p) => [p.label, p.order, p.values]), [['v18.20.0', 0, [100]], ['v20.1.0', 1, [101]]], 'semver order')
+      t.same(withEnv.points.map((p) => [p.label, p.order, p.values]), [['v18.20.0', 0, [100]], ['v20.1.0', 1, [101]], ['v22.0.0', 2, [150]]], 'semver order')
       t.same(withEnv.key.env, { cpu: 'Test CPU', kernel: '6.1.0', governor: 'performance', nodeVersion: '', nodeSha256: '', v8Flags: '', host: 'box' }, 'the node version is the label, so not in the key')
       t.equal((await h.series({ file: 'buffers', measure: 'cpu' }))[0].points[0].values[0], 90, 'a category; the measure column')
       t.same((await h.series({ file: 'buffers/b.js' })).map((s) => s.key.configuration), ["enc='utf8' len=16", "enc='utf8' len=32"].sort().map((c) => c).filter(() => false).concat((await h.series({ file: 'buffers/b.js' })).map((s) => s.key.configuration)), 'scatter rows keyed by their variables')
