@@ -195,6 +195,11 @@ function seqOfRows (rows) {
  */
 function seqStates (rows, p, opts = {}) {
   const { groupRows, pairsOf } = require('./pairing.js')
+  const { crossoverRows, isCollapsed } = require('./crossover.js')
+  // A duet crossover: the rule sees one value per block of two pairs (the
+  // CPU effect removed, crossover.js), so --max-runs counts two pairs a block.
+  rows = crossoverRows(rows)
+  if (isCollapsed(rows)) p = { ...p, maxPairs: Math.max(1, Math.floor(p.maxPairs / 2)) }
   const groups = groupRows(rows)
   const pairs = groups.map((g) => pairsOf(g).pairs ?? [])
   const series = pairs.map((ps) => ps.map((x) => Math.log(x.new / x.old)))
