@@ -77,6 +77,9 @@ Options:
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
+  --float               let the runs float between the CPUs, as Node core's
+                        compare.js does (default: both runs of a pair pinned to
+                        one CPU, drawn per pair, recorded in "cpuset")
   --duet                run old and new of each pair at once, each under taskset
                         on its own CPUs (the sets assigned at random per pair),
                         their measured sections started together; rows record
@@ -168,6 +171,7 @@ const OPTIONS = {
   'profile-dir': { type: 'string' },
   ...SIDE_OPTIONS,
   duet: { type: 'boolean' },
+  float: { type: 'boolean' },
   'cpuset-old': { type: 'string' },
   'cpuset-new': { type: 'string' },
   ...ANALYZE_OPTIONS
@@ -280,6 +284,8 @@ function parseCompareArgs (argv, ctx = {}) {
     throw new UsageError('--target, --max-runs and --time-budget go with --runs auto (--max-runs also with --runs seq)')
   }
   if (!v.duet && (v['cpuset-old'] !== undefined || v['cpuset-new'] !== undefined)) throw new UsageError('--cpuset-old and --cpuset-new go with --duet')
+  if (v.float && (v.duet || opts.cpuset !== undefined)) throw new UsageError(`--float lets serial runs float between CPUs; it does not go with ${v.duet ? '--duet' : '--cpuset'}, which pins them`)
+  opts.float = Boolean(v.float)
   if (v.duet) {
     if (opts.cpuset !== undefined) throw new UsageError('--cpuset does not go with --duet: give --cpuset-old and --cpuset-new (or neither, for an even split of the CPUs)')
     const { duetCpuSets } = require('../compare/duet-cpus.js')

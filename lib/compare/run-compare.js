@@ -31,6 +31,9 @@ const { fileOnSide, envOnSide } = require('./sides.js')
  * @property {() => number} [now] clock for the "start" column (epoch ms)
  * @property {(w: object) => void} [onWarning] an undeclared --set key passed through
  * @property {{sets: [string, string]}} [duet] the duet executor's two CPU sets
+ * @property {ReturnType<import('./pin.js').placement>} [placement] where runs go (pin.js); none: as told by cpuset
+ * @property {{measure: (cpus: number[]) => Promise<Record<string, number>>}} [probe] the CPU speed probe
+ * @property {(speeds: Record<string, number>) => void} [onProbe] told of every probe (the run-time warning)
  */
 
 /** Error codes of failures that a second run cannot change. */
@@ -208,10 +211,17 @@ async function runSchedule (schedule, ctx) {
   const failures = []
   let ran = 0
   const t0 = Date.now()
+  let pairKey
+  let where = {}
   for (const run of todo) {
     if (ctx.stop && ctx.stop.stopped) break
     if (ctx.onProgress) ctx.onProgress({ phase: 'start', run, index: ran, total: todo.length, elapsedMs: Date.now() - t0 })
-    const out = await runOne(run, ctx)
+    const key = `${run.name}\u0000${run.pair}`
+    if (key !== pairKey) {
+      pairKey = key
+      where = await placePair(run, ctx)
+    }
+    const out = await runOne(run, { ...ctx, cpuset: where.cpuset ?? ctx.cpuset, tags: { ...ctx.tags, ...where.columns } })
     ran++
     rows.push(...out.rows)
     for (const f of out.failures) {
@@ -222,6 +232,32 @@ async function runSchedule (schedule, ctx) {
     if (ctx.onProgress) ctx.onProgress({ phase: 'end', run, index: ran, total: todo.length, elapsedMs: Date.now() - t0 })
   }
   return { rows, failures, stopped: Boolean(ctx.stop && ctx.stop.stopped), ran }
+}
+
+/**
+ * Before a pair of the serial executor: its CPU (one CPU per pair, pin.js)
+ * and the probe of the CPUs the run uses, as the pair's row columns:
+ * cpuset (the pair's CPU, or --cpuset's list), cpu_speed (the probe's speed
+ * of that CPU), cpu_spread (fastest over slowest CPU probed).
+ * @param {import('./schedule.js').ScheduledRun} run
+ * @param {CompareContext} ctx
+ * @returns {Promise<{cpuset?: string, columns: Record<string, unknown>}>}
+ */
+async function placePair (run, ctx) {
+  const p = ctx.placement
+  if (!p) return { columns: {} }
+  const { servesHttp, cpuForPair } = require('./pin.js')
+  const cpu = p.mode === 'one-cpu' && !servesHttp(run.file) ? cpuForPair(ctx.seed, run.name, run.pair, p.cpus) : undefined
+  const cpuset = cpu === undefined ? ctx.cpuset : String(cpu)
+  const columns = { ...(cpuset === undefined ? {} : { cpuset }) }
+  if (ctx.probe && p.probe.length > 0) {
+    const { spreadOf, setSpeed } = require('../harness/cpu-probe.js')
+    const speeds = await ctx.probe.measure(cpu === undefined || p.probe.includes(cpu) ? p.probe : [cpu, ...p.probe])
+    if (ctx.onProbe) ctx.onProbe(speeds)
+    const speed = cpuset === undefined ? undefined : setSpeed(speeds, cpuset)
+    Object.assign(columns, { ...(speed === undefined ? {} : { cpu_speed: speed }), cpu_spread: spreadOf(speeds) })
+  }
+  return { cpuset: cpu === undefined ? undefined : String(cpu), columns }
 }
 
 /**
@@ -243,4 +279,4 @@ async function warmUp (files, count, ctx) {
   }
 }
 
-module.exports = { runOne, runSchedule, warmUp, sideOf, processOn }
+module.exports = { runOne, runSchedule, warmUp, sideOf, processOn, placePair }

@@ -7,6 +7,7 @@
 // file goes on keeps being measured (its file's process runs them all) but
 // its later pairs are ignored by the analysis.
 const { seqLabel, seqStates } = require('../stats/sequential.js')
+const { hasBlocks } = require('../stats/crossover.js')
 
 /**
  * @param {import('../stats/sequential.js').SeqParams} params version 2 unless it says 1 (simulations)
@@ -24,10 +25,13 @@ function seqRule (params) {
       for (const r of rows) if (ran.has(r.filename)) ran.set(r.filename, Math.max(ran.get(r.filename), Number(r.pair) || 0))
       for (;;) {
         const states = seqStates(rows, params, { intervals: false })
+        const blocks = hasBlocks(rows)
         const open = files.filter((f) => {
           const n = ran.get(f.name)
           if (n === 0) return true
           if (n >= params.maxPairs) return false
+          // a duet crossover's file has its first state after its first block (two pairs)
+          if (n < 2 && blocks && !states.some((s) => s.filename === f.name)) return true
           // a file none of whose configurations has a pair (every run failed) stops
           return states.some((s) => s.filename === f.name && s.verdict === 'running')
         })

@@ -22,6 +22,8 @@ const { ruleFor } = require('./rules.js')
 const { openSinks } = require('./sinks.js')
 const { envOnSide } = require('./sides.js')
 const { harnessFlags, machineMeta } = require('../report/meta.js')
+const { placement } = require('./pin.js')
+const { createCpuProbe, createSpeedWatch, spreadOf } = require('../harness/cpu-probe.js')
 
 /** The environment of the benchmark processes: --strict and --timeout travel there. */
 function childEnv (opts) {
@@ -146,6 +148,15 @@ async function runComparison (opts, io) {
   meta.host = plan.tags.host
   if (plan.shard) meta.shard = { index: plan.shard.index, count: plan.shard.count }
 
+  // Where runs go (pin.js) and the CPU probe before each pair; its first
+  // reading goes into the metadata (NDJSON, the history's source record).
+  const place = placement(opts)
+  const probe = place.probe.length > 0 && opts.probe !== false ? createCpuProbe() : undefined
+  meta.placement = place.mode
+  if (probe) {
+    const speeds = await probe.measure(place.probe)
+    meta.cpuProbe = { speeds, spread: spreadOf(speeds) }
+  }
   const sinks = openSinks({ opts, meta, stdout: io.stdout, stderr, env: io.env, append: (f) => fs.existsSync(f) && fs.statSync(f).size > 0 })
   try {
     await sinks.ready()
@@ -153,6 +164,7 @@ async function runComparison (opts, io) {
     if (opts.output) writeSidesFile(opts.output, identity)
   } catch (err) {
     await sinks.close().catch(() => {})
+    if (probe) probe.close()
     throw err
   }
   const stop = io.stop ?? { stopped: false }
@@ -184,6 +196,9 @@ async function runComparison (opts, io) {
     runCounter: { value: previous.rows.reduce((m, r) => Math.max(m, Number(r.run) || 0), 0) },
     tags: plan.tags,
     duet: opts.duet,
+    placement: place,
+    probe,
+    onProbe: createSpeedWatch({ warn: (w) => sinks.notice(`compare: warning: ${speedWarning(w, place.mode)}\n`) }),
     onRow: (row, extra) => sinks.row(row, extra),
     onFailure: (f) => {
       failures.push(f)
@@ -207,10 +222,28 @@ async function runComparison (opts, io) {
     sinks.end({ rows: result.rows, stops: result.stops ?? [], stopped: result.stopped })
   } finally {
     if (io.handleSigint !== false) process.removeListener('SIGINT', onSigint)
+    if (probe) probe.close()
     await sinks.close()
   }
   if (failures.length > 0) stderr.write(`compare: ${failures.length} run(s) failed after a retry; their rows are missing (--resume ${opts.output ?? 'FILE'} runs them again)\n`)
   return { rows: result.rows, failures, stopped: result.stopped, seed, meta, plan, stops: result.stops ?? [] }
 }
 
-module.exports = { runComparison }
+/**
+ * The run-time warning of the CPU probe, with what the design does about it.
+ * @param {{slow: string, fast: string, ratio: number}} w
+ * @param {string} mode
+ */
+function speedWarning (w, mode) {
+  const pct = ((1 - 1 / w.ratio) * 100).toFixed(0)
+  const what = mode === 'duet'
+    ? 'the crossover of the CPU sets removes it from the verdict, at the cost of a wider interval'
+    : mode === 'one-cpu'
+      ? 'each pair runs on one CPU, so it does not enter a pair\'s ratio, but pairs on the slow CPU are noisier'
+      : mode === 'float'
+        ? 'runs that float between CPUs then differ by it (bimodal ratios): leave --float out to run each pair on one CPU'
+        : 'it enters the results when --cpuset spans several CPUs'
+  return `CPU ${w.slow} runs ${pct}% slower than CPU ${w.fast} (median of the last probes; other work on it, or the hypervisor): ${what}; "benchrig doctor" shows the machine`
+}
+
+module.exports = { runComparison, speedWarning }

@@ -10,11 +10,12 @@ const { adjust } = require('./adjust.js')
 const { mean, median } = require('./descriptive.js')
 const { normQuantile } = require('./distributions.js')
 const { starsFor, decide } = require('./verdict.js')
-const { warningsFor } = require('./warnings.js')
+const { warningsFor, cpuSpeedWarnings } = require('./warnings.js')
 const { groupRows, pairsOf, fallbackMessage } = require('./pairing.js')
 const { precisionOf } = require('./precision.js')
 const { pairedTestFor, measureOfRows, effectFloor, applyFloor, warningsForMethod } = require('./near-deterministic.js')
 const { seqOfRows, seqStates } = require('./sequential.js')
+const { crossoverRows, cpuEffectWarnings } = require('./crossover.js')
 
 const SCHEMA = 'benchrig-analysis/1'
 
@@ -22,7 +23,7 @@ const SCHEMA = 'benchrig-analysis/1'
  * @typedef {{binary: string, filename: string, configuration: string,
  *   rate: number|string, time?: number|string, pair?: number|string,
  *   seed?: number|string, order?: number|string, measure?: string,
- *   starved?: string, generator_bound?: boolean|string}} Row rows pair by (seed, pair);
+ *   starved?: string, generator_bound?: boolean|string, executor?: string, cpu_block?: string, cpuset?: string}} Row rows pair by (seed, pair);
  *   measure: what the rates count (near-deterministic.js), empty or absent for wall;
  *   starved: a duet pair's starved side; generator_bound: a bench.http() run's (compare's CSV)
  * @typedef {object} Result
@@ -125,7 +126,8 @@ function analyzeGroup (g, opts) {
     // section is counted as exactly as a long one: no timer to outrun.
     // Under heap it is MB allocated: no timer either.
     shortTime: opts.measure === 'instructions' || opts.measure === 'heap' ? undefined : SHORT_TIME_S,
-    fallback: fallback && fallback.unpaired !== 'no-pairs' ? fallbackMessage(fallback) : undefined
+    fallback: fallback && fallback.unpaired !== 'no-pairs' ? fallbackMessage(fallback) : undefined,
+    executor: g.executor
   }), method)
   return { result, warnings, pairs: paired ? paired.pairs : undefined, fallback }
 }
@@ -197,15 +199,22 @@ function analyze (rows, opts = {}) {
   // that may be called faster or slower (lib/stats/near-deterministic.js).
   o.measure = measureOfRows(rows)
   o.minEffect = effectFloor(o.measure, opts.minEffect)
+  // A duet crossover (crossover.js): its CPU effect, then each block of two
+  // pairs as one pair with the effect removed, for every analysis below.
+  const cpuEffect = [...cpuSpeedWarnings(rows), ...cpuEffectWarnings(rows)]
+  const executors = new Map(rows.map((r) => [`${r.filename}\u0000${r.configuration}`, r.executor]))
+  const perPair = rows
+  rows = crossoverRows(rows)
   // Rows of --runs seq: each configuration is analysed on the pairs up to
   // where the rule stopped it, and its interval and verdict are the rule's.
   const seq = seqOfRows(rows)
   const stops = seq ? new Map(seqStates(rows, seq).map((s) => [`${s.filename}\u0000${s.configuration}`, s])) : undefined
   if (stops) rows = rows.filter((r) => upToStop(r, stops))
-  const analysed = groupRows(rows).map((g) => analyzeGroup(g, o))
+  const analysed = groupRows(rows).map((g) => analyzeGroup({ ...g, executor: executors.get(`${g.filename}\u0000${g.configuration}`) }, o))
   const partial = analysed.map((a) => a.result)
   const warnings = analysed.flatMap((a) => a.warnings)
-  warnings.push(...starvedWarnings(rows), ...generatorBoundWarnings(rows))
+  // starved pairs are counted per pair, before the blocks
+  warnings.push(...starvedWarnings(rows === perPair ? rows : perPair), ...generatorBoundWarnings(rows), ...cpuEffect)
   if (analysed.some((a) => a.fallback && a.fallback.unpaired === 'no-pairs')) {
     warnings.unshift({ filename: '', configuration: '', kind: 'unpaired', message: fallbackMessage({ unpaired: 'no-pairs' }) })
   }

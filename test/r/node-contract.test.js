@@ -46,7 +46,7 @@ t.test('compare.js CSV: Node\'s read.csv contract, the same numbers as our compa
   t.equal(contract.length, 2)
   for (const c of contract) {
     t.equal(Number(c.columns), COLUMNS.length, 'all columns read')
-    t.equal(c.numeric, 'rate time seed start shard_index shard_count section_start section_end alloc_bytes max_rss_kb', 'the recycled numeric columns hold numbers (or nothing)')
+    t.equal(c.numeric, 'rate time seed start shard_index shard_count section_start section_end alloc_bytes max_rss_kb cpu_speed cpu_spread', 'the recycled numeric columns hold numbers (or nothing)')
     const o = ours.find((x) => x.name === c.name)
     t.ok(o, `${c.name}: in our compare.R too`)
     t.ok(close(Number(o.improvement), Number(c.improvement)), `${c.name}: improvement ${o.improvement} vs ${c.improvement}`)

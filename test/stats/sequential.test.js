@@ -90,8 +90,16 @@ t.test('the rule over a suite: calls, no change, futility, max-runs; calls are k
   t.same(calls, [[9, 0], [9, 1]], 'both called during the run, at pair 9')
   t.match(s[2], { verdict: 'no change', reason: 'inside threshold', n: 7, level: 0.95, evalue: 0 })
   t.ok(s[2].lo > -Math.log1p(0.01) && s[2].hi < Math.log1p(0.01))
-  t.match(s[3], { verdict: 'inconclusive', reason: 'futility', n: 7 })
+  t.match(s[3], { verdict: 'inconclusive', reason: 'futility' })
+  t.ok(s[3].n >= 10 && s[3].n < 100, `version 3: futility after 10 pairs or more, when even an optimistic centre is out of reach (${s[3].n})`)
   t.ok(s[3].needed > 100, `futility says it would need ~${s[3].needed} pairs`)
+  t.match(runSuite([series[3]], { ...P, version: 2 })[0], { verdict: 'inconclusive', reason: 'futility', n: 7 }, 'version 2 (rows that say so) gave up as soon as a perfect run could have decided')
+  t.match(runSuite([series[3].slice(0, 9)], P)[0], { verdict: 'running', n: 9 }, 'no futility before 10 pairs')
+  // a true +7% under sd 0.15: the centre after 10 pairs says "hopeless", the optimistic one does not
+  const seven = Array.from({ length: 100 }, (_, i) => (i < 10 ? 0.0 : 0.068) + 0.15 * rng.normal())
+  const v3 = runSuite([seven], P)[0]
+  const v2 = runSuite([seven], { ...P, version: 2 })[0]
+  t.ok(v3.n > v2.n, `version 3 keeps a slow start going longer (${v3.n} vs ${v2.n} pairs)`)
   t.match(runSuite([series[3].slice(0, 5)], { ...P, maxPairs: 5 })[0], { verdict: 'inconclusive', reason: 'max-runs', n: 5 })
   t.match(runSuite([series[3].slice(0, 6)], P)[0], { verdict: 'running', n: 6 }, 'no futility before a perfect run could have decided')
   t.match(runSuite([series[3]], { ...P, futility: false })[0], { verdict: 'inconclusive', reason: 'max-runs', n: 100 })
@@ -109,11 +117,12 @@ t.test('the rule over a suite: calls, no change, futility, max-runs; calls are k
   t.ok(lc.every((j) => ls[j].verdict === 'slower' || ls[j].verdict === 'faster'), 'every call made during the run stands at the end')
 })
 
-t.test('labels: version 2 for new runs, version 1 rows replay with version 1', async (t) => {
+t.test('labels: version 3 for new runs, version 2 and 1 rows replay with theirs', async (t) => {
   const label = seqLabel({ alpha: 0.05, threshold: 2, maxPairs: 50 })
-  t.equal(label, 'seq v2 alpha=0.05 threshold=2 max=50')
-  t.same(parseSeqLabel(label), { version: 2, alpha: 0.05, threshold: 2, maxPairs: 50 })
-  t.same(parseSeqLabel(seqLabel({ alpha: 0.01, threshold: 1, maxPairs: 9, futility: false })), { version: 2, alpha: 0.01, threshold: 1, maxPairs: 9, futility: false })
+  t.equal(label, 'seq v3 alpha=0.05 threshold=2 max=50')
+  t.same(parseSeqLabel(label), { version: 3, alpha: 0.05, threshold: 2, maxPairs: 50 })
+  t.same(parseSeqLabel(seqLabel({ alpha: 0.01, threshold: 1, maxPairs: 9, futility: false })), { version: 3, alpha: 0.01, threshold: 1, maxPairs: 9, futility: false })
+  t.same(parseSeqLabel('seq v2 alpha=0.05 threshold=1 max=100'), { version: 2, alpha: 0.05, threshold: 1, maxPairs: 100 }, 'rows of version 2 replay with its futility')
   t.equal(seqLabel({ version: 1, alpha: 0.05, threshold: 1, maxPairs: 100 }), 'seq alpha=0.05 threshold=1 max=100')
   t.same(parseSeqLabel('seq alpha=0.05 threshold=1 max=100'), { version: 1, alpha: 0.05, threshold: 1, maxPairs: 100 })
   t.equal(parseSeqLabel('fixed 30'), undefined)
@@ -206,9 +215,9 @@ t.test('--max-regression under seq: the gate is the rule\'s own call and interva
   t.match(slow, { verdict: 'slower', stop: { rule: 'seq', reason: 'below 0' } })
   t.ok(slow.ci[1] < -5, `the rule's interval ends below -5%: ${slow.ci[1]}`)
   t.same(gated.regressions.map((r) => r.configuration), ['a=1'], 'called slower with the interval below -5%: the gate fires')
-  t.match(formatAnalysisText(gated), /FAIL: 1 configuration\(s\) slower than -5% \(called slower by seq v2 alpha=0\.05 threshold=2 max=50 with\s+its interval's upper end below -5%\):\n {2}x\/f\.js a=1: .*after \d+ pairs/)
+  t.match(formatAnalysisText(gated), /FAIL: 1 configuration\(s\) slower than -5% \(called slower by seq v3 alpha=0\.05 threshold=2 max=50 with\s+its interval's upper end below -5%\):\n {2}x\/f\.js a=1: .*after \d+ pairs/)
   // the interval's upper end above -PCT: no regression, though the call is "slower"
   const loose = analyze(rows, { maxRegression: -slow.ci[1] + 1 })
   t.same(loose.regressions, [], 'upper end not below -PCT: the gate holds')
-  t.match(formatAnalysisText(loose), /No configuration is shown to be slower than [^]*called slower by seq v2/)
+  t.match(formatAnalysisText(loose), /No configuration is shown to be slower than [^]*called slower by seq v3/)
 })
