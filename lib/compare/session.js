@@ -21,6 +21,7 @@ const { ruleFor } = require('./rules.js')
 const { openSinks } = require('./sinks.js')
 const { envOnSide } = require('./sides.js')
 const { harnessFlags, machineMeta } = require('../report/meta.js')
+const { fileArgsOf } = require('./scoped-set.js')
 
 /** The environment of the benchmark processes: --strict and --timeout travel there. */
 function childEnv (opts) {
@@ -82,7 +83,10 @@ async function runComparison (opts, io) {
   const sides = opts.sides
   const found = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
   if (found.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
-  checkBenchmarkers(opts.args, found.map((f) => f.file))
+  // --set SCOPE:key=value and a question's per-category and per-file settings: each file's own arguments
+  const fileArgs = fileArgsOf(found, opts.args, opts.scopedSets ?? [], opts.question ? `--set (or "set" of --question ${opts.question.file})` : '--set')
+  if (fileArgs) for (const f of found) checkBenchmarkers(fileArgs.get(f.name), [f.file])
+  else checkBenchmarkers(opts.args, found.map((f) => f.file))
 
   const previous = resumeState(opts, sides, (m) => stderr.write(m))
   const seed = previous.seed ?? opts.seed ?? randomSeed()
@@ -103,6 +107,8 @@ async function runComparison (opts, io) {
     executor: executorName,
     measure: opts.measure,
     args: opts.args,
+    ...(fileArgs ? { fileArgs: Object.fromEntries(fileArgs) } : {}),
+    ...(opts.question ? { question: opts.question } : {}),
     cpuset: opts.cpuset,
     ...(opts.duet ? { duet: { cpusets: opts.duet.sets } } : {}),
     root: opts.root,
@@ -110,7 +116,7 @@ async function runComparison (opts, io) {
     new: sideMeta(sides.new, opts),
     ...machineMeta()
   }
-  const plan = buildPlan({ sides, root: opts.root, found, seed, opts })
+  const plan = buildPlan({ sides, root: opts.root, found, seed, opts: { ...opts, fileArgs } })
   // the design travels with every row, as the measure does
   Object.assign(plan.tags, { executor: executorName, rule: rule.label })
   if (plan.shard) {
@@ -149,6 +155,7 @@ async function runComparison (opts, io) {
     sides,
     root: opts.root,
     args: opts.args,
+    fileArgs,
     cpuset: opts.cpuset,
     measure: opts.measure,
     seed,
