@@ -20,6 +20,7 @@ const { runComparison } = require('../compare/session.js')
 const { splitSetArgs } = require('../harness/pass-through.js')
 const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
 const { measureOfRows } = require('../report/forest.js')
+const { pct, ciText, verdictText } = require('../report/analysis-text.js')
 const { checkMeasure } = require('../harness/measure.js')
 const { readQuestion, mergeQuestion } = require('./question.js')
 const { splitScoped } = require('../compare/scoped-set.js')
@@ -344,7 +345,8 @@ async function main (argv, ctx = {}) {
   let profiles = []
   const analyse = (d) => analyze(opts.scale ? d.rows.map((r) => scaleRate(r, opts.scale)) : d.rows, { ...opts.analysis, meta: { seed: d.seed, old: d.meta.old, new: d.meta.new } })
   try {
-    done = await runComparison({ ...opts, sides: built.sides }, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint })
+    const onFileEnd = fileLinesWanted(stderr, opts.progress, ctx.env ?? process.env) ? (name, rows) => stderr.write(fileLines(name, rows, opts)) : undefined
+    done = await runComparison({ ...opts, sides: built.sides }, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint, onFileEnd })
     // --profile needs the sides (worktrees, prefixes) still there
     if (opts.profile && !done.stopped && done.rows.length > 0) {
       a = analyse(done)
@@ -377,6 +379,36 @@ async function main (argv, ctx = {}) {
   }
   if (stopped) return 130
   return code
+}
+
+/**
+ * Each file's verdicts and warnings as the file ends: on a stream that is not
+ * a terminal (CI logs, a file), where no progress line shows how things stand;
+ * not with --no-progress or BENCHRIG_PROGRESS=none.
+ * @param {{isTTY?: boolean}} stderr
+ * @param {boolean} progress
+ * @param {NodeJS.ProcessEnv} env
+ */
+function fileLinesWanted (stderr, progress, env) {
+  return progress && !stderr.isTTY && env.BENCHRIG_PROGRESS !== 'none'
+}
+
+/**
+ * A file's verdicts and warnings from the analysis of every row so far (the
+ * one analyze gives; q and e-BH span every file, so a later file may still
+ * change them: the final analysis decides).
+ * @param {string} name
+ * @param {object[]} rows
+ * @param {Record<string, any>} opts
+ */
+function fileLines (name, rows, opts) {
+  const a = analyze(/** @type {any[]} */ (rows), opts.analysis)
+  const mine = a.results.filter((r) => r.filename === name)
+  if (mine.length === 0) return ''
+  const out = [`compare: ${name} done (so far; the final analysis spans every file):`]
+  for (const r of mine) out.push(`  ${r.configuration}: ${pct(r.change)} ${ciText(r, a.meta.confLevel)} ${verdictText(r, a.results.length)}`)
+  for (const w of a.warnings.filter((x) => x.filename === name)) out.push(`  warning: ${w.configuration} ${w.kind}: ${w.message}`)
+  return out.join('\n') + '\n'
 }
 
 /**

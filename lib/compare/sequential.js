@@ -33,6 +33,7 @@ function seqRule (params) {
           return states.some((s) => s.filename === f.name && s.verdict === 'running')
         })
         if (ctx.progress) ctx.progress({ phase: 'rule', text: describeOpen(states, params) })
+        if (ctx.fileEnded) for (const f of files) if (ran.get(f.name) > 0 && !open.includes(f)) ctx.fileEnded(f.name)
         if (open.length === 0) {
           const stops = seqAnalysis(rows, params).map((s) => stopRecord(s, label))
           for (const line of summary(stops)) ctx.log(line)

@@ -11,7 +11,7 @@ const { findBenchmarks } = require('../harness/discover.js')
 const { createKeyWarner } = require('../harness/pass-through.js')
 const { measureName } = require('../harness/measure.js')
 const { randomSeed } = require('../stats/prng.js')
-const { buildSchedule } = require('./schedule.js')
+const { buildSchedule, runKey } = require('./schedule.js')
 const { buildPlan } = require('./plan.js')
 const { writePlanSidecar } = require('./plan-file.js')
 const { loadForResume, checkResumeBinaries, trimNdjsonForResume } = require('./resume.js')
@@ -73,7 +73,9 @@ function resumeState (opts, sides, notice) {
  * Runs a comparison.
  * @param {Record<string, any>} opts parsed by lib/cli/compare.js (sides: the two sides)
  * @param {{stdout: {write: (s: string) => unknown}, stderr: NodeJS.WritableStream, env?: NodeJS.ProcessEnv,
- *   stop?: {stopped: boolean}, handleSigint?: boolean}} io
+ *   stop?: {stopped: boolean}, handleSigint?: boolean, onFileEnd?: (name: string, rows: object[]) => void}} io
+ *   onFileEnd: told once per file when the plan has no more runs of it, with every row so far
+ *   (the fixed rule: its last scheduled run; seq: the rule closed it; otherwise at the end)
  * @returns {Promise<{rows: object[], failures: object[], stopped: boolean, seed: number,
  *   meta: Record<string, any>, plan: import('./plan.js').Plan, stops: object[]}>}
  */
@@ -148,6 +150,18 @@ async function runComparison (opts, io) {
   }
   if (io.handleSigint !== false) process.on('SIGINT', onSigint)
   const failures = []
+  // every row so far, and the files whose end was told (io.onFileEnd)
+  const seen = [...previous.rows]
+  const ended = new Set()
+  const fileEnded = (name) => {
+    if (ended.has(name) || !io.onFileEnd) return
+    ended.add(name)
+    sinks.notice('')
+    io.onFileEnd(name, seen)
+  }
+  // the fixed rule: a file ends with its last scheduled run
+  const lastRun = new Map()
+  if (rule.name === 'fixed') for (const r of plan.schedule) if (!previous.done.has(runKey(r.name, r.binary, r.pair))) lastRun.set(r.name, runKey(r.name, r.binary, r.pair))
   /** @type {import('./run-compare.js').CompareContext} */
   const runCtx = {
     env: childEnv(opts),
@@ -164,13 +178,19 @@ async function runComparison (opts, io) {
     runCounter: { value: previous.rows.reduce((m, r) => Math.max(m, Number(r.run) || 0), 0) },
     tags: plan.tags,
     duet: opts.duet,
-    onRow: (row, extra) => sinks.row(row, extra),
+    onRow: (row, extra) => {
+      seen.push(row)
+      sinks.row(row, extra)
+    },
     onFailure: (f) => {
       failures.push(f)
       sinks.failure(f)
       sinks.notice(`compare: FAILED ${displayPath(opts.root, f.filename)}${f.configuration ? ' ' + f.configuration : ''} with the ${f.binary} binary (${meta[f.binary].path}), pair ${f.pair}: ${f.message}\n`)
     },
-    onProgress: (e) => sinks.progress(e)
+    onProgress: (e) => {
+      sinks.progress(e)
+      if (e.phase === 'end' && e.run && lastRun.get(e.run.name) === runKey(e.run.name, e.run.binary, e.run.pair)) fileEnded(e.run.name)
+    }
   }
   const execute = EXECUTORS[executorName]
   let result
@@ -182,8 +202,10 @@ async function runComparison (opts, io) {
       runSchedule: (schedule) => execute(schedule, runCtx),
       runBatch: (files, pairs, firstPair) => execute(buildSchedule({ files, runs: pairs, seed, firstPair }), runCtx),
       log: (m) => sinks.notice(`compare: ${m}\n`),
-      progress: (e) => sinks.progress(e)
+      progress: (e) => sinks.progress(e),
+      fileEnded
     })
+    if (!result.stopped) for (const f of plan.files) fileEnded(f.name)
     sinks.end({ rows: result.rows, stops: result.stops ?? [], stopped: result.stopped })
   } finally {
     if (io.handleSigint !== false) process.removeListener('SIGINT', onSigint)
