@@ -61,18 +61,20 @@ function filesOfScope (scope, files) {
  * @param {string[]} plain the unscoped key=value settings
  * @param {ScopedSet[]} scoped
  * @param {string} [source] where the scoped settings come from, for messages
+ * @param {{category: string, name: string}[]} [known] the categories' files before --filter and
+ *   --exclude: a scope must name one of them (a typo is an error), though it may be filtered out
  * @returns {Map<string, string[]>|undefined} by file name; undefined when nothing is scoped
  */
-function fileArgsOf (files, plain, scoped, source = '--set') {
+function fileArgsOf (files, plain, scoped, source = '--set', known = files) {
   if (scoped.length === 0) return undefined
   const keyOf = (s) => s.slice(0, s.indexOf('='))
   const perFile = new Map(files.map((f) => [f.name, new Map(plain.map((s) => [keyOf(s), { arg: s, rank: 0 }]))]))
   for (const s of scoped) {
-    const { names, rank } = filesOfScope(s.scope, files)
-    if (names.size === 0) {
-      const cats = [...new Set(files.map((f) => f.category))]
-      throw new UsageError(`${source} ${s.raw}: "${s.scope}" names no category or benchmark file of this run; its categories: ${cats.join(', ')}; its files: ${files.map((f) => f.name).join(', ')}`)
+    if (filesOfScope(s.scope, known).names.size === 0) {
+      const cats = [...new Set(known.map((f) => f.category))]
+      throw new UsageError(`${source} ${s.raw}: "${s.scope}" names no category or benchmark file of this run; its categories: ${cats.join(', ')}; its files: ${known.map((f) => f.name).join(', ')}`)
     }
+    const { names, rank } = filesOfScope(s.scope, files)
     for (const name of names) {
       const m = perFile.get(name)
       const had = m.get(s.key)

@@ -86,7 +86,9 @@ async function runComparison (opts, io) {
   const found = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
   if (found.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
   // --set SCOPE:key=value and a question's per-category and per-file settings: each file's own arguments
-  const fileArgs = fileArgsOf(found, opts.args, opts.scopedSets ?? [], opts.question ? `--set (or "set" of --question ${opts.question.file})` : '--set')
+  const scoped = opts.scopedSets ?? []
+  const known = scoped.length > 0 && ((opts.filter ?? []).length > 0 || (opts.exclude ?? []).length > 0) ? findBenchmarks({ root: opts.root, categories: opts.categories }) : found
+  const fileArgs = fileArgsOf(found, opts.args, scoped, opts.question ? `--set (or "set" of --question ${opts.question.file})` : '--set', known)
   if (fileArgs) for (const f of found) checkBenchmarkers(fileArgs.get(f.name), [f.file])
   else checkBenchmarkers(opts.args, found.map((f) => f.file))
 

@@ -40,12 +40,13 @@ const write = (name, text) => {
   return file
 }
 
-async function run (args) {
+async function run (args, { progress = false } = {}) {
   let stdout = ''
   let stderr = ''
-  const ctx = { stdout: { write: (s) => { stdout += s; return true } }, stderr: { write: (s) => { stderr += s; return true } }, handleSigint: false }
+  // stderr is not a terminal; env: where BENCHRIG_PROGRESS is looked up (not this test run's)
+  const ctx = { stdout: { write: (s) => { stdout += s; return true } }, stderr: { write: (s) => { stderr += s; return true } }, handleSigint: false, env: {} }
   try {
-    return { code: await compareMain([...BIN, '--root', root, '--no-progress', '--seed', '5', ...args], ctx), stdout, stderr }
+    return { code: await compareMain([...BIN, '--root', root, ...(progress ? [] : ['--no-progress']), '--seed', '5', ...args], ctx), stdout, stderr }
   } catch (err) {
     if (err.exitCode !== 2) throw err
     return { code: 2, stdout, stderr: stderr + err.message }
@@ -74,7 +75,7 @@ t.test('bad question files: one usage error naming the file and the key', async 
     ['b.json', '{"categories": []}', /b\.json: "categories" is empty/],
     ['c.json', '{"runs": "often"}', /c\.json: "runs" is "often": give a whole number of pairs >= 1, "auto" or "seq"/],
     ['d.yaml', 'set:\n  alpha:\n    n: [1, 2]\n', /d\.yaml: "set\.alpha\.n" is \[1,2\]: give one value/],
-    ['e.yaml', 'rule:\n  alfa: 0.1\n', /e\.yaml: "rule\.alfa" is not a parameter of a rule \(did you mean "rule\.alpha"\?\)/],
+    ['e.yaml', 'rule:\n  alpah: 0.1\n', /e\.yaml: "rule\.alpah" is not a parameter of a rule \(did you mean "rule\.alpha"\?\)/],
     ['f.yaml', 'rule:\n  alpha: -1\n', /f\.yaml: "rule\.alpha" is -1: give a number > 0/],
     ['g.yaml', 'set: [1]\n', /g\.yaml: "set" must be an object/],
     ['h.json', '{"categories": ', /h\.json: not valid JSON/],
@@ -111,12 +112,18 @@ t.test('one run with per-file settings: rows, meta, plan hash; the file and its 
     '    n: 3',
     '  beta/one.js:',
     '    n: 4',
+    '  alpha/two.js:', // excluded: a scope may name a file the filters leave out
+    '    n: 7',
     ''
   ].join('\n'))
   const csv = path.join(dir, 'q.csv')
   const nd = path.join(dir, 'q.ndjson')
-  const r = await run(['--question', q, '--output', csv, '--ndjson', nd])
+  const r = await run(['--question', q, '--output', csv, '--ndjson', nd], { progress: true })
   t.equal(r.code, 0, r.stderr)
+  // not a terminal: each file's verdicts as it ends, from the analysis benchrig analyze gives
+  const done = r.stderr.split('\n').filter((l) => / done \(so far/.test(l))
+  t.same(done.map((l) => l.split(' ')[1]).sort(), ['alpha/one.js', 'beta/one.js'], 'one block per file')
+  t.match(r.stderr, /compare: beta\/one\.js done \(so far; the final analysis spans every file\):\n {2}kind='a' n=4: [+-]\d+\.\d+% \[/)
   const rows = parseCsvRecords(fs.readFileSync(csv, 'utf8')).records
   t.same([...new Set(rows.map((x) => `${x.filename} ${x.configuration}`))].sort(), ["alpha/one.js kind='a' n=3", "beta/one.js kind='a' n=4"], 'each file ran with its own n; --exclude from the file')
   t.equal(rows.length, 2 * 2 * 2, '2 files x 2 pairs x 2 sides')
