@@ -20,7 +20,10 @@ const { runComparison } = require('../compare/session.js')
 const { splitSetArgs } = require('../harness/pass-through.js')
 const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
 const { measureOfRows } = require('../report/forest.js')
+const { pct, ciText, verdictText } = require('../report/analysis-text.js')
 const { checkMeasure } = require('../harness/measure.js')
+const { readQuestion, mergeQuestion } = require('./question.js')
+const { splitScoped } = require('../compare/scoped-set.js')
 
 const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all>
        compare.js --old-ref REF --new-ref REF [--repo DIR] [options] <category ...|all>
@@ -74,6 +77,15 @@ Options:
   --set key=value       narrow a configuration key (repeatable); a file that does
                         not declare it gets it passed through, with one warning
                         per run; --set CPUSET=LIST is --cpuset LIST
+  --set SCOPE:key=value the same for some files only: SCOPE is a category or a
+                        benchmark file (buffers/buffer-tostring.js, or its name
+                        alone when it is unique); the file's own beats its
+                        category's, which beats an unscoped --set
+  --question FILE       the whole question in one file (JSON, or YAML for .yaml
+                        and .yml): categories, filter, exclude, set (everywhere,
+                        per category, per file), measure, runs and rule
+                        (alpha, threshold, max-runs, target, time-budget); the
+                        flags it stands for; a flag also given must agree
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
@@ -167,6 +179,7 @@ const OPTIONS = {
   shard: { type: 'string' },
   'shard-count': { type: 'string' },
   plan: { type: 'string' },
+  question: { type: 'string' },
   profile: { type: 'boolean' },
   'profile-dir': { type: 'string' },
   ...SIDE_OPTIONS,
@@ -181,6 +194,23 @@ function wholeNumber (raw, flag, min) {
   if (raw === undefined) return undefined
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`${flag} ${raw}: give a whole number >= ${min}`)
   return Number(raw)
+}
+
+/**
+ * A check of a value the question file may have given: its error names the file and key.
+ * @template T
+ * @param {import('./question.js').Question|undefined} q
+ * @param {string} key
+ * @param {() => T} check
+ * @returns {T}
+ */
+function questionChecked (q, key, check) {
+  try {
+    return check()
+  } catch (err) {
+    if (!q || q.values[key] === undefined || !(err instanceof UsageError)) throw err
+    throw new UsageError(`--question ${q.file}: "${key}": ${err.message}`)
+  }
 }
 
 /** --profile [--profile-dir DIR]: the folder of the profiles (default ./benchrig-profiles), or undefined. */
@@ -207,6 +237,8 @@ function parseCompareArgs (argv, ctx = {}) {
   const parsed = parseCommandLine(argv, OPTIONS)
   const v = parsed.values
   if (v.help) return { help: true }
+  const question = v.question === undefined ? undefined : readQuestion(v.question)
+  const categories = question ? mergeQuestion(v, parsed.positionals, question) : parsed.positionals
   const runsGiven = argv.filter((x) => x === '--runs' || x.startsWith('--runs='))
   if (runsGiven.length > 1) throw new UsageError('--runs is given more than once: give one of --runs N, --runs auto or --runs seq')
   const auto = v.runs === 'auto'
@@ -220,7 +252,8 @@ function parseCompareArgs (argv, ctx = {}) {
     if (!/^\d+$/.test(v.seed)) throw new UsageError(`--seed ${v.seed}: give a whole number`)
     seed = Number(v.seed) >>> 0
   }
-  const { args, cpuset } = splitSetArgs(v.set ?? [], v.cpuset)
+  const { plain, scoped } = splitScoped(v.set ?? [])
+  const { args, cpuset } = splitSetArgs(plain, v.cpuset)
   if ((v.csv || v.scale !== undefined) && !v.analyze) throw new UsageError(`${v.csv ? '--csv' : '--scale'} goes with --analyze (without it compare writes CSV, unscaled)`)
   const opts = {
     // two binaries are sides as they are; refs and packages are built in main()
@@ -229,10 +262,13 @@ function parseCompareArgs (argv, ctx = {}) {
     profile: profileDir(v),
     sides: undefined,
     root: path.resolve(v.root ?? ctx.defaultRoot ?? defaultRoot()),
-    categories: parsed.positionals,
+    categories,
     filter: v.filter ?? [],
     exclude: v.exclude ?? [],
     args,
+    // --set SCOPE:key=value: resolved against the files in the session (lib/compare/scoped-set.js)
+    scopedSets: scoped,
+    question: question && { file: path.resolve(question.file), ...question.content },
     cpuset,
     timeout: parseTimeout(v.timeout),
     strict: Boolean(v.strict),
@@ -256,7 +292,7 @@ function parseCompareArgs (argv, ctx = {}) {
         }
       : undefined,
     warmup: wholeNumber(v.warmup, '--warmup', 0) ?? 0,
-    measure: checkMeasure(v.measure),
+    measure: questionChecked(question, 'measure', () => checkMeasure(v.measure)),
     output: v.output ?? v.resume,
     resume: v.resume !== undefined,
     resumeUnverified: Boolean(v['resume-unverified']),
@@ -320,7 +356,8 @@ async function main (argv, ctx = {}) {
   let profiles = []
   const analyse = (d) => analyze(opts.scale ? d.rows.map((r) => scaleRate(r, opts.scale)) : d.rows, { ...opts.analysis, meta: { seed: d.seed, old: d.meta.old, new: d.meta.new } })
   try {
-    done = await runComparison({ ...opts, sides: built.sides }, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint })
+    const onFileEnd = fileLinesWanted(stderr, opts.progress, ctx.env ?? process.env) ? (name, rows) => stderr.write(fileLines(name, rows, opts)) : undefined
+    done = await runComparison({ ...opts, sides: built.sides }, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint, onFileEnd })
     // --profile needs the sides (worktrees, prefixes) still there
     if (opts.profile && !done.stopped && done.rows.length > 0) {
       a = analyse(done)
@@ -353,6 +390,36 @@ async function main (argv, ctx = {}) {
   }
   if (stopped) return 130
   return code
+}
+
+/**
+ * Each file's verdicts and warnings as the file ends: on a stream that is not
+ * a terminal (CI logs, a file), where no progress line shows how things stand;
+ * not with --no-progress or BENCHRIG_PROGRESS=none.
+ * @param {{isTTY?: boolean}} stderr
+ * @param {boolean} progress
+ * @param {NodeJS.ProcessEnv} env
+ */
+function fileLinesWanted (stderr, progress, env) {
+  return progress && !stderr.isTTY && env.BENCHRIG_PROGRESS !== 'none'
+}
+
+/**
+ * A file's verdicts and warnings from the analysis of every row so far (the
+ * one analyze gives; q and e-BH span every file, so a later file may still
+ * change them: the final analysis decides).
+ * @param {string} name
+ * @param {object[]} rows
+ * @param {Record<string, any>} opts
+ */
+function fileLines (name, rows, opts) {
+  const a = analyze(/** @type {any[]} */ (rows), opts.analysis)
+  const mine = a.results.filter((r) => r.filename === name)
+  if (mine.length === 0) return ''
+  const out = [`compare: ${name} done (so far; the final analysis spans every file):`]
+  for (const r of mine) out.push(`  ${r.configuration}: ${pct(r.change)} ${ciText(r, a.meta.confLevel)} ${verdictText(r, a.results.length)}`)
+  for (const w of a.warnings.filter((x) => x.filename === name)) out.push(`  warning: ${w.configuration} ${w.kind}: ${w.message}`)
+  return out.join('\n') + '\n'
 }
 
 /**

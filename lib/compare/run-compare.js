@@ -16,6 +16,8 @@ const { fileOnSide, envOnSide } = require('./sides.js')
  * @property {{old: string, new: string}} [binaries] absolute paths, when no sides are given
  * @property {string} [root] the plan's benchmark directory (a side with its own root maps files from it)
  * @property {string[]} args key=value narrowings (from --set)
+ * @property {Map<string, string[]>} [fileArgs] each file's own key=value narrowings, by file name,
+ *   when a --set is scoped (lib/compare/scoped-set.js); they replace args
  * @property {string} [cpuset]
  * @property {import('../harness/measure.js').MeasureName} [measure] what the rates count (default wall)
  * @property {number} seed
@@ -57,7 +59,7 @@ async function runOne (run, ctx) {
     const errors = []
     const res = await runFile({
       ...processOn(side, run.file, ctx),
-      args: [...ctx.args, ...extraArgs],
+      args: [...argsOf(ctx, run.name), ...extraArgs],
       onConfig: (c) => {
         if (configs === undefined && extraArgs.length === 0) configs = c.queueLength
         if (ctx.onProgress) ctx.onProgress({ phase: 'config', queueLength: c.queueLength })
@@ -117,6 +119,15 @@ async function runOne (run, ctx) {
     }
   }
   return { rows, failures }
+}
+
+/**
+ * A file's key=value narrowings: its own under scoped settings, else the run's.
+ * @param {CompareContext} ctx
+ * @param {string} name the file's name ("category/file.js")
+ */
+function argsOf (ctx, name) {
+  return (ctx.fileArgs && ctx.fileArgs.get(name)) ?? ctx.args
 }
 
 /**
@@ -273,10 +284,10 @@ async function warmUp (files, count, ctx) {
     for (const f of files) {
       for (const binary of /** @type {const} */ (['old', 'new'])) {
         if (ctx.stop && ctx.stop.stopped) return
-        await runFile({ ...processOn(sideOf(ctx, binary), f.file, ctx), args: ctx.args })
+        await runFile({ ...processOn(sideOf(ctx, binary), f.file, ctx), args: argsOf(ctx, f.name) })
       }
     }
   }
 }
 
-module.exports = { runOne, runSchedule, warmUp, sideOf, processOn, placePair }
+module.exports = { runOne, runSchedule, warmUp, sideOf, processOn, placePair, argsOf }

@@ -11,7 +11,7 @@ const { findBenchmarks } = require('../harness/discover.js')
 const { createKeyWarner } = require('../harness/pass-through.js')
 const { measureName } = require('../harness/measure.js')
 const { randomSeed } = require('../stats/prng.js')
-const { buildSchedule } = require('./schedule.js')
+const { buildSchedule, runKey } = require('./schedule.js')
 const { buildPlan } = require('./plan.js')
 const { writePlanSidecar } = require('./plan-file.js')
 const { readForResume, trimNdjsonForResume } = require('./resume.js')
@@ -24,6 +24,7 @@ const { envOnSide } = require('./sides.js')
 const { harnessFlags, machineMeta } = require('../report/meta.js')
 const { placement } = require('./pin.js')
 const { createCpuProbe, createSpeedWatch, spreadOf } = require('../harness/cpu-probe.js')
+const { fileArgsOf } = require('./scoped-set.js')
 
 /** The environment of the benchmark processes: --strict and --timeout travel there. */
 function childEnv (opts) {
@@ -97,7 +98,9 @@ function finishResume (opts, previous, identity, notice) {
  * Runs a comparison.
  * @param {Record<string, any>} opts parsed by lib/cli/compare.js (sides: the two sides)
  * @param {{stdout: {write: (s: string) => unknown}, stderr: NodeJS.WritableStream, env?: NodeJS.ProcessEnv,
- *   stop?: {stopped: boolean}, handleSigint?: boolean}} io
+ *   stop?: {stopped: boolean}, handleSigint?: boolean, onFileEnd?: (name: string, rows: object[]) => void}} io
+ *   onFileEnd: told once per file when the plan has no more runs of it, with every row so far
+ *   (the fixed rule: its last scheduled run; seq: the rule closed it; otherwise at the end)
  * @returns {Promise<{rows: object[], failures: object[], stopped: boolean, seed: number,
  *   meta: Record<string, any>, plan: import('./plan.js').Plan, stops: object[]}>}
  */
@@ -107,7 +110,12 @@ async function runComparison (opts, io) {
   const sides = opts.sides
   const found = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
   if (found.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
-  checkBenchmarkers(opts.args, found.map((f) => f.file))
+  // --set SCOPE:key=value and a question's per-category and per-file settings: each file's own arguments
+  const scoped = opts.scopedSets ?? []
+  const known = scoped.length > 0 && ((opts.filter ?? []).length > 0 || (opts.exclude ?? []).length > 0) ? findBenchmarks({ root: opts.root, categories: opts.categories }) : found
+  const fileArgs = fileArgsOf(found, opts.args, scoped, opts.question ? `--set (or "set" of --question ${opts.question.file})` : '--set', known)
+  if (fileArgs) for (const f of found) checkBenchmarkers(fileArgs.get(f.name), [f.file])
+  else checkBenchmarkers(opts.args, found.map((f) => f.file))
 
   const previous = resumeState(opts)
   const seed = previous.seed ?? opts.seed ?? randomSeed()
@@ -128,6 +136,8 @@ async function runComparison (opts, io) {
     executor: executorName,
     measure: opts.measure,
     args: opts.args,
+    ...(fileArgs ? { fileArgs: Object.fromEntries(fileArgs) } : {}),
+    ...(opts.question ? { question: opts.question } : {}),
     cpuset: opts.cpuset,
     ...(opts.duet ? { duet: { cpusets: opts.duet.sets } } : {}),
     root: opts.root,
@@ -135,7 +145,7 @@ async function runComparison (opts, io) {
     new: sideMeta(sides.new, opts),
     ...machineMeta()
   }
-  const plan = buildPlan({ sides, root: opts.root, found, seed, opts })
+  const plan = buildPlan({ sides, root: opts.root, found, seed, opts: { ...opts, fileArgs } })
   // the design travels with every row, as the measure does
   Object.assign(plan.tags, { executor: executorName, rule: rule.label })
   const identity = identityOf({ seed, plan, categories: opts.categories, args: opts.args, old: meta.old, new: meta.new })
@@ -181,6 +191,18 @@ async function runComparison (opts, io) {
   }
   if (io.handleSigint !== false) process.on('SIGINT', onSigint)
   const failures = []
+  // every row so far, and the files whose end was told (io.onFileEnd)
+  const seen = [...previous.rows]
+  const ended = new Set()
+  const fileEnded = (name) => {
+    if (ended.has(name) || !io.onFileEnd) return
+    ended.add(name)
+    sinks.notice('')
+    io.onFileEnd(name, seen)
+  }
+  // the fixed rule: a file ends with its last scheduled run
+  const lastRun = new Map()
+  if (rule.name === 'fixed') for (const r of plan.schedule) if (!previous.done.has(runKey(r.name, r.binary, r.pair))) lastRun.set(r.name, runKey(r.name, r.binary, r.pair))
   /** @type {import('./run-compare.js').CompareContext} */
   const runCtx = {
     env: childEnv(opts),
@@ -188,6 +210,7 @@ async function runComparison (opts, io) {
     sides,
     root: opts.root,
     args: opts.args,
+    fileArgs,
     cpuset: opts.cpuset,
     measure: opts.measure,
     seed,
@@ -199,13 +222,19 @@ async function runComparison (opts, io) {
     placement: place,
     probe,
     onProbe: createSpeedWatch({ warn: (w) => sinks.notice(`compare: warning: ${speedWarning(w, place.mode)}\n`) }),
-    onRow: (row, extra) => sinks.row(row, extra),
+    onRow: (row, extra) => {
+      seen.push(row)
+      sinks.row(row, extra)
+    },
     onFailure: (f) => {
       failures.push(f)
       sinks.failure(f)
       sinks.notice(`compare: FAILED ${displayPath(opts.root, f.filename)}${f.configuration ? ' ' + f.configuration : ''} with the ${f.binary} binary (${meta[f.binary].path}), pair ${f.pair}: ${f.message}\n`)
     },
-    onProgress: (e) => sinks.progress(e)
+    onProgress: (e) => {
+      sinks.progress(e)
+      if (e.phase === 'end' && e.run && lastRun.get(e.run.name) === runKey(e.run.name, e.run.binary, e.run.pair)) fileEnded(e.run.name)
+    }
   }
   const execute = EXECUTORS[executorName]
   let result
@@ -217,8 +246,10 @@ async function runComparison (opts, io) {
       runSchedule: (schedule) => execute(schedule, runCtx),
       runBatch: (files, pairs, firstPair) => execute(buildSchedule({ files, runs: pairs, seed, firstPair }), runCtx),
       log: (m) => sinks.notice(`compare: ${m}\n`),
-      progress: (e) => sinks.progress(e)
+      progress: (e) => sinks.progress(e),
+      fileEnded
     })
+    if (!result.stopped) for (const f of plan.files) fileEnded(f.name)
     sinks.end({ rows: result.rows, stops: result.stops ?? [], stopped: result.stopped })
   } finally {
     if (io.handleSigint !== false) process.removeListener('SIGINT', onSigint)

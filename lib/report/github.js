@@ -7,7 +7,7 @@
 // executor, read from the rows), the environment, and, when a history store
 // is given, the trend of each changed configuration.
 const path = require('node:path')
-const { pct, pval, ciText, levelText, verdictText, measureLines } = require('./analysis-text.js')
+const { pct, ciText, levelText, verdictText, measureLines, evidenceText, isSeq } = require('./analysis-text.js')
 
 const MARKER_PREFIX = '<!-- benchrig-report'
 
@@ -175,7 +175,7 @@ function commentVerdict (r, comparisons) {
 
 /** A row of the short tables (regressions, improvements). */
 function shortRow (r, asked) {
-  return `| ${cell(r.filename)} | ${cell(r.configuration)} | **${pct(r.change)}** | ${cell(ciText(r, asked))} | ${`${pval(r.q)} ${r.stars}`.trim()} |`
+  return `| ${cell(r.filename)} | ${cell(r.configuration)} | **${pct(r.change)}** | ${cell(ciText(r, asked))} | ${evidenceText(r)} |`
 }
 
 /** Unicode blocks for a small inline trend. */
@@ -275,7 +275,8 @@ function formatGithubComment (a, ctx) {
       ? `:white_check_mark: No configuration is shown to be slower than -${a.meta.maxRegression}% (the gate).`
       : `:x: **${a.regressions.length} configuration${a.regressions.length === 1 ? '' : 's'} shown to be slower than -${a.meta.maxRegression}%** (the gate fails).`, '')
   }
-  const head = ['| benchmark | configuration | change | ' + level + ' CI | q |', '|---|---|--:|---|--:|']
+  const evidence = isSeq(a) ? 'e-value' : 'q'
+  const head = ['| benchmark | configuration | change | ' + level + ` CI | ${evidence} |`, '|---|---|--:|---|--:|']
   if (slower.length > 0) out.push(`### :small_red_triangle_down: Slower (${slower.length})`, '', ...head, ...slower.map((r) => shortRow(r, asked)), '')
   if (faster.length > 0) out.push(`### :small_red_triangle: Faster (${faster.length})`, '', ...head, ...faster.map((r) => shortRow(r, asked)), '')
   if (slower.length + faster.length === 0) out.push(`No configuration is shown to be slower or faster (${level} CIs, threshold ±${a.meta.threshold}%).`, '')
@@ -284,11 +285,11 @@ function formatGithubComment (a, ctx) {
   if (ctx.profiles) out.push(...profileLines(slower, ctx.profiles))
 
   out.push(`<details><summary>All ${a.results.length} configurations</summary>`, '')
-  out.push(`| benchmark | configuration | pairs | change | ${level} CI | q | verdict |`, '|---|---|--:|--:|---|--:|---|')
+  out.push(`| benchmark | configuration | pairs | change | ${level} CI | ${evidence} | verdict |`, '|---|---|--:|--:|---|--:|---|')
   for (const r of a.results) {
     const n = r.n_pairs ? String(r.n_pairs) : `${r.n_old}/${r.n_new} unpaired`
     const v = commentVerdict(r, a.results.length)
-    out.push(`| ${cell(r.filename)} | ${cell(r.configuration)} | ${n} | ${pct(r.change)} | ${cell(ciText(r, asked))} | ${`${pval(r.q)} ${r.stars}`.trim()} | ${cell(r.verdict === 'faster' || r.verdict === 'slower' ? `**${v}**` : v)} |`)
+    out.push(`| ${cell(r.filename)} | ${cell(r.configuration)} | ${n} | ${pct(r.change)} | ${cell(ciText(r, asked))} | ${evidenceText(r)} | ${cell(r.verdict === 'faster' || r.verdict === 'slower' ? `**${v}**` : v)} |`)
   }
   if (a.geomean) {
     const g = a.geomean

@@ -231,4 +231,81 @@ function seqStates (rows, p, opts = {}) {
   return groups.map((g, i) => ({ filename: g.filename, configuration: g.configuration, ...states[i], keys: pairs[i].slice(0, states[i].n).map((x) => x.key), pairs: pairs[i].length }))
 }
 
-module.exports = { runSuite, seqLabel, parseSeqLabel, seqOfRows, seqStates, neededPairs }
+/**
+ * @typedef {object} SeqVerdict
+ * @property {string} filename
+ * @property {string} configuration
+ * @property {'faster'|'slower'|'no change'|'inconclusive'} verdict the rule's (a configuration it has
+ *   not stopped is inconclusive)
+ * @property {SeqState['reason']} reason
+ * @property {number} stopAt the pair at which the rule stopped it (its pairs so far when still running)
+ * @property {number} pairs every complete pair measured
+ * @property {number} lo log ratio: the interval's ends, over every pair measured
+ * @property {number} hi
+ * @property {number} level of [lo, hi]
+ * @property {number} [evalue] the e-value where the rule stopped it (version 2)
+ * @property {number} [bar] what e-BH asks of the next call
+ * @property {number} [needed] an inconclusive configuration: pairs predicted for a decision, from the
+ *   spread of every pair measured (Infinity past 100 x --max-runs)
+ */
+
+/**
+ * The one analysis of rows of --runs seq: compare's summary, its per-file
+ * lines and benchrig analyze all read it, so the same rows give the same
+ * verdicts, pairs, intervals and "would need" figures. The verdict is the
+ * rule's, made where it stopped each configuration (a call is never undone);
+ * the interval uses every pair measured, the later ones too (a file goes on
+ * while one of its configurations runs): a confidence sequence covers at
+ * every pair at once, so at the stop and at the last pair together.
+ *   not called: the CS at 1 - alpha at the stop intersected with the one at
+ *     the last pair (both cover on the same event of probability >= 1 - alpha);
+ *   called (R of K): the CS at 1 - alpha R / K at the last pair (the end of the
+ *     run is a stopping time, so that wealth is an e-value too, and e-BY holds
+ *     for any selection; an intersection with the stop's would not be one).
+ * Version 1 rows keep that rule's interval at its stop.
+ * @param {object[]} rows
+ * @param {SeqParams} p
+ * @returns {SeqVerdict[]}
+ */
+function seqAnalysis (rows, p) {
+  const { groupRows, pairsOf } = require('./pairing.js')
+  const states = seqStates(rows, p)
+  const groups = groupRows(rows)
+  const t = Math.log1p(p.threshold / 100)
+  const k = states.length
+  const r = states.filter((s) => s.verdict === 'faster' || s.verdict === 'slower').length
+  return states.map((s, i) => {
+    const xs = (pairsOf(groups[i]).pairs ?? []).map((x) => Math.log(x.new / x.old))
+    const called = s.verdict === 'faster' || s.verdict === 'slower'
+    let lo = s.lo
+    let hi = s.hi
+    if (p.version !== 1 && xs.length > s.n) {
+      const [l, h] = csAt(xs, predictableScales(xs), 1 - s.level)
+      if (called) {
+        lo = l
+        hi = h
+      } else if (Math.max(lo, l) <= Math.min(hi, h)) {
+        lo = Math.max(lo, l)
+        hi = Math.min(hi, h)
+      } else {
+        // disjoint: a miss of the sequence (probability <= alpha); the last pair's stands
+        lo = l
+        hi = h
+      }
+    }
+    const verdict = s.verdict === 'running' ? 'inconclusive' : s.verdict
+    let needed = s.needed
+    if (verdict === 'inconclusive' && p.version !== 1 && xs.length > 0) {
+      const sorted = xs.slice().sort((a, b) => a - b)
+      needed = neededPairs(sorted, t, 2 * k / (p.alpha * (r + 1)), 2 / p.alpha, p.maxPairs)
+    }
+    /** @type {SeqVerdict} */
+    const out = { filename: s.filename, configuration: s.configuration, verdict, reason: s.reason, stopAt: s.n, pairs: xs.length, lo, hi, level: s.level }
+    if (s.evalue !== undefined) out.evalue = s.evalue
+    if (s.bar !== undefined) out.bar = s.bar
+    if (needed !== undefined) out.needed = needed
+    return out
+  })
+}
+
+module.exports = { runSuite, seqLabel, parseSeqLabel, seqOfRows, seqStates, seqAnalysis, neededPairs }

@@ -64,12 +64,12 @@ t.test('the summary lines and the progress text say why and how far', async (t) 
   const { summary, describeOpen } = require('../../lib/compare/sequential.js')
   const base = { filename: 'f.js', configuration: 'a=1', rule: 'seq v2 alpha=0.05 threshold=1 max=100', ci: [1, 2], conf_level: 0.975 }
   const lines = summary([
-    { ...base, pairs: 9, verdict: 'faster', reason: 'above 0', evalue: 68.5 },
-    { ...base, pairs: 7, verdict: 'inconclusive', reason: 'futility', needed: null },
-    { ...base, pairs: 8, verdict: 'inconclusive', reason: 'futility', needed: 280 },
-    { ...base, pairs: 7, verdict: 'no change', reason: 'inside threshold' }
+    { ...base, pairs: 12, stop_at: 9, verdict: 'faster', reason: 'above 0', evalue: 68.5 },
+    { ...base, pairs: 7, stop_at: 7, verdict: 'inconclusive', reason: 'futility', needed: null },
+    { ...base, pairs: 8, stop_at: 8, verdict: 'inconclusive', reason: 'futility', needed: 280 },
+    { ...base, pairs: 7, stop_at: 7, verdict: 'no change', reason: 'inside threshold' }
   ])
-  t.match(lines[0], /faster after 9 pairs \(interval above 0 \(e-value 68\.5\): CI 1\.00%\.\.2\.00% at 97\.50%\)/)
+  t.match(lines[0], /faster stopped at pair 9 of 12 \(e-value 68\.5: CI 1\.00%\.\.2\.00% at 97\.50%\)/, 'where the rule called it, and the pairs its interval uses')
   t.match(lines[1], /futility: would need more than 100x --max-runs pairs;/)
   t.match(lines[2], /futility: would need ~280 pairs;/)
   t.match(lines[3], /no change after 7 pairs \(interval inside the threshold/)
