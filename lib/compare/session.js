@@ -80,9 +80,10 @@ async function runComparison (opts, io) {
   const { stderr } = io
   /** @type {import('./sides.js').Sides} */
   const sides = opts.sides
-  const found = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
+  // --cmd: the user's command is the plan's one "file" (lib/runners/run-command.js runs it)
+  const found = opts.command ? [{ file: opts.command.name, name: opts.command.name }] : findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
   if (found.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
-  checkBenchmarkers(opts.args, found.map((f) => f.file))
+  if (!opts.command) checkBenchmarkers(opts.args, found.map((f) => f.file))
 
   const previous = resumeState(opts, sides, (m) => stderr.write(m))
   const seed = previous.seed ?? opts.seed ?? randomSeed()
@@ -165,6 +166,8 @@ async function runComparison (opts, io) {
     },
     onProgress: (e) => sinks.progress(e)
   }
+  const command = opts.command && require('../runners/run-command.js').commandExecutor({ command: opts.command.line, runner: opts.command.runner, warn: (m) => sinks.notice(`compare: note: ${m}\n`) })
+  if (command) runCtx.runFile = command.runFile
   const execute = EXECUTORS[executorName]
   let result
   try {
@@ -180,6 +183,7 @@ async function runComparison (opts, io) {
     sinks.end({ rows: result.rows, stops: result.stops ?? [], stopped: result.stopped })
   } finally {
     if (io.handleSigint !== false) process.removeListener('SIGINT', onSigint)
+    if (command) command.close()
     await sinks.close()
   }
   if (failures.length > 0) stderr.write(`compare: ${failures.length} run(s) failed after a retry; their rows are missing (--resume ${opts.output ?? 'FILE'} runs them again)\n`)
