@@ -31,6 +31,10 @@ Options:
   --label L           add: the label of the rows (a node version, commit, ref);
                       default: read from the data (NDJSON metadata); a compare
                       file takes NEW (its new rows) or OLD..NEW
+  --runner R          add: the files are a runner's own output (tinybench,
+                      vitest, mitata, benchmarkjs, bench-node, node-bench,
+                      hyperfine; docs/runners/): one series per task, file R;
+                      needs --label
   --file F            a benchmark file, or a category (all files under it)
   --configuration S   configurations that contain S
   --measure M         wall | cpu | instructions | a load measure
@@ -53,6 +57,7 @@ const OPTIONS = {
   db: { type: 'string' },
   root: { type: 'string' },
   label: { type: 'string' },
+  runner: { type: 'string' },
   file: { type: 'string' },
   configuration: { type: 'string' },
   measure: { type: 'string' },
@@ -94,6 +99,7 @@ function parseHistoryArgs (argv) {
   }
   if (sub === 'add' && rest.length === 0) throw new UsageError('history add: give the result files to add (CSV, NDJSON or JSON)')
   if (sub !== 'add' && rest.length > 0) throw new UsageError(`history ${sub} takes no file arguments (${rest[0]}); filter with --file`)
+  if (sub !== 'add' && v.runner !== undefined) throw new UsageError('--runner is for history add: it says whose output the files are')
   if (sub !== 'add' && v.label !== undefined) throw new UsageError('--label is for history add; to select labels give --from/--to')
   if (sub === 'add') {
     for (const f of FILTER_FLAGS) if (v[f] !== undefined) throw new UsageError(`--${f} filters show and changes; history add takes FILE... [--label L]`)
@@ -116,7 +122,7 @@ function parseHistoryArgs (argv) {
   if (maxP !== undefined) detect.maxP = maxP
   if (weakP !== undefined) detect.weakP = weakP
   if (window !== undefined) detect.window = window
-  return { sub, files: rest, db: v.db, root: path.resolve(v.root ?? defaultRoot()), label: v.label, filter, detect, weak: Boolean(v.weak), json: Boolean(v.json), html: v.html }
+  return { sub, files: rest, db: v.db, root: path.resolve(v.root ?? defaultRoot()), label: v.label, runner: v.runner, filter, detect, weak: Boolean(v.weak), json: Boolean(v.json), html: v.html }
 }
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`
@@ -154,7 +160,7 @@ async function main (argv, ctx = {}) {
 
 const SUB = {
   async add (h, opts, out) {
-    const r = await h.add(opts.files, { label: opts.label })
+    const r = await h.add(opts.files, { label: opts.label, runner: opts.runner })
     if (opts.json) { out.write(JSON.stringify(r) + '\n'); return 0 }
     for (const s of r.sources) out.write(`${s.path}: ${s.skipped ? 'already in the store, nothing added' : `${s.added} rows (${s.kind})${s.duplicates ? `, ${s.duplicates} measurements already stored from another file (the same seed, pair, side, file, configuration and start: a compare CSV and its NDJSON), not added again` : ''}`}\n`)
     out.write(`history: ${r.added} rows added, ${r.skipped} already there (${h.where})\n`)

@@ -1,7 +1,7 @@
 'use strict'
 // A reporter for benchmark.js suites that benchrig's benchmarkjs reader
 // reads: one JSON line per finished benchmark, with its samples.
-//   const report = require('benchrig/lib/runners/benchmarkjs-reporter.js')
+//   const report = require('benchrig/benchmarkjs-reporter')
 //   report(new Benchmark.Suite().add(...)).run()
 // Runs inside the binary under test: Node 18 APIs only.
 const MARK = 'benchrig-benchmarkjs'

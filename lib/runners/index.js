@@ -61,7 +61,7 @@ function runnerFor (name, flag) {
 function readRunnerOutput (runner, text, where) {
   const r = runner.parse(text)
   if (r === undefined) {
-    const shown = text.trim().split('\n').slice(0, 3).join(' | ').slice(0, 200)
+    const shown = text.trim().split('\n').slice(0, 3).join(' | ').slice(0, 80)
     throw new BenchrigError('BENCHRIG_ERR_RUNNER_OUTPUT', `${where}: this is not ${runner.name} output (${shown ? `it starts "${shown}"` : 'it is empty'}); ${HOW[runner.name]}`, { exitCode: 2 })
   }
   if (r.tasks.length === 0 && r.errors.length === 0) {
@@ -75,7 +75,7 @@ const HOW = {
   tinybench: 'print the tasks as JSON: console.log(JSON.stringify(bench.tasks.map(({ name, result }) => ({ name, result })))) (docs/runners/tinybench.md)',
   vitest: 'run "vitest bench --run --outputJson {out}" (docs/runners/tinybench.md)',
   mitata: 'call run({ format: "json" }) (docs/runners/mitata.md)',
-  benchmarkjs: 'print String(event.target) on "cycle", or use benchrig/lib/runners/benchmarkjs-reporter.js (docs/runners/benchmarkjs.md)',
+  benchmarkjs: 'print String(event.target) on "cycle", or use benchrig/benchmarkjs-reporter (docs/runners/benchmarkjs.md)',
   'bench-node': 'give the suite { reporter: jsonReport } (docs/runners/bench-node.md)',
   'node-bench': 'run node --experimental-bench --bench --bench-reporter=json (docs/runners/node-bench.md)',
   hyperfine: 'run hyperfine --export-json {out} (docs/runners/hyperfine.md)'

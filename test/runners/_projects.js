@@ -56,10 +56,10 @@ await run({ format: 'json' })
       'bench.js': `const Benchmark = require('benchmark')
 const work = require('./work.js')
 const suite = new Benchmark.Suite()
-const opts = { maxTime: 0.05, minSamples: 5 }
+const opts = { maxTime: 0.1, minSamples: 20 }
 suite.add('sum', () => work.sum(), opts).add('join', () => work.join(), opts)
-if (process.env.REPORTER) require(process.env.REPORTER)(suite)
-else suite.on('cycle', (e) => console.log(String(e.target)))
+if (process.env.TEXT_LINES) suite.on('cycle', (e) => console.log(String(e.target)))
+else require('benchrig/benchmarkjs-reporter')(suite)
 suite.run()
 `
     },
@@ -83,11 +83,11 @@ suite.run()
     files: {
       'bench.mjs': `import { bench } from 'node:bench'
 import work from './work.js'
-bench('sum', (b) => { b.start(); for (let i = 0; i < 50; i++) work.sum(); b.end(50) })
-bench('join', (b) => { b.start(); for (let i = 0; i < 50; i++) work.join(); b.end(50) })
+bench('sum', (b) => { b.start(); work.sum(); work.sum(); b.end(2) })
+bench('join', (b) => { b.start(); for (let i = 0; i < 20; i++) work.join(); b.end(20) })
 `
     },
-    command: 'node --experimental-bench --no-warnings --bench --bench-reporter=json --bench-samples=5 --bench-warmup=2 -- bench.mjs',
+    command: 'node --experimental-bench --no-warnings --bench --bench-reporter=json --bench-samples=30 --bench-warmup=3 -- bench.mjs',
     tasks: ['sum', 'join'],
     node: N26
   },

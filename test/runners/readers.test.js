@@ -12,6 +12,7 @@ const { needTool } = require('../helpers/tools.js')
 const { RUNNER_NAMES, runnerFor, readRunnerOutput } = require('../../lib/runners/index.js')
 const { PROJECTS, WORK } = require('./_projects.js')
 const { runnerModules } = require('./_packages.js')
+const { benchrigPath } = require('../../lib/sides/node-path.js')
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-readers-'))
 t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -32,7 +33,8 @@ t.test('every runner, run for real, read by its reader', async (t) => {
       fs.writeFileSync(path.join(project, 'work.js'), WORK(2000))
       for (const [f, text] of Object.entries(p.files)) fs.writeFileSync(path.join(project, f), text)
       const out = path.join(project, 'out.json')
-      const env = { ...process.env, PATH: `${path.dirname(p.node ?? process.execPath)}${path.delimiter}${process.env.PATH}` }
+      // require('benchrig/...') resolves as on a compare side
+      const env = { ...process.env, PATH: `${path.dirname(p.node ?? process.execPath)}${path.delimiter}${process.env.PATH}`, NODE_PATH: benchrigPath(dir) }
       const r = await spawnOutput('/bin/sh', ['-c', p.command.split('{out}').join(out)], { cwd: project, env })
       t.equal(r.code, 0, r.stderr)
       const text = p.command.includes('{out}') ? fs.readFileSync(out, 'utf8') : r.stdout
@@ -48,14 +50,17 @@ t.test('every runner, run for real, read by its reader', async (t) => {
       if (name === 'hyperfine') t.ok(result.tasks.every((x) => x.cpuRate > 0), 'hyperfine\'s user + system time')
     })
   }
-  await t.test('benchmark.js through our reporter: its samples kept', async (t) => {
+  await t.test('benchmark.js: its reporter kept its samples (the rate their median); its text lines read too (the rate its hz)', async (t) => {
     const project = path.join(dir, 'benchmarkjs')
     if (!fs.existsSync(project)) return t.skip('benchmark.js did not run')
-    const r = await spawnOutput(process.execPath, ['bench.js'], { cwd: project, env: { ...process.env, REPORTER: require.resolve('../../lib/runners/benchmarkjs-reporter.js') } })
+    const viaReporter = readRunnerOutput(runnerFor('benchmarkjs', '--runner'), outputs.get('benchmarkjs'), 'reporter')
+    t.ok(viaReporter.tasks.every((x) => x.samples && x.samples.length >= 5 && x.sampleUnit === 's' && x.stat === 'median'))
+    const r = await spawnOutput(process.execPath, ['bench.js'], { cwd: project, env: { ...process.env, TEXT_LINES: '1' } })
     t.equal(r.code, 0, r.stderr)
-    const result = readRunnerOutput(runnerFor('benchmark.js', '--runner'), r.stdout, 'reporter')
+    t.match(r.stdout, /^sum x [\d,.]+ ops\/sec \u00b1[\d.]+% \(\d+ runs sampled\)$/m, 'benchmark.js\'s own line')
+    const result = readRunnerOutput(runnerFor('benchmark.js', '--runner'), r.stdout, 'text')
     t.same(result.tasks.map((x) => x.name).sort(), ['join', 'sum'])
-    t.ok(result.tasks.every((x) => x.samples && x.samples.length >= 5 && x.sampleUnit === 's'))
+    t.ok(result.tasks.every((x) => x.stat === 'mean' && x.count >= 5))
   })
 })
 
