@@ -56,7 +56,7 @@ await run({ format: 'json' })
       'bench.js': `const Benchmark = require('benchmark')
 const work = require('./work.js')
 const suite = new Benchmark.Suite()
-const opts = { maxTime: 0.1, minSamples: 20 }
+const opts = { minTime: 0.005, maxTime: 0.1, minSamples: 20 }
 suite.add('sum', () => work.sum(), opts).add('join', () => work.join(), opts)
 if (process.env.TEXT_LINES) suite.on('cycle', (e) => console.log(String(e.target)))
 else require('benchrig/benchmarkjs-reporter')(suite)
@@ -98,7 +98,7 @@ const what = process.argv[2]
 for (let i = 0; i < 400; i++) work[what]()
 `
     },
-    command: 'hyperfine -N --runs 5 --warmup 1 --export-json {out} \'node cli.js sum\' \'node cli.js join\'',
+    command: 'hyperfine -N --runs 3 --export-json {out} \'node cli.js sum\' \'node cli.js join\'',
     tasks: ['node cli.js sum', 'node cli.js join']
   }
 }
