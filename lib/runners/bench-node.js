@@ -10,7 +10,7 @@ const { jsonIn, positive, numbers, uniqueNames } = require('./json-in.js')
  * @returns {import('./index.js').RunnerResult|undefined}
  */
 function parse (text) {
-  const doc = jsonIn(text)
+  const doc = /** @type {any} */ (jsonIn(text))
   const list = Array.isArray(doc) ? doc : (doc && typeof doc === 'object' && Array.isArray(doc.benchmarks) ? doc.benchmarks : undefined)
   if (!list || list.length === 0) return undefined
   if (!list.every((b) => b && typeof b.name === 'string' && ('opsSec' in b || 'runsSampled' in b))) return undefined

@@ -11,7 +11,7 @@ const { UsageError, BenchrigError } = require('../errors.js')
  * @typedef {object} RunnerTask
  * @property {string} name the task (a configuration of the rows)
  * @property {number} rate operations (or runs) per second: the run's value
- * @property {'median'|'mean'} stat which of the runner's statistics `rate` is
+ * @property {string} stat which of the runner's statistics `rate` is (median or mean)
  * @property {number[]} [samples] the runner's own samples inside the run
  * @property {string} [sampleUnit] their unit (ms, ns, s per operation; ops/s)
  * @property {number} [count] how many samples the runner averaged

@@ -21,7 +21,7 @@ function readText (file) {
 /**
  * The rows of labelled runs: --old and --new files of one runner.
  * @param {{runner?: string, old?: string[], new?: string[]}} v analyze's parsed values
- * @returns {{file: string, rows: Record<string, any>[]}[]|undefined} undefined without --runner
+ * @returns {{file: string, rows: Record<string, any>[], meta?: Record<string, any>, profiles?: any[]}[]|undefined} undefined without --runner
  */
 function runnerInputs (v) {
   if (v.runner === undefined) {

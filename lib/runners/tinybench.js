@@ -13,7 +13,7 @@ const { jsonIn, positive, numbers, uniqueNames } = require('./json-in.js')
  * @returns {import('./index.js').RunnerResult|undefined}
  */
 function parse (text) {
-  const doc = jsonIn(text)
+  const doc = /** @type {any} */ (jsonIn(text))
   const list = Array.isArray(doc) ? doc : (doc && typeof doc === 'object' && Array.isArray(doc.tasks) ? doc.tasks : undefined)
   if (!list || list.length === 0) return undefined
   if (!list.every((t) => t && typeof t.name === 'string' && t.result && typeof t.result === 'object')) return undefined
