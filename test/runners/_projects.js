@@ -95,10 +95,10 @@ bench('join', (b) => { b.start(); for (let i = 0; i < 20; i++) work.join(); b.en
     files: {
       'cli.js': `const work = require('./work.js')
 const what = process.argv[2]
-for (let i = 0; i < 400; i++) work[what]()
+for (let i = 0; i < 250; i++) work[what]()
 `
     },
-    command: 'hyperfine -N --runs 3 --export-json {out} \'node cli.js sum\' \'node cli.js join\'',
+    command: 'hyperfine -N --runs 5 --export-json {out} \'node cli.js sum\' \'node cli.js join\'',
     tasks: ['node cli.js sum', 'node cli.js join']
   }
 }
