@@ -71,7 +71,16 @@ Options:
                           versions and seed title the figure
   --allow-partial         analyse shards with missing or duplicate pairs
                           anyway (each duplicate counted once)
+  --runner R --old FILE --new FILE
+                          read a runner's own output files (tinybench,
+                          vitest, mitata, benchmarkjs, bench-node,
+                          node-bench, hyperfine; docs/runners/): each file is
+                          one run of its side (repeat --old and --new), each
+                          task a configuration; unpaired
   -h, --help              this text`
+
+/** analyze's own flags of runner outputs (not compare's: there --old/--new are binaries). @type {import('../harness/cli-args.js').CommandOptions} */
+const RUNNER_OPTIONS = { runner: { type: 'string' }, old: { type: 'string', multiple: true }, new: { type: 'string', multiple: true } }
 
 /** @type {import('../harness/cli-args.js').CommandOptions} */
 const OPTIONS = {
@@ -221,20 +230,23 @@ function render (a, format, textOptions = {}, github = { rows: [] }) {
  */
 async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
-  const parsed = parseCommandLine(argv, { ...OPTIONS, meta: { type: 'string' }, history: { type: 'string' } })
+  const parsed = parseCommandLine(argv, { ...OPTIONS, meta: { type: 'string' }, history: { type: 'string' }, ...RUNNER_OPTIONS })
   if (parsed.values.help) {
     stdout.write(withExamples(USAGE, 'analyze', ctx.prog ?? 'benchrig analyze'))
     return 0
   }
   const stderr = ctx.stderr ?? process.stderr
-  const files = parsed.positionals
+  // --runner R --old FILE --new FILE: a runner's own output files, each a run (lib/runners/ingest.js)
+  const runnerRead = require('../runners/ingest.js').runnerInputs(parsed.values)
+  const files = runnerRead ? runnerRead.map((i) => i.file) : parsed.positionals
+  if (runnerRead && parsed.positionals.length > 0) throw new UsageError(`--runner ${parsed.values.runner}: give the runs as --old FILE and --new FILE, not as ${parsed.positionals[0]}`)
   if (files.length === 0) throw new UsageError('give a compare CSV or NDJSON file (or - for stdin), or the files of all shards; see --help')
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin ("-") can be read only once')
   const o = analysisOptions(parsed.values)
   const historySpec = parsed.values.history
   if (historySpec !== undefined && o.format !== 'github') throw new UsageError(`--history ${historySpec}: goes with --format github (the trend in the PR comment)`)
   const fullMeta = parsed.values.meta === undefined ? {} : readCompareMeta(parsed.values.meta)
-  const read = ctx.read ?? files.map((f) => ({ file: f, ...readCompareFile(f) }))
+  const read = ctx.read ?? runnerRead ?? files.map((f) => ({ file: f, ...readCompareFile(f) }))
   const byMeasure = splitByMeasure(read)
   if (byMeasure.length > 1) return analyzeEachMeasure(byMeasure, argv, { ...ctx, stdout, stderr }, o)
   const inputs = read.map((i) => ({ file: i.file, rows: i.rows, sidecar: i.file === '-' ? undefined : readPlanSidecar(i.file) }))

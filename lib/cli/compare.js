@@ -140,6 +140,13 @@ Options:
   --shard-count N       the shard count of a Kubernetes Indexed Job (or BENCHRIG_SHARD_COUNT)
   --plan FILE           run the round FILE describes (written by benchrig plan
                         --next): its seed, its files and pairs
+  --cmd "COMMAND"       run this benchmark command on each side instead of
+                        benchmark files (in --root, default the current folder;
+                        in its worktree for refs); every task of its output is
+                        a configuration (docs/runners/)
+  --runner R            the runner whose output --cmd prints: tinybench, vitest,
+                        mitata, benchmarkjs, bench-node, node-bench, hyperfine
+                        (--format R says the same)
   --no-progress         no progress line on stderr
   -h, --help            this text
 
@@ -187,6 +194,8 @@ const OPTIONS = {
   float: { type: 'boolean' },
   'cpuset-old': { type: 'string' },
   'cpuset-new': { type: 'string' },
+  cmd: { type: 'string' },
+  runner: { type: 'string' },
   ...ANALYZE_OPTIONS
 }
 
@@ -254,6 +263,7 @@ function parseCompareArgs (argv, ctx = {}) {
   }
   const { plain, scoped } = splitScoped(v.set ?? [])
   const { args, cpuset } = splitSetArgs(plain, v.cpuset)
+  const command = require('../runners/command-options.js').commandOptions(v, parsed.positionals)
   if ((v.csv || v.scale !== undefined) && !v.analyze) throw new UsageError(`${v.csv ? '--csv' : '--scale'} goes with --analyze (without it compare writes CSV, unscaled)`)
   const opts = {
     // two binaries are sides as they are; refs and packages are built in main()
@@ -304,6 +314,7 @@ function parseCompareArgs (argv, ctx = {}) {
     shard: parseShard(v.shard, { env: ctx.env, shardCount: v['shard-count'] }),
     plan: v.plan === undefined ? undefined : readRoundPlan(v.plan)
   }
+  if (command) Object.assign(opts, { command, root: path.resolve(v.root ?? process.cwd()), sideSource: { ...opts.sideSource, cmd: true } })
   if (opts.plan) {
     if (v.runs !== undefined) throw new UsageError(`--runs ${v.runs}: --plan ${v.plan} already says how many pairs each file needs; leave --runs out`)
     if (seed !== undefined && seed !== opts.plan.seed) throw new UsageError(`--seed ${v.seed}: --plan ${v.plan} was made for seed ${opts.plan.seed}; leave --seed out`)

@@ -40,6 +40,10 @@ Options:
                       series of fingerprint F (the # in history show); by
                       default they join the one machine whose series of these
                       benchmarks the store holds, and add says which
+  --runner R          add: the files are a runner's own output (tinybench,
+                      vitest, mitata, benchmarkjs, bench-node, node-bench,
+                      hyperfine; docs/runners/): one series per task, file R;
+                      needs --label
   --file F            a benchmark file, or a category (all files under it)
   --configuration S   configurations that contain S
   --measure M         wall | cpu | instructions | a load measure
@@ -65,6 +69,7 @@ const OPTIONS = {
   root: { type: 'string' },
   label: { type: 'string' },
   fingerprint: { type: 'string' },
+  runner: { type: 'string' },
   file: { type: 'string' },
   configuration: { type: 'string' },
   measure: { type: 'string' },
@@ -106,6 +111,7 @@ function parseHistoryArgs (argv) {
   }
   if (sub === 'add' && rest.length === 0) throw new UsageError('history add: give the result files to add (CSV, NDJSON or JSON)')
   if (sub !== 'add' && rest.length > 0) throw new UsageError(`history ${sub} takes no file arguments (${rest[0]}); filter with --file`)
+  if (sub !== 'add' && v.runner !== undefined) throw new UsageError('--runner is for history add: it says whose output the files are')
   if (sub !== 'add' && v.label !== undefined) throw new UsageError('--label is for history add; to select labels give --from/--to')
   if (sub === 'add') {
     for (const f of FILTER_FLAGS) if (v[f] !== undefined && f !== 'repo') throw new UsageError(`--${f} filters show and changes; history add takes FILE... [--label L] [--fingerprint F] [--repo DIR]`)
@@ -129,7 +135,7 @@ function parseHistoryArgs (argv) {
   if (maxP !== undefined) detect.maxP = maxP
   if (weakP !== undefined) detect.weakP = weakP
   if (window !== undefined) detect.window = window
-  return { sub, files: rest, db: v.db, root: path.resolve(v.root ?? defaultRoot()), label: v.label, fingerprint: v.fingerprint, repo: v.repo, filter: sub === 'add' ? {} : filter, detect, weak: Boolean(v.weak), json: Boolean(v.json), html: v.html }
+  return { sub, files: rest, db: v.db, root: path.resolve(v.root ?? defaultRoot()), label: v.label, fingerprint: v.fingerprint, repo: v.repo, runner: v.runner, filter: sub === 'add' ? {} : filter, detect, weak: Boolean(v.weak), json: Boolean(v.json), html: v.html }
 }
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`
@@ -187,7 +193,7 @@ const SUB = {
     process.on('SIGINT', onSigint)
     let r
     try {
-      r = await h.add(opts.files, { label: opts.label, fingerprint: opts.fingerprint, resolveLabel: (name) => gitLabel(repo, name) })
+      r = await h.add(opts.files, { label: opts.label, runner: opts.runner, fingerprint: opts.fingerprint, resolveLabel: (name) => gitLabel(repo, name) })
     } finally {
       process.removeListener('SIGINT', onSigint)
     }

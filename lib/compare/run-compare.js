@@ -65,7 +65,8 @@ async function runOne (run, ctx) {
         if (ctx.onProgress) ctx.onProgress({ phase: 'config', queueLength: c.queueLength })
       },
       onReport: (r) => {
-        const configuration = formatConfiguration(r.conf)
+        // a runner's task (compare --cmd) names its configuration as it is
+        const configuration = typeof r.conf === 'string' ? r.conf : formatConfiguration(r.conf)
         if (recorded.has(configuration)) return // already measured in this run (whole-file retry)
         recorded.add(configuration)
         const row = {
@@ -179,6 +180,7 @@ function sideOf (ctx, label) {
 function processOn (side, file, ctx) {
   return {
     file: fileOnSide(side, file, ctx.root),
+    side: side.label,
     execPath: side.execPath,
     execArgv: side.execArgv,
     cwd: side.cwd,

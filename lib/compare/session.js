@@ -108,14 +108,16 @@ async function runComparison (opts, io) {
   const { stderr } = io
   /** @type {import('./sides.js').Sides} */
   const sides = opts.sides
-  const found = findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
+  // --cmd: the user's command is the plan's one "file" (lib/runners/run-command.js runs it)
+  const found = opts.command ? [{ file: opts.command.name, name: opts.command.name }] : findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
   if (found.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
   // --set SCOPE:key=value and a question's per-category and per-file settings: each file's own arguments
   const scoped = opts.scopedSets ?? []
   const known = scoped.length > 0 && ((opts.filter ?? []).length > 0 || (opts.exclude ?? []).length > 0) ? findBenchmarks({ root: opts.root, categories: opts.categories }) : found
   const fileArgs = fileArgsOf(found, opts.args, scoped, opts.question ? `--set (or "set" of --question ${opts.question.file})` : '--set', known)
-  if (fileArgs) for (const f of found) checkBenchmarkers(fileArgs.get(f.name), [f.file])
-  else checkBenchmarkers(opts.args, found.map((f) => f.file))
+  // a runner's command (--cmd) has no bench.http() settings to check
+  if (!opts.command && fileArgs) for (const f of found) checkBenchmarkers(fileArgs.get(f.name), [f.file])
+  else if (!opts.command) checkBenchmarkers(opts.args, found.map((f) => f.file))
 
   const previous = resumeState(opts)
   const seed = previous.seed ?? opts.seed ?? randomSeed()
@@ -236,6 +238,8 @@ async function runComparison (opts, io) {
       if (e.phase === 'end' && e.run && lastRun.get(e.run.name) === runKey(e.run.name, e.run.binary, e.run.pair)) fileEnded(e.run.name)
     }
   }
+  const command = opts.command && require('../runners/run-command.js').commandExecutor({ command: opts.command.line, runner: opts.command.runner, warn: (m) => sinks.notice(`compare: note: ${m}\n`) })
+  if (command) runCtx.runFile = command.runFile
   const execute = EXECUTORS[executorName]
   let result
   try {
@@ -254,6 +258,7 @@ async function runComparison (opts, io) {
   } finally {
     if (io.handleSigint !== false) process.removeListener('SIGINT', onSigint)
     if (probe) probe.close()
+    if (command) command.close()
     await sinks.close()
   }
   if (failures.length > 0) stderr.write(`compare: ${failures.length} run(s) failed after a retry; their rows are missing (--resume ${opts.output ?? 'FILE'} runs them again)\n`)

@@ -100,9 +100,10 @@ class History {
    * Adds result files (paths) or records in one transaction: all or nothing.
    * A source already in the store (same bytes) adds nothing.
    * @param {(string|HistoryRecord)[]} inputs file paths, or records
-   * @param {{label?: string, source?: string, now?: () => Date, fingerprint?: string, resolveLabel?: (name: string) => import('./git-label.js').LabelInfo|undefined}} [opts] source: the name of a batch of records;
+   * @param {{label?: string, runner?: string, source?: string, now?: () => Date, fingerprint?: string, resolveLabel?: (name: string) => import('./git-label.js').LabelInfo|undefined}} [opts] source: the name of a batch of records;
    *   resolveLabel: what a label name the store does not hold stands for (a git ref's commit);
-   *   fingerprint: the machine whose series rows without one (a CSV) join
+   *   fingerprint: the machine whose series rows without one (a CSV) join;
+   *   runner: the files are that runner's output (lib/runners/)
    * A measurement already stored from another source (a compare CSV and its
    * NDJSON sidecar; a resumed CSV added again) is not added twice: it counts
    * in `skipped` and in the source's `duplicates`.
@@ -414,13 +415,13 @@ function rankOf (rank, label, flag) {
  * Reads every input before anything is written: a bad file fails the add
  * with nothing stored.
  * @param {(string|HistoryRecord)[]} inputs
- * @param {{label?: string, source?: string}} opts
+ * @param {{label?: string, runner?: string, source?: string}} opts
  */
 function readInputs (inputs, opts) {
   if (!Array.isArray(inputs)) throw new TypeError('history.add: give an array of file paths or records')
   const files = inputs.filter((i) => typeof i === 'string')
   const records = inputs.filter((i) => typeof i !== 'string')
-  const batches = files.map((f) => ({ path: f, ...readResultFile(f, { label: opts.label }) }))
+  const batches = files.map((f) => ({ path: f, ...readResultFile(f, { label: opts.label, runner: opts.runner }) }))
   if (records.length > 0) {
     const recs = records.map((r, i) => checkRecord(r, i, opts.label))
     const sha256 = crypto.createHash('sha256').update(JSON.stringify(recs)).digest('hex')

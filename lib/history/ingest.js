@@ -251,7 +251,7 @@ function loadRecords (result, label, env) {
 
 /**
  * @param {string} file path
- * @param {{label?: string}} [opts]
+ * @param {{label?: string, runner?: string}} [opts] runner: the file is that runner's output (lib/runners/)
  * @returns {{kind: string, sha256: string, records: HistoryRecord[]}}
  */
 function readResultFile (file, opts = {}) {
@@ -263,6 +263,7 @@ function readResultFile (file, opts = {}) {
   }
   const sha256 = crypto.createHash('sha256').update(buf).digest('hex')
   const text = buf.toString('utf8')
+  if (opts.runner !== undefined) return { ...require('../runners/ingest.js').runnerRecords(file, text, { runner: opts.runner, label: opts.label }), sha256 }
   const first = text.trimStart()[0]
   let parsed
   if (first === '{' || first === '[') {

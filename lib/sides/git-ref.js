@@ -80,15 +80,17 @@ function checkClean (top, refs, benchRel, benchFrom) {
  * @param {string} [o.cache] cache root (--cache)
  * @param {(m: string) => void} [o.log]
  * @param {typeof import('./install.js').npm} [o.npm]
+ * @param {boolean} [o.copyBench] false for compare --cmd: root is the folder the
+ *   command runs in (the repository's top folder allowed), and each ref runs its own files
  * @returns {Promise<{sides: import('../compare/sides.js').Sides, cleanup: () => void, worktrees: string[]}>}
  */
-async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree', execPath, cache, log = () => {}, npm }) {
+async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree', execPath, cache, log = () => {}, npm, copyBench = true }) {
   if (!BENCH_FROM.includes(benchFrom)) throw new UsageError(`--bench-from ${benchFrom}: use one of ${BENCH_FROM.join(', ')}`)
   const start = repo ?? root
   if (!fs.existsSync(start)) throw new UsageError(`--repo ${start}: no such folder`)
   const top = fs.realpathSync(git(start, ['rev-parse', '--show-toplevel'], `--repo ${start}: not inside a git repository`))
   const benchRel = path.relative(top, fs.realpathSync(root))
-  if (benchRel === '' || benchRel.startsWith('..') || path.isAbsolute(benchRel)) {
+  if ((copyBench && benchRel === '') || benchRel.startsWith('..') || path.isAbsolute(benchRel)) {
     throw new UsageError(`--root ${root}: the benchmark folder must be a folder inside the repository ${top} (not its top folder), so that both refs run the same benchmark files against their own code`)
   }
   const projectRel = repo ? path.relative(top, fs.realpathSync(repo)) : ''
@@ -97,7 +99,7 @@ async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree'
     { label: 'old', flag: '--old-ref', ref: oldRef, commit: resolveRef(top, oldRef, '--old-ref') },
     { label: 'new', flag: '--new-ref', ref: newRef, commit: resolveRef(top, newRef, '--new-ref') }
   ]
-  checkClean(top, refs, benchRel, benchFrom)
+  checkClean(top, refs, benchRel, copyBench ? benchFrom : 'old')
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-refs-'))
   const made = []
@@ -112,9 +114,9 @@ async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree'
       git(top, ['worktree', 'add', '--detach', '--quiet', r.dir, r.commit], `${r.flag} ${r.ref}: git worktree add`)
       made.push(r.dir)
     }
-    const source = benchFrom === 'worktree' ? path.join(top, benchRel) : path.join(refs.find((r) => r.label === benchFrom).dir, benchRel)
-    if (!fs.existsSync(source)) throw new UsageError(`--bench-from ${benchFrom}: ${benchRel} does not exist there`)
-    for (const r of refs) {
+    const source = !copyBench ? undefined : benchFrom === 'worktree' ? path.join(top, benchRel) : path.join(refs.find((r) => r.label === benchFrom).dir, benchRel)
+    if (source !== undefined && !fs.existsSync(source)) throw new UsageError(`--bench-from ${benchFrom}: ${benchRel} does not exist there`)
+    for (const r of source === undefined ? [] : refs) {
       const target = path.join(r.dir, benchRel)
       if (target === source) continue
       fs.rmSync(target, { recursive: true, force: true })

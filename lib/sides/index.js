@@ -23,7 +23,7 @@ const SIDE_OPTIONS = {
 
 /**
  * @typedef {{kind: 'binaries', sides: import('../compare/sides.js').Sides}
- *   | {kind: 'refs', oldRef: string, newRef: string, repo?: string, benchFrom: 'worktree'|'old'|'new', execPath: string, cache?: string}
+ *   | {kind: 'refs', oldRef: string, newRef: string, repo?: string, benchFrom: 'worktree'|'old'|'new', execPath: string, cache?: string, cmd?: boolean}
  *   | {kind: 'pkgs', oldPkg: string, newPkg: string, execPath: string, cache?: string}} SideSource
  */
 
@@ -71,7 +71,7 @@ function sideSource (v) {
 async function buildSides (source, { root, log }) {
   if (source.kind === 'binaries') return { sides: source.sides, cleanup: () => {} }
   if (source.kind === 'refs') {
-    return require('./git-ref.js').gitRefSides({ root, repo: source.repo, oldRef: source.oldRef, newRef: source.newRef, benchFrom: source.benchFrom, execPath: source.execPath, cache: source.cache, log })
+    return require('./git-ref.js').gitRefSides({ root, repo: source.repo, oldRef: source.oldRef, newRef: source.newRef, benchFrom: source.benchFrom, execPath: source.execPath, cache: source.cache, log, copyBench: !source.cmd })
   }
   return require('./npm-package.js').packageSides({ oldPkg: source.oldPkg, newPkg: source.newPkg, execPath: source.execPath, cache: source.cache, log })
 }

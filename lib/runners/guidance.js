@@ -1,0 +1,63 @@
+'use strict'
+// Guidance where a runner hides noise, from one run's tasks (pure):
+//  - a per-run value that already summarises many samples: the pairs count
+//    processes, and the runner's own error bars do not carry across them;
+//  - a task within a factor of an empty function (the runner's noop, or
+//    under a nanosecond an operation): the JIT may have removed the work;
+//  - samples dominated by the timer's resolution: the smallest step between
+//    sample values is a sizeable share of the median, or samples are zero.
+
+const DEAD_FACTOR = 2
+const TIMER_SHARE = 0.01
+
+/**
+ * The clock step seen in samples: the smallest positive difference between
+ * distinct sorted values, as a share of the median; and the share of zeros.
+ * @param {number[]} samples
+ */
+function resolutionShare (samples) {
+  const s = samples.filter((x) => x >= 0).sort((a, b) => a - b)
+  if (s.length < 8) return { step: 0, zeros: 0 }
+  const median = s[Math.floor(s.length / 2)]
+  let step = Infinity
+  for (let i = 1; i < s.length; i++) {
+    const d = s[i] - s[i - 1]
+    if (d > 0 && d < step) step = d
+  }
+  const zeros = s.filter((x) => x === 0).length / s.length
+  return { step: median > 0 && Number.isFinite(step) ? step / median : 0, zeros }
+}
+
+/**
+ * @param {import('./index.js').Runner} runner
+ * @param {import('./index.js').RunnerResult} result
+ * @returns {{key: string, message: string}[]}
+ */
+function taskWarnings (runner, result) {
+  const out = []
+  const many = result.tasks.filter((t) => t.count > 1)
+  if (many.length > 0) {
+    const n = Math.min(...many.map((t) => t.count))
+    out.push({
+      key: 'averaged',
+      message: `${runner.name} gives each run's ${runner.stat} of ${n} or more samples: one run is still one value (samples inside one process share its JIT, heap layout and CPU), so the pairs count processes. The runner's own ± does not carry across processes; a shorter runner setting with more pairs usually reaches a verdict sooner than longer runs`
+    })
+  }
+  for (const t of result.tasks) {
+    const tooFast = result.noopRate ? t.rate > result.noopRate / DEAD_FACTOR : t.rate > 1e9
+    if (tooFast) {
+      out.push({ key: `dead:${t.name}`, message: `${t.name}: ${fmt(t.rate)} ops/s is within a factor ${DEAD_FACTOR} of ${result.noopRate ? `${runner.name}'s empty function (${fmt(result.noopRate)} ops/s)` : 'one operation per nanosecond'}: the work may have been optimised away (use its result, e.g. return it)` })
+    }
+    if (t.samples && t.sampleUnit !== 'ops/s') {
+      const r = resolutionShare(t.samples)
+      if (r.zeros > 0.1 || r.step > TIMER_SHARE) {
+        out.push({ key: `timer:${t.name}`, message: `${t.name}: its samples are dominated by the timer's resolution (${r.zeros > 0.1 ? `${Math.round(r.zeros * 100)}% are zero` : `the clock's step is ${(r.step * 100).toFixed(1)}% of the median`}): make one sample do more work (a loop inside the task, or the runner's batching)` })
+      }
+    }
+  }
+  return out
+}
+
+const fmt = (x) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toPrecision(4))
+
+module.exports = { taskWarnings, resolutionShare }

@@ -1,0 +1,158 @@
+'use strict'
+// The executor input of `compare --cmd COMMAND --runner RUNNER`: a planned
+// run starts the user's own benchmark command on its side instead of a
+// createBenchmark file, and its runner's tasks come back as the reports a
+// file's root sends ({name, conf, rate, time, extra}), so the serial
+// executor, the rules and the sinks see the same rows. It has the shape of
+// runBenchmarkFile (lib/harness/run-file.js); session.js hands it to the
+// executor as ctx.runFile.
+//
+// A side is what its process sees: the side's binary first on PATH as
+// `node` (--old/--new), its worktree as the working folder (--old-ref/
+// --new-ref), its package version through the require/import hooks in
+// NODE_OPTIONS (--old-pkg/--new-pkg). The command runs under /bin/sh, whose
+// `times` gives the CPU time of everything it started (the cpu measure of
+// runners that report none). "{out}" in the command is a file the runner
+// writes (vitest --outputJson, hyperfine --export-json); else its stdout is
+// read.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { BenchrigError } = require('../errors.js')
+const { cpusetPrefix } = require('../harness/cpuset.js')
+const { readRunnerOutput } = require('./index.js')
+const { taskWarnings } = require('./guidance.js')
+
+const DEFAULT_TIMEOUT_S = 300
+
+/** A stable name for a command: the filename column of its rows. */
+function commandName (command) {
+  return command.trim().replace(/\s+/g, ' ')
+}
+
+/** Single-quoted for /bin/sh. */
+const shQuote = (s) => `'${String(s).replace(/'/g, '\'\\\'\'')}'`
+
+/** Children's user and system seconds from the second line of sh's `times`. */
+function childCpuSeconds (text) {
+  const lines = text.trim().split('\n')
+  const m = /(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/.exec(lines[lines.length - 1] || '')
+  if (!m) return undefined
+  return Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])
+}
+
+/**
+ * @param {object} o
+ * @param {string} o.command the user's command (a shell command line)
+ * @param {import('./index.js').Runner} o.runner
+ * @param {(message: string) => void} [o.warn] guidance, once per task and kind
+ * @returns {{runFile: (opts: any) => Promise<{exitCode: number|null, signal: string|null, failures: number, reports: number}>, name: string, close: () => void}}
+ */
+function commandExecutor ({ command, runner, warn = () => {} }) {
+  const name = commandName(command)
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-cmd-'))
+  let count = 0
+  const sideOk = new Set()
+  const warned = new Set()
+  const say = (key, message) => {
+    if (warned.has(key)) return
+    warned.add(key)
+    warn(message)
+  }
+
+  /** A folder whose `node` is the side's binary (PATH's first entry). */
+  const binDirs = new Map()
+  const binDir = (execPath) => {
+    if (path.basename(execPath) === 'node') return path.dirname(execPath)
+    if (!binDirs.has(execPath)) {
+      const dir = path.join(tmp, `bin-${binDirs.size}`)
+      fs.mkdirSync(dir)
+      fs.symlinkSync(execPath, path.join(dir, 'node'))
+      binDirs.set(execPath, dir)
+    }
+    return binDirs.get(execPath)
+  }
+
+  async function runFile (opts) {
+    const label = opts.side ?? 'old'
+    const where = `compare --cmd: the ${label} side's command "${name}" (in ${opts.cwd ?? process.cwd()})`
+    const out = path.join(tmp, `out-${++count}`)
+    const line = command.includes('{out}') ? command.split('{out}').join(shQuote(out)) : command
+    const base = opts.env ?? process.env
+    /** @type {NodeJS.ProcessEnv} */
+    const env = { ...base, PATH: `${binDir(opts.execPath ?? process.execPath)}${path.delimiter}${base.PATH ?? ''}`, BENCHRIG_SIDE: label }
+    if (opts.execArgv && opts.execArgv.length > 0) env.NODE_OPTIONS = [base.NODE_OPTIONS, ...opts.execArgv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].filter(Boolean).join(' ')
+    for (const k of ['BENCHRIG_CHILD', 'BENCHRIG_DRIVER', 'BENCHRIG_MEASURE']) delete env[k]
+    const script = `${line}\nbenchrig_status=$?\ntimes >&3\nexit $benchrig_status\n`
+    const argv = ['/bin/sh', '-c', script]
+    const [cmd, ...args] = opts.cpuset === undefined ? argv : [...cpusetPrefix(opts.cpuset), ...argv]
+    const timeoutS = Number(base.BENCHRIG_TIMEOUT ?? DEFAULT_TIMEOUT_S)
+    const t0 = process.hrtime.bigint()
+    const res = await new Promise((resolve) => {
+      const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true })
+      let stdout = ''
+      let stderr = ''
+      let times = ''
+      let timedOut = false
+      child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
+      child.stderr.setEncoding('utf8').on('data', (d) => { stderr = (stderr + d).slice(-4000) })
+      const fd3 = /** @type {import('node:stream').Readable} */ (child.stdio[3])
+      fd3.setEncoding('utf8').on('data', (d) => { times += d })
+      const timer = timeoutS > 0 ? setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL') } catch {} }, timeoutS * 1000) : undefined
+      child.on('error', (err) => { clearTimeout(timer); resolve({ code: null, signal: null, stdout, stderr: err.message, times, timedOut }) })
+      child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr, times, timedOut }) })
+    })
+    const wallS = Number(process.hrtime.bigint() - t0) / 1e9
+    const failed = res.timedOut ? `ran longer than ${timeoutS} s (--timeout) and was killed` : res.code !== 0 ? (res.signal ? `was killed by ${res.signal}` : `exited with code ${res.code}`) : undefined
+    if (failed) {
+      const tail = res.stderr.trim().split('\n').slice(-4).join('\n  ')
+      const message = `${where} ${failed}${tail ? `; it said:\n  ${tail}` : ''}`
+      // the first run of a side: the command does not work there (no pair measured yet)
+      if (!sideOk.has(label)) throw new BenchrigError('BENCHRIG_ERR_COMMAND', `${message}\nNothing of this side was measured; fix the command (run it by hand in that folder), then --resume the --output file`, { exitCode: 1 })
+      if (opts.onError) opts.onError({ type: 'error', name, conf: null, message })
+      return { exitCode: res.code, signal: res.signal, failures: 1, reports: 0 }
+    }
+    let text = res.stdout
+    if (command.includes('{out}')) {
+      try {
+        text = fs.readFileSync(out, 'utf8')
+      } catch {
+        throw new BenchrigError('BENCHRIG_ERR_RUNNER_OUTPUT', `${where} wrote no file at {out}: give {out} where the runner takes its output file (e.g. --outputJson {out}, --export-json {out})`, { exitCode: 2 })
+      }
+      fs.rmSync(out, { force: true })
+    }
+    const result = readRunnerOutput(runner, text, where)
+    sideOk.add(label)
+    const cpuS = childCpuSeconds(res.times)
+    if (opts.onConfig) opts.onConfig({ type: 'config', name, queueLength: result.tasks.length })
+    for (const w of taskWarnings(runner, result)) say(w.key, w.message)
+    let reports = 0
+    for (const t of result.tasks) {
+      const rate = opts.measure === 'cpu' ? (t.cpuRate ?? (cpuS > 0 ? t.rate * wallS / cpuS : undefined)) : t.rate
+      if (!(rate > 0)) {
+        if (opts.onError) opts.onError({ type: 'error', name, conf: null, message: `${where}: no CPU time for ${t.name}` })
+        continue
+      }
+      reports++
+      if (opts.onReport) {
+        opts.onReport({
+          type: 'report',
+          name,
+          conf: t.name,
+          rate,
+          time: wallS,
+          extra: { runner: runner.name, runner_stat: t.stat, runner_rate: t.rate, runner_samples: t.samples, runner_sample_unit: t.sampleUnit, runner_sample_count: t.count, process_wall_s: wallS, process_cpu_s: cpuS }
+        })
+      }
+    }
+    for (const e of result.errors) {
+      if (opts.onError) opts.onError({ type: 'error', name, conf: null, message: `${where}: task ${e.name} failed in ${runner.name}: ${e.message}`, code: 'BENCHRIG_ERR_BENCHMARK' })
+    }
+    return { exitCode: 0, signal: null, failures: result.errors.length, reports }
+  }
+
+  return { runFile, name, close: () => fs.rmSync(tmp, { recursive: true, force: true }) }
+}
+
+module.exports = { commandExecutor, commandName, childCpuSeconds }

@@ -1,0 +1,56 @@
+'use strict'
+// compare --cmd with --old-pkg/--new-pkg, for real: a tinybench project whose
+// "escape" task calls escape-html from the npm registry and whose "control"
+// task does not. On 2 KB of plain text, 1.0.2 (five replace() passes) took
+// 0.4-2.4 us a call here and 1.0.3 (one exec() scan) 6.5-30 us, node 20:
+// with 1.0.2 as old and 1.0.3 as new, escape is called slower and control
+// not; an A/A of one version calls nothing.
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnOutput } = require('../helpers/spawn-output.js')
+const { runnerModules } = require('./_packages.js')
+const { verdicts, CALLS, BIN } = require('./_refs-case.js')
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-cmd-pkg-'))
+t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+const BENCH = `import { Bench } from 'tinybench'
+import escapeHtml from 'escape-html'
+const text = 'plain words without markup '.repeat(80)
+const bench = new Bench({ time: 40, warmupTime: 10 })
+bench.add('escape', () => escapeHtml(text))
+bench.add('control', () => text.split(' ').length)
+await bench.run()
+console.log(JSON.stringify(bench.tasks.map(({ name, result }) => ({ name, result }))))
+`
+
+function compare (args) {
+  return spawnOutput(process.execPath, [BIN, 'compare', '--no-progress', '--seed', '5', '--cache', path.join(dir, 'cache'), '--analyze', '--format', 'json',
+    '--cmd', 'node bench.mjs', '--runner', 'tinybench', '--runs', 'seq', '--threshold', '10', ...args], { cwd: path.join(dir, 'project') })
+}
+
+t.test('escape-html 1.0.2 against 1.0.3: escape is called slower, control not; an A/A calls nothing', async (t) => {
+  const mods = await runnerModules()
+  if (mods.skip) return t.skip(mods.skip)
+  fs.mkdirSync(path.join(dir, 'project'))
+  fs.symlinkSync(mods.nodeModules, path.join(dir, 'project', 'node_modules'))
+  fs.writeFileSync(path.join(dir, 'project', 'bench.mjs'), BENCH)
+  const r = await compare(['--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'escape-html@1.0.3', '--max-runs', '12', '--ndjson', path.join(dir, 'pkg.ndjson')])
+  if (/ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|network/i.test(r.stderr) && process.env.BENCHRIG_REQUIRE_TOOLS !== '1') return t.skip(`the npm registry is not reachable: ${r.stderr.trim().split('\n').pop()}`)
+  t.equal(r.code, 0, r.stderr)
+  const v = verdicts(r.stdout)
+  t.equal(v.escape, 'slower', 'the version that is slower on plain text is called slower')
+  t.notMatch(v.control, CALLS, `control: not called (${v.control})`)
+  const recs = fs.readFileSync(path.join(dir, 'pkg.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+  t.match(recs[0], { type: 'meta', old: { package: 'escape-html', package_version: '1.0.2' }, new: { package: 'escape-html', package_version: '1.0.3' } })
+  const m = recs.find((x) => x.type === 'measurement')
+  t.match(m.extra, { runner: 'tinybench', runner_stat: 'median', runner_sample_unit: 'ms' }, 'the runner\'s own statistics kept beside the row')
+
+  const aa = await compare(['--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'escape-html@1.0.2', '--max-runs', '6'])
+  t.equal(aa.code, 0, aa.stderr)
+  const w = verdicts(aa.stdout)
+  t.same(Object.keys(w).sort(), ['control', 'escape'])
+  for (const task of ['escape', 'control']) t.notMatch(w[task], CALLS, `A/A: ${task} not called (${w[task]})`)
+})
