@@ -184,7 +184,8 @@ function testsOf (file, tap, code) {
   if (tests.length === 0) {
     return [{ name: `(${path.basename(file)})`, ok: code === 0 && asserts.length > 0 && asserts.every((a) => a.ok), skip: false }]
   }
-  for (const a of asserts) if (!a.ok) tests.push({ name: `(escaped a test) ${a.name}`, ok: false, skip: false })
+  // (a child left in queue is a test that never ran: counted as such below)
+  for (const a of asserts) if (!a.ok && !a.name.startsWith('child test left in queue')) tests.push({ name: `(escaped a test) ${a.name}`, ok: false, skip: false })
   if (code !== 0 && tests.every((t) => t.ok)) tests.push({ name: `(exit code ${code})`, ok: false, skip: false })
   return tests
 }
