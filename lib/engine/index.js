@@ -243,7 +243,8 @@ class LoadRun extends RunEmitter {
 
   #runHere (ro) {
     // a 'response' listener from the start gets autocannon's (client, status, resBytes, ms): the run takes the dynamic path
-    if (this.listenerCount('response') > 0 && !ro.ws) ro = withResponses(ro)
+    // (so does a 'reqMismatch' listener, which gets the refused body)
+    if ((this.listenerCount('response') > 0 || this.listenerCount('reqMismatch') > 0) && !ro.ws) ro = withResponses(ro)
     const runner = new Runner(ro)
     this.#runners.push(runner)
     if (ro.intervalMs > 0) runner.onInterval = (row) => this.#interval(row, this.#sources)
