@@ -9,6 +9,7 @@
 // when no URL is given (autocannon prints its help then). start(argv) runs
 // such an object as the CLI would: the tables on stderr, -j's JSON on stdout.
 const fs = require('node:fs')
+const { UsageError } = require('../../errors.js')
 
 // options whose values autocannon's parser turns into numbers
 const NUMBERS = ['connections', 'pipelining', 'duration', 'amount', 'workers', 'timeout', 'bailout', 'sampleInt',
@@ -21,7 +22,12 @@ const NUMBERS = ['connections', 'pipelining', 'duration', 'amount', 'workers', '
 function parseArguments (argv) {
   const { parse, loadOptions, HELP } = require('../../cli/load.js')
   const { resolveUrls } = require('../../cli/load-request-flags.js')
-  const { parseHeaders } = require('../options/options.js')
+  const { withScheme } = require('../options/options.js')
+  if (!Array.isArray(argv)) {
+    throw new UsageError('parseArguments(argv): argv must be an array of command-line arguments, e.g. [\'-c\', \'10\', \'http://127.0.0.1:3000/\']')
+  }
+  // autocannon's parser takes numbers too (['-a', 10])
+  argv = argv.map((a) => (typeof a === 'string' ? a : String(a)))
   const { args, helpText, warmup, command } = parse(argv)
   if (args.version) {
     console.log('benchrig', 'v' + require('../../../package.json').version)
@@ -41,16 +47,24 @@ function parseArguments (argv) {
   }
   numbers(o)
   if (o.warmup !== null && typeof o.warmup === 'object') numbers(o.warmup) // -W [ -c 1 -d 2 ]
-  if (o.ca !== undefined) o.ca = [].concat(o.ca) // autocannon's --ca is always a list
-  o.url = urls.length === 1 ? urls[0] : urls
-  o.headers = parseHeaders(o.headers)
+  // a URL without a scheme is http:// (a path stays a path: PORT or --on-port gives its port)
+  const full = urls.map((u) => (u.startsWith('/') ? u : withScheme(u)))
+  o.url = full.length === 1 ? full[0] : full
+  o.headers = headersOf(o.headers)
   if (o.bodyFile !== undefined) {
-    o.body = fs.readFileSync(o.bodyFile, 'utf8')
+    o.body = readFile(o.bodyFile, '-i/--input')
     delete o.bodyFile
   }
+  // autocannon's tlsOptions: the files' contents (its --ca always a list)
+  o.tlsOptions = {}
+  if (o.cert !== undefined) o.tlsOptions.cert = readFile(o.cert, '--cert', null)
+  if (o.key !== undefined) o.tlsOptions.key = readFile(o.key, '--key', null)
+  if (o.ca !== undefined) o.tlsOptions.ca = [].concat(o.ca).map((f) => readFile(f, '--ca', null))
+  delete o.cert
+  delete o.key
+  delete o.ca
   if (typeof o.har === 'string') {
     const { skippedOrigins, readHar } = require('../scripting/har.js')
-    const { withScheme } = require('../options/options.js')
     o.har = readHar(o.har)
     for (const line of skippedOrigins(o.har, urls.map(withScheme))) console.error(line)
   }
@@ -67,6 +81,36 @@ function parseArguments (argv) {
   })
   for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k]
   return o
+}
+
+/**
+ * -H values as autocannon reads them: split at the first ':' or '=', both
+ * sides kept as typed ("a: b" is " b"; HTTP ignores the space before a value,
+ * and the engine checks names and values when the run starts).
+ * @param {string[]|undefined} list
+ */
+function headersOf (list) {
+  /** @type {Record<string, string>} */
+  const out = {}
+  for (const h of list ?? []) {
+    const colon = h.indexOf(':')
+    const eq = h.indexOf('=')
+    const at = Math.min(colon < 0 ? Infinity : colon, eq < 0 ? Infinity : eq)
+    if (!Number.isFinite(at) || at === 0) {
+      throw new UsageError(`An HTTP header was not correctly formatted: ${h} (-H/--headers: give "name: value" or name=value)`)
+    }
+    out[h.slice(0, at)] = h.slice(at + 1)
+  }
+  return out
+}
+
+/** A file a flag names, or one clear error. */
+function readFile (file, flag, encoding = 'utf8') {
+  try {
+    return fs.readFileSync(file, encoding)
+  } catch (err) {
+    throw new UsageError(`${flag} ${file}: cannot read the file (${err.code ?? err.message})`)
+  }
 }
 
 /**

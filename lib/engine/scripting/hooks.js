@@ -222,7 +222,9 @@ function forwardErrors (runner, fn) {
 
 /** The Error given to 'reqError' listeners. */
 function requestError (kind, detail) {
-  const err = /** @type {Error & {kind?: string, code?: string}} */ (new Error(`${kind} error: ${detail}`))
+  // a timeout in autocannon's words (code written for it compares the message)
+  const message = kind === 'timeout' && detail === 'request timeout' ? 'request timed out' : `${kind} error: ${detail}`
+  const err = /** @type {Error & {kind?: string, code?: string}} */ (new Error(message))
   err.kind = kind
   if (/^E[A-Z]+$/.test(detail)) err.code = detail
   return err
