@@ -109,7 +109,7 @@ async function runComparison (opts, io) {
   /** @type {import('./sides.js').Sides} */
   const sides = opts.sides
   // --cmd: the user's command is the plan's one "file" (lib/runners/run-command.js runs it)
-  const found = opts.command ? [{ file: opts.command.name, name: opts.command.name }] : findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
+  const found = opts.command ? [{ file: opts.command.name, name: opts.command.name, category: '' }] : findBenchmarks({ root: opts.root, categories: opts.categories, filter: opts.filter, exclude: opts.exclude })
   if (found.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
   // --set SCOPE:key=value and a question's per-category and per-file settings: each file's own arguments
   const scoped = opts.scopedSets ?? []
