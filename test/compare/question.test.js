@@ -150,4 +150,10 @@ t.test('one run with per-file settings: rows, meta, plan hash; the file and its 
   t.equal(resumed.code, 0, resumed.stderr)
   t.match(resumed.stderr, /resuming .*: 4 rows kept/)
   t.equal(parseCsvRecords(fs.readFileSync(csv, 'utf8')).records.length, 8, 'the missing runs ran again')
+  // shards take it too: each shard the same question; their union is the plan, analyze merges them
+  const shard = (i) => run(['--question', q, '--shard', `${i}/2`, '--output', path.join(dir, `shard${i}.csv`)])
+  for (const s of [await shard(0), await shard(1)]) t.equal(s.code, 0, s.stderr)
+  const parts = [0, 1].map((i) => parseCsvRecords(fs.readFileSync(path.join(dir, `shard${i}.csv`), 'utf8')).records)
+  t.same([...parts[0], ...parts[1]].map((x) => `${x.filename}|${x.configuration}|${x.pair}|${x.binary}`).sort(), rows.map((x) => `${x.filename}|${x.configuration}|${x.pair}|${x.binary}`).sort(), 'the shards ran the unsharded plan\'s runs')
+  t.ok([...parts[0], ...parts[1]].every((x) => x.plan === rows[0].plan), 'under its plan hash')
 })
