@@ -136,6 +136,11 @@ t.test('one run with per-file settings: rows, meta, plan hash; the file and its 
   t.equal(rows.length, 2 * 2 * 2, '2 files x 2 pairs x 2 sides')
   const meta = JSON.parse(fs.readFileSync(nd, 'utf8').split('\n')[0])
   t.match(meta, { type: 'meta', runs: 2, fileArgs: { 'alpha/one.js': ['kind=a', 'n=3'], 'beta/one.js': ['kind=a', 'n=4'] }, question: { file: q, categories: ['alpha', 'beta'], set: { alpha: { n: 3 } } } }, 'the question in the NDJSON meta')
+  // the PR report names the question and each file's settings
+  const { main: analyzeMain } = require('../../lib/cli/analyze.js')
+  let comment = ''
+  t.equal(await analyzeMain(['--format', 'github', nd], { stdout: { write: (x) => { comment += x; return true } }, stderr: { write: () => true } }), 0)
+  t.match(comment, /- question: `q\.yaml`; each file's settings: alpha\/one\.js kind=a n=3; beta\/one\.js kind=a n=4/)
   // the same question as flags: the same plan (hash), the same rows
   const csv2 = path.join(dir, 'flags.csv')
   const r2 = await run(['--runs', '2', '--exclude', 'two', '--set', 'kind=a', '--set', 'alpha:n=3', '--set', 'beta/one:n=4', '--output', csv2, 'alpha', 'beta'])
