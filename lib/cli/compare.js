@@ -135,7 +135,8 @@ Options:
   --shard-count N       the shard count of a Kubernetes Indexed Job (or BENCHRIG_SHARD_COUNT)
   --plan FILE           run the round FILE describes (written by benchrig plan
                         --next): its seed, its files and pairs
-  --no-progress         no progress line on stderr
+  --no-progress         no progress line on stderr (and, when stderr is not a
+                        terminal, no lines with each file's verdicts as it ends)
   -h, --help            this text
 
 A failing run is reported with its file, configuration and binary, retried
