@@ -147,7 +147,8 @@ Options:
   --runner R            the runner whose output --cmd prints: tinybench, vitest,
                         mitata, benchmarkjs, bench-node, node-bench, hyperfine
                         (--format R says the same)
-  --no-progress         no progress line on stderr
+  --no-progress         no progress line on stderr (and, when stderr is not a
+                        terminal, no lines with each file's verdicts as it ends)
   -h, --help            this text
 
 A failing run is reported with its file, configuration and binary, retried

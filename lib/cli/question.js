@@ -120,14 +120,16 @@ function stringList (v, key, bad) {
   return list
 }
 
-/** A setting's value: one string, number or boolean (one value per key, as --set). */
-function scalar (v, key, bad) {
-  if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) return String(v)
-  throw bad(key, `is ${JSON.stringify(v)}: give one value (a string, number or boolean), as --set ${key.split('.').pop()}=VALUE does`)
+/** A setting's values: a string, number or boolean, or a list of them (as --set repeated). */
+function values (v, key, bad) {
+  const list = Array.isArray(v) ? v : [v]
+  const ok = (x) => typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x))
+  if (list.length === 0 || !list.every(ok)) throw bad(key, `is ${JSON.stringify(v)}: give a value (a string, number or boolean) or a list of them, as --set ${key.split('.').pop()}=VALUE does`)
+  return list.map(String)
 }
 
 /**
- * "set": key: value applies everywhere; SCOPE: {key: value} applies to a
+ * "set": key: value (or a list of values) applies everywhere; SCOPE: {key: value} applies to a
  * category or a benchmark file (resolved against the files in
  * lib/compare/scoped-set.js); as --set arguments.
  */
@@ -141,11 +143,11 @@ function setList (v, bad) {
       if (k.includes(':')) throw bad(`set.${k}`, 'is not a scope: name a category or a benchmark file without ":"')
       for (const [key, x] of Object.entries(val)) {
         if (key === '' || /[=\s:]/.test(key) || isObject(x)) throw bad(`set.${k}.${key}`, 'is not a key=value setting (a scope holds key: value pairs, one level deep)')
-        out.push(`${k}:${key}=${scalar(x, `set.${k}.${key}`, bad)}`)
+        for (const one of values(x, `set.${k}.${key}`, bad)) out.push(`${k}:${key}=${one}`)
       }
     } else {
       if (k.includes(':')) throw bad(`set.${k}`, 'is not a key (no ":")')
-      out.push(`${k}=${scalar(val, `set.${k}`, bad)}`)
+      for (const one of values(val, `set.${k}`, bad)) out.push(`${k}=${one}`)
     }
   }
   return out

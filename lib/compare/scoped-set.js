@@ -7,7 +7,8 @@
 // ("buffers/buffer-tostring.js"), that name without ".js", or a file's own
 // name when only one file of the run has it ("buffer-tostring.js" or
 // "buffer-tostring"). A file's settings: the unscoped ones, then its
-// category's, then its own; the more specific wins for a key.
+// category's, then its own; the more specific wins for a key (all its
+// values: a key repeated in one scope is a list, as with --set).
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
 
@@ -68,7 +69,12 @@ function filesOfScope (scope, files) {
 function fileArgsOf (files, plain, scoped, source = '--set', known = files) {
   if (scoped.length === 0) return undefined
   const keyOf = (s) => s.slice(0, s.indexOf('='))
-  const perFile = new Map(files.map((f) => [f.name, new Map(plain.map((s) => [keyOf(s), { arg: s, rank: 0 }]))]))
+  // per file, per key: its values (a key repeated is a list, as with --set) and the scope's rank
+  const perFile = new Map(files.map((f) => {
+    const m = new Map()
+    for (const a of plain) m.set(keyOf(a), { args: [...(m.get(keyOf(a))?.args ?? []), a], rank: 0 })
+    return [f.name, m]
+  }))
   for (const s of scoped) {
     if (filesOfScope(s.scope, known).names.size === 0) {
       const cats = [...new Set(known.map((f) => f.category))]
@@ -78,11 +84,13 @@ function fileArgsOf (files, plain, scoped, source = '--set', known = files) {
     for (const name of names) {
       const m = perFile.get(name)
       const had = m.get(s.key)
+      const arg = `${s.key}=${s.value}`
+      // a more specific scope replaces the values; the same scope adds one (a list)
       if (had && had.rank > rank) continue
-      m.set(s.key, { arg: `${s.key}=${s.value}`, rank })
+      m.set(s.key, { args: had && had.rank === rank ? [...had.args, arg] : [arg], rank })
     }
   }
-  return new Map([...perFile].map(([name, m]) => [name, [...m.values()].map((x) => x.arg)]))
+  return new Map([...perFile].map(([name, m]) => [name, [...m.values()].flatMap((x) => x.args)]))
 }
 
 module.exports = { splitScoped, fileArgsOf, filesOfScope }

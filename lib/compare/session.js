@@ -157,6 +157,9 @@ async function runComparison (opts, io) {
     if (opts.output) writePlanSidecar(opts.output, { plan: plan.id, seed, shardCount: plan.shard.count, units: plan.shard.units })
   }
   meta.plan = plan.id
+  // a resumed file's rows under another plan: the categories, --runs, --set or the question differ
+  const otherPlan = previous.rows.find((r) => r.plan && r.plan !== plan.id)
+  if (otherPlan) stderr.write(`compare: warning: --resume ${opts.output}: its rows were measured under plan ${otherPlan.plan}, these flags${opts.question ? ` and --question ${opts.question.file}` : ''} make plan ${plan.id} (the categories, --runs, --set, the question or the binaries differ); resume with those of the first run\n`)
   meta.host = plan.tags.host
   if (plan.shard) meta.shard = { index: plan.shard.index, count: plan.shard.count }
 

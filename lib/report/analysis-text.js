@@ -245,7 +245,7 @@ function formatAnalysisText (a, { wide = false, width = 100 } = {}) {
     if (a.regressions.length === 0) out.push(prose(`No configuration is shown to be slower than -${a.meta.maxRegression}% (${how}).`))
     else {
       out.push(prose(`FAIL: ${a.regressions.length} configuration(s) slower than -${a.meta.maxRegression}% (${how}):`))
-      for (const r of a.regressions) out.push(`  ${nameOf(r)}: ${pct(r.change)} ${ciText(r, asked)}${r.stop ? `, after ${r.stop.pairs} pairs` : `, adjusted p=${pval(r.q_regression)}`}`)
+      for (const r of a.regressions) out.push(`  ${nameOf(r)}: ${pct(r.change)} ${ciText(r, asked)}${r.stop ? `, called at pair ${r.stop.pairs} of ${r.n_pairs}` : `, adjusted p=${pval(r.q_regression)}`}`)
     }
   }
   return out.join('\n') + '\n'

@@ -305,6 +305,8 @@ function formatGithubComment (a, ctx) {
   out.push(`- stopping rule: ${d.rule ?? 'not recorded in the rows (a fixed count, or --runs auto)'}; pairs: ${d.pairs}`)
   out.push(`- executor: ${d.executor ?? 'serial (the rows name none: old and new one after the other, in a seeded random order per pair)'}`)
   out.push(`- measure: ${a.meta.measure ?? 'wall'}; seed${d.seeds.length === 1 ? '' : 's'}: ${d.seeds.join(', ') || 'not recorded'}${d.plans.length ? `; plan ${d.plans.join(', ')}` : ''}${d.shards.length ? `; ${d.shards.join(', ')} shards` : ''}`)
+  // compare --question: the question asked, and each file's own settings (from the NDJSON meta)
+  if (meta.question) out.push(`- question: \`${String(meta.question.file).split('/').pop()}\`${meta.fileArgs ? `; each file's settings: ${Object.entries(meta.fileArgs).map(([f, a]) => `${cell(f)} ${cell(/** @type {string[]} */ (a).join(' '))}`).join('; ')}` : ''}`)
   out.push(`- test: ${method}; ${level} CIs; q: Benjamini-Hochberg over ${a.results.length}; "no change" = the CI inside ±${a.meta.threshold}%${a.meta.minEffect > 0 ? `; nothing under ${a.meta.minEffect}% is called faster or slower` : ''}`)
   out.push('', '</details>', '')
   out.push('<details><summary>Environment</summary>', '', ...environmentLines(ctx.rows, meta), '', '</details>')

@@ -64,6 +64,13 @@ t.test('scopes: a file beats its category, which beats an unscoped --set; names 
     'beta/one.js': ['n=1', 'url=http://x:1/a']
   })
   t.equal(fileArgsOf(files, plain, []), undefined, 'nothing scoped: no per-file arguments')
+  const lists = splitScoped(['n=1', 'n=2', 'alpha:n=3', 'alpha:n=4', 'alpha/one.js:kind=b'])
+  t.same(Object.fromEntries(fileArgsOf(files, lists.plain, lists.scoped)), {
+    'alpha/one.js': ['n=3', 'n=4', 'kind=b'],
+    'alpha/two.js': ['n=3', 'n=4'],
+    'beta/one.js': ['n=1', 'n=2']
+  }, 'a key repeated is a list; a more specific scope replaces the whole list')
+  t.same(parseQuestion('set:\n  n: [1, 2]\n  alpha:\n    len: [8, 16]\n', 'l.yaml').values.set, ['n=1', 'n=2', 'alpha:len=8', 'alpha:len=16'], 'lists in a question file')
   t.throws(() => fileArgsOf(files, [], splitScoped(['one:n=2']).scoped), { message: /"one" names 2 files \(alpha\/one.js, beta\/one.js\); give the file with its category/ })
   t.throws(() => fileArgsOf(files, [], splitScoped(['gamma:n=2']).scoped), { message: /--set gamma:n=2: "gamma" names no category or benchmark file of this run; its categories: alpha, beta/ })
   t.throws(() => splitScoped(['alpha:CPUSET=1']), { message: /CPUSET applies to the whole run/ })
@@ -74,7 +81,7 @@ t.test('bad question files: one usage error naming the file and the key', async 
     ['a.json', '{"categories": ["alpha"], "sets": {}}', /a\.json: "sets" is not a key of a question \(did you mean "set"\?\)/],
     ['b.json', '{"categories": []}', /b\.json: "categories" is empty/],
     ['c.json', '{"runs": "often"}', /c\.json: "runs" is "often": give a whole number of pairs >= 1, "auto" or "seq"/],
-    ['d.yaml', 'set:\n  alpha:\n    n: [1, 2]\n', /d\.yaml: "set\.alpha\.n" is \[1,2\]: give one value/],
+    ['d.yaml', 'set:\n  alpha:\n    n: [1, {a: 2}]\n', /d\.yaml: "set\.alpha\.n" is \[1,\{"a":2\}\]: give a value \(a string, number or boolean\) or a list of them/],
     ['e.yaml', 'rule:\n  alpah: 0.1\n', /e\.yaml: "rule\.alpah" is not a parameter of a rule \(did you mean "rule\.alpha"\?\)/],
     ['f.yaml', 'rule:\n  alpha: -1\n', /f\.yaml: "rule\.alpha" is -1: give a number > 0/],
     ['g.yaml', 'set: [1]\n', /g\.yaml: "set" must be an object/],
@@ -129,6 +136,11 @@ t.test('one run with per-file settings: rows, meta, plan hash; the file and its 
   t.equal(rows.length, 2 * 2 * 2, '2 files x 2 pairs x 2 sides')
   const meta = JSON.parse(fs.readFileSync(nd, 'utf8').split('\n')[0])
   t.match(meta, { type: 'meta', runs: 2, fileArgs: { 'alpha/one.js': ['kind=a', 'n=3'], 'beta/one.js': ['kind=a', 'n=4'] }, question: { file: q, categories: ['alpha', 'beta'], set: { alpha: { n: 3 } } } }, 'the question in the NDJSON meta')
+  // the PR report names the question and each file's settings
+  const { main: analyzeMain } = require('../../lib/cli/analyze.js')
+  let comment = ''
+  t.equal(await analyzeMain(['--format', 'github', nd], { stdout: { write: (x) => { comment += x; return true } }, stderr: { write: () => true } }), 0)
+  t.match(comment, /- question: `q\.yaml`; each file's settings: alpha\/one\.js kind=a n=3; beta\/one\.js kind=a n=4/)
   // the same question as flags: the same plan (hash), the same rows
   const csv2 = path.join(dir, 'flags.csv')
   const r2 = await run(['--runs', '2', '--exclude', 'two', '--set', 'kind=a', '--set', 'alpha:n=3', '--set', 'beta/one:n=4', '--output', csv2, 'alpha', 'beta'])
@@ -139,10 +151,10 @@ t.test('one run with per-file settings: rows, meta, plan hash; the file and its 
   // other settings are another plan
   const parsed = parseCompareArgs([...BIN, '--root', root, '--set', 'alpha:n=9', 'alpha'])
   t.same(parsed.scopedSets, [{ scope: 'alpha', key: 'n', value: '9', raw: 'alpha:n=9' }])
-  const csv3 = path.join(dir, 'other.csv')
-  const r3 = await run(['--runs', '1', '--set', 'alpha:n=2', '--output', csv3, 'alpha'])
-  t.equal(r3.code, 0, r3.stderr)
-  t.not(parseCsvRecords(fs.readFileSync(csv3, 'utf8')).records[0].plan, rows[0].plan, 'another plan hash')
+  const { planHash } = require('../../lib/compare/shards.js')
+  const hashOf = (fileArgs) => planHash({ seed: 5, categories: ['alpha'], batches: [], args: [], fileArgs, sha256: { old: 'a', new: 'b' } })
+  t.not(hashOf(new Map([['alpha/one.js', ['n=2']]])), hashOf(new Map([['alpha/one.js', ['n=3']]])), 'other settings of a file: another plan hash')
+  t.equal(hashOf(undefined), planHash({ seed: 5, categories: ['alpha'], batches: [], args: [], sha256: { old: 'a', new: 'b' } }), 'nothing scoped: the hash of before')
   // --resume takes the question file as it takes flags
   const lines = fs.readFileSync(csv, 'utf8').trim().split('\n')
   fs.writeFileSync(csv, lines.slice(0, lines.length - 3).join('\n') + '\n')
@@ -150,4 +162,15 @@ t.test('one run with per-file settings: rows, meta, plan hash; the file and its 
   t.equal(resumed.code, 0, resumed.stderr)
   t.match(resumed.stderr, /resuming .*: 4 rows kept/)
   t.equal(parseCsvRecords(fs.readFileSync(csv, 'utf8')).records.length, 8, 'the missing runs ran again')
+  t.notMatch(resumed.stderr, /under plan/, 'the same question: the same plan')
+  // another question on resume: said, naming both plans
+  const other = write('other.yaml', 'categories: [alpha, beta]\nexclude: two\nruns: 2\nset:\n  kind: a\n  alpha:\n    n: 9\n')
+  const again = await run(['--question', other, '--resume', csv])
+  t.match(again.stderr, /warning: --resume .*q\.csv: its rows were measured under plan [0-9a-f]{16}, these flags and --question .*other\.yaml make plan [0-9a-f]{16}/)
+  // shards take it too: each shard the same question; their union is the plan, analyze merges them
+  const shard = (i) => run(['--question', q, '--shard', `${i}/2`, '--output', path.join(dir, `shard${i}.csv`)])
+  for (const s of [await shard(0), await shard(1)]) t.equal(s.code, 0, s.stderr)
+  const parts = [0, 1].map((i) => parseCsvRecords(fs.readFileSync(path.join(dir, `shard${i}.csv`), 'utf8')).records)
+  t.same([...parts[0], ...parts[1]].map((x) => `${x.filename}|${x.configuration}|${x.pair}|${x.binary}`).sort(), rows.map((x) => `${x.filename}|${x.configuration}|${x.pair}|${x.binary}`).sort(), 'the shards ran the unsharded plan\'s runs')
+  t.ok([...parts[0], ...parts[1]].every((x) => x.plan === rows[0].plan), 'under its plan hash')
 })

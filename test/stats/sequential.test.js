@@ -216,9 +216,49 @@ t.test('--max-regression under seq: the gate is the rule\'s own call and interva
   t.match(slow, { verdict: 'slower', stop: { rule: 'seq', reason: 'below 0' } })
   t.ok(slow.ci[1] < -5, `the rule's interval ends below -5%: ${slow.ci[1]}`)
   t.same(gated.regressions.map((r) => r.configuration), ['a=1'], 'called slower with the interval below -5%: the gate fires')
-  t.match(formatAnalysisText(gated), /FAIL: 1 configuration\(s\) slower than -5% \(called slower by seq v3 alpha=0\.05 threshold=2 max=50 with\s+its interval's upper end below -5%\):\n {2}x\/f\.js a=1: .*after \d+ pairs/)
+  t.match(formatAnalysisText(gated), /FAIL: 1 configuration\(s\) slower than -5% \(called slower by seq v3 alpha=0\.05 threshold=2 max=50 with\s+its interval's upper end below -5%\):\n {2}x\/f\.js a=1: .*called at pair \d+ of 30/)
   // the interval's upper end above -PCT: no regression, though the call is "slower"
   const loose = analyze(rows, { maxRegression: -slow.ci[1] + 1 })
   t.same(loose.regressions, [], 'upper end not below -PCT: the gate holds')
   t.match(formatAnalysisText(loose), /No configuration is shown to be slower than [^]*called slower by seq v3/)
+})
+
+t.test('one analysis: every pair measured, the stop pair, the rule\'s evidence in the table, warnings that fit', async (t) => {
+  const { seqAnalysis } = require('../../lib/stats/sequential.js')
+  const { formatAnalysisText } = require('../../lib/report/analysis-text.js')
+  const label = seqLabel({ alpha: 0.05, threshold: 1, maxPairs: 100 })
+  // a=1 is 20% faster in every pair and is called early; its file goes on for a=2 (noise), 24 pairs
+  const rng = createRng(11)
+  const rows = []
+  for (let pair = 1; pair <= 24; pair++) {
+    for (const c of ['a=1', 'a=2']) {
+      const ratio = c === 'a=1' ? 1.2 * Math.exp(0.01 * (rng.uniform() - 0.5)) : Math.exp(0.3 * (rng.uniform() - 0.5))
+      rows.push({ binary: 'old', filename: 'x/f.js', configuration: c, rate: 100, time: 1, pair, seed: 5, rule: label })
+      rows.push({ binary: 'new', filename: 'x/f.js', configuration: c, rate: 100 * ratio, time: 1, pair, seed: 5, rule: label })
+    }
+  }
+  const p = parseSeqLabel(label)
+  const [fast] = seqAnalysis(rows, p)
+  const [state] = seqStates(rows, p)
+  t.equal(fast.verdict, 'faster')
+  t.equal(fast.stopAt, state.n, 'the pair the rule called at')
+  t.equal(fast.pairs, 24, 'every pair measured')
+  const xs = []
+  for (let i = 0; i < rows.length; i += 4) xs.push(Math.log(rows[i + 1].rate / rows[i].rate))
+  t.same([fast.lo, fast.hi], b.csAt(xs, b.predictableScales(xs), 1 - fast.level), 'a call: the interval at its level over every pair')
+  t.ok(fast.hi - fast.lo < state.hi - state.lo, 'narrower than at the stop')
+  const a = analyze(rows)
+  t.match(a.results[0], { n_pairs: 24, stop: { pairs: state.n, evalue: state.evalue }, ci: [(Math.exp(fast.lo) - 1) * 100, (Math.exp(fast.hi) - 1) * 100] })
+  const text = formatAnalysisText(a)
+  t.match(text, /pairs\s+stopped\s+change\s+95% CI\s+e-value\s+verdict/, 'the seq table: the rule\'s evidence')
+  t.notMatch(text.split('\n\n')[0], /\bq\b|\*/, 'no q or stars beside its verdicts')
+  t.match(text, new RegExp(`x/f\\.js a=1\\s+24\\s+at ${state.n}\\s`))
+
+  // too few runs: not warned where the rule chose to stop; duet rows get no --cpuset advice
+  const short = seqLabel({ alpha: 0.05, threshold: 1, maxPairs: 4 })
+  const few = rows.filter((r) => r.pair <= 4).map((r) => ({ ...r, rule: short }))
+  t.same(analyze(few).warnings.filter((w) => w.kind === 'too-few-runs'), [], 'stopped at --max-runs 4: no too-few-runs')
+  t.ok(analyze(few.map((r) => ({ ...r, rule: 'fixed 4' }))).warnings.some((w) => w.kind === 'too-few-runs'), 'the same rows of a fixed rule: warned')
+  const duet = analyze(rows.map((r) => ({ ...r, executor: 'duet' }))).warnings.filter((w) => w.kind === 'high-variance')
+  t.ok(duet.length > 0 && duet.every((w) => !/--cpuset/.test(w.message)), 'duet: high-variance without --cpuset')
 })

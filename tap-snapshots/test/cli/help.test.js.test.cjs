@@ -222,6 +222,15 @@ Options:
   --set key=value       narrow a configuration key (repeatable); a file that does
                         not declare it gets it passed through, with one warning
                         per run; --set CPUSET=LIST is --cpuset LIST
+  --set SCOPE:key=value the same for some files only: SCOPE is a category or a
+                        benchmark file (buffers/buffer-tostring.js, or its name
+                        alone when it is unique); the file's own beats its
+                        category's, which beats an unscoped --set
+  --question FILE       the whole question in one file (JSON, or YAML for .yaml
+                        and .yml): categories, filter, exclude, set (everywhere,
+                        per category, per file), measure, runs and rule
+                        (alpha, threshold, max-runs, target, time-budget); the
+                        flags it stands for; a flag also given must agree
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
@@ -273,7 +282,8 @@ Options:
   --shard-count N       the shard count of a Kubernetes Indexed Job (or BENCHRIG_SHARD_COUNT)
   --plan FILE           run the round FILE describes (written by benchrig plan
                         --next): its seed, its files and pairs
-  --no-progress         no progress line on stderr
+  --no-progress         no progress line on stderr (and, when stderr is not a
+                        terminal, no lines with each file's verdicts as it ends)
   -h, --help            this text
 
 A failing run is reported with its file, configuration and binary, retried
