@@ -190,7 +190,8 @@ class Histogram {
   // before, 6.4k after, of which result building 30% before, 11% after).
   /** Index of minValue: the first that may hold a count. */
   firstIndex () {
-    return this.totalCount === 0 || !(this.minValue >= 0) ? 0 : this.indexOf(Math.floor(Math.min(this.minValue, this.highest)))
+    // a min that is not a finite value >= 0 bounds nothing
+    return this.totalCount === 0 || !(this.minValue >= 0 && this.minValue !== Infinity) ? 0 : this.indexOf(Math.floor(Math.min(this.minValue, this.highest)))
   }
 
   /** One past the index of maxValue: the end of the span that may hold counts. */
@@ -208,10 +209,12 @@ class Histogram {
   /** @param {{highest:number,digits:number,counts:Float64Array,totalCount:number,minValue:number,maxValue:number}} o */
   static fromTransfer (o) {
     const h = new Histogram({ highest: o.highest, digits: o.digits })
-    h.counts.set(o.counts)
     h.totalCount = o.totalCount
     h.minValue = o.minValue
     h.maxValue = o.maxValue
+    // the span only (see firstIndex): the rest is zero on both sides
+    const from = h.firstIndex()
+    h.counts.set(o.counts.subarray(from, h.spanEnd()), from)
     return h
   }
 }
