@@ -30,10 +30,12 @@ t.test('an interrupted run resumes to the full row count without duplicates', as
   t.match(first.stderr, /interrupted; stopping after the current run/)
   const partial = readRows(out)
   t.ok(partial.length >= 2 && partial.length < 6, `${partial.length} rows on disk after the interrupt`)
+  t.match(JSON.parse(fs.readFileSync(`${out}.sides.json`, 'utf8')), { seed: 99, old: { path: process.execPath }, new: { path: process.execPath } }, 'the sides are recorded before the first row')
 
   const second = await runCompare(['--old', process.execPath, '--new', process.execPath, '--runs', '3', '--set', 'kind=mix', '--resume', out, 'cpu'])
   t.equal(second.code, 0, second.stderr)
   t.match(second.stderr, /resuming .*rows kept/)
+  t.notMatch(second.stderr, /not verified/, 'checked against the record')
   const text = fs.readFileSync(out, 'utf8')
   t.equal(text.split('\n').filter((l) => l.startsWith('"binary"')).length, 1, 'one header')
   const rows = readRows(out)
