@@ -303,6 +303,8 @@ async function main (argv, ctx = {}) {
     return 0
   }
   for (const w of opts.warnings ?? []) stderr.write(`compare: warning: ${w}\n`)
+  // checked before any worktree, install or run (docs/history.md): a bad store fails first
+  if (opts.history) await require('../history/preflight.js').checkStore(opts.history.db, { root: opts.root })
   const built = await buildSides(opts.sideSource, { root: opts.root, log: (m) => stderr.write(`compare: ${m}\n`) })
   let done
   let a
