@@ -50,6 +50,9 @@ Options:
                         in its own prefix (cached): require(NAME) gets the side's
   --node BIN            the node binary of both sides of refs or packages
                         (default: the one running compare)
+  --install CMD         --old-ref/--new-ref: the command that installs each
+                        ref's dependencies from its lockfile (default "npm ci";
+                        e.g. "npm ci --omit=dev" leaves dev dependencies out)
   --cache DIR           where installs are kept (default $BENCHRIG_CACHE or
                         ~/.cache/benchrig)
   --profile             then profile one old and one new run of each
