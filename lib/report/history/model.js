@@ -12,10 +12,10 @@ const { median } = require('../../stats/descriptive.js')
 const shown = (c) => ({ ...c, label: c.display ?? c.label, previous: c.previousDisplay ?? c.previous })
 
 /**
- * @typedef {{label: string, previous: string, index: number, size: number, ci: number[], p: number,
+ * @typedef {{label: string, previous: string, display?: string, previousDisplay?: string, index: number, size: number, ci: number[], p: number,
  *   before: number, after: number, nBefore: number, nAfter: number}} StoreChange
  * @typedef {{key: {file: string, configuration: string, measure: string, fingerprint: string, env: Record<string, string>},
- *   points: {label: string, values: number[]}[], changes: StoreChange[], weak: StoreChange[]}} StoreSeries
+ *   points: {label: string, display?: string, values: number[]}[], changes: StoreChange[], weak: StoreChange[]}} StoreSeries
  * @typedef {object} SiteSeries
  * @property {string} id stable: a hash of the series key
  * @property {string} file
