@@ -19,12 +19,12 @@
 //     the middle
 //
 // Usage: node bench/changepoint-sim.js [--series N] [--length L] [--runs R] [--noise 0.02,0.1,0.3]
-//          [--label-noise CV] [--steps 0.02,0.05,0.5] [--at first|middle] [--tolerance K] [--seed S] [--grid] [--json]
+//          [--label-noise CV] [--pool-p P] [--steps 0.02,0.05,0.5] [--at first|middle] [--tolerance K] [--seed S] [--grid] [--json]
 const { parseArgs } = require('node:util')
 const { createRng } = require('../lib/stats/prng.js')
 const { detectGroupChanges } = require('../lib/history/changepoint.js')
 
-const USAGE = 'usage: node bench/changepoint-sim.js [--series N] [--length L] [--runs R] [--noise 0.02,0.1,0.3] [--label-noise CV] [--steps 0.02,0.05,0.5] [--at first|middle] [--tolerance K] [--seed S] [--grid] [--json]'
+const USAGE = 'usage: node bench/changepoint-sim.js [--series N] [--length L] [--runs R] [--noise 0.02,0.1,0.3] [--label-noise CV] [--pool-p P] [--steps 0.02,0.05,0.5] [--at first|middle] [--tolerance K] [--seed S] [--grid] [--json]'
 
 /**
  * One series: `length` labels of `runs` values around 1000 with run noise
@@ -42,7 +42,7 @@ function series (rng, o, step, at) {
 }
 
 /**
- * @param {{series: number, length: number, runs: number, noise: number, labelNoise?: number, step: number, at?: string, tolerance: number, seed: number}} o
+ * @param {{series: number, length: number, runs: number, noise: number, labelNoise?: number, poolP?: number, step: number, at?: string, tolerance: number, seed: number}} o
  */
 function simulate (o) {
   const rng = createRng(o.seed)
@@ -54,7 +54,7 @@ function simulate (o) {
   for (let s = 0; s < o.series; s++) {
     // first: after label 0; middle: somewhere in the middle 60% (a step at the very ends has few labels on one side)
     const at = o.step === 0 ? o.length : o.at === 'first' ? 1 : Math.max(1, Math.floor(o.length * 0.2) + rng.int(Math.max(1, Math.floor(o.length * 0.6))))
-    const r = detectGroupChanges(series(rng, o, o.step, at))
+    const r = detectGroupChanges(series(rng, o, o.step, at), o.poolP === undefined ? {} : { poolP: o.poolP })
     if (r.untestable) untestable++
     changes += r.changes.length
     if (o.step === 0) {
@@ -89,7 +89,7 @@ const pct = (x) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : 'n/a')
 function main (argv) {
   let v
   try {
-    v = parseArgs({ args: argv, options: { series: { type: 'string' }, length: { type: 'string' }, runs: { type: 'string' }, noise: { type: 'string' }, 'label-noise': { type: 'string' }, steps: { type: 'string' }, at: { type: 'string' }, tolerance: { type: 'string' }, seed: { type: 'string' }, grid: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values
+    v = parseArgs({ args: argv, options: { series: { type: 'string' }, length: { type: 'string' }, runs: { type: 'string' }, noise: { type: 'string' }, 'label-noise': { type: 'string' }, 'pool-p': { type: 'string' }, steps: { type: 'string' }, at: { type: 'string' }, tolerance: { type: 'string' }, seed: { type: 'string' }, grid: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values
     if (v.help) { console.log(USAGE); return 0 }
     if (v.at !== undefined && v.at !== 'first' && v.at !== 'middle') throw new Error(`--at ${v.at}: give first or middle`)
     v = {
@@ -98,6 +98,7 @@ function main (argv) {
       runs: whole(v.runs ?? 1, '--runs', 1),
       noise: list(v.noise ?? '0.02,0.1,0.3', '--noise'),
       labelNoise: list(v['label-noise'] ?? '0', '--label-noise')[0],
+      poolP: v['pool-p'] === undefined ? undefined : list(v['pool-p'], '--pool-p')[0],
       steps: list(v.steps ?? '0.02,0.05,0.5', '--steps'),
       at: v.at ?? 'middle',
       tolerance: whole(v.tolerance ?? 1, '--tolerance', 0),

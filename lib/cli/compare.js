@@ -53,6 +53,9 @@ Options:
                         in its own prefix (cached): require(NAME) gets the side's
   --node BIN            the node binary of both sides of refs or packages
                         (default: the one running compare)
+  --install CMD         --old-ref/--new-ref: the command that installs each
+                        ref's dependencies from its lockfile (default "npm ci";
+                        e.g. "npm ci --omit=dev" leaves dev dependencies out)
   --cache DIR           where installs are kept (default $BENCHRIG_CACHE or
                         ~/.cache/benchrig)
   --profile             then profile one old and one new run of each
@@ -362,6 +365,8 @@ async function main (argv, ctx = {}) {
     return 0
   }
   for (const w of opts.warnings ?? []) stderr.write(`compare: warning: ${w}\n`)
+  // checked before any worktree, install or run (docs/history.md): a bad store fails first
+  if (opts.history) await require('../history/preflight.js').checkStore(opts.history.db, { root: opts.root })
   const built = await buildSides(opts.sideSource, { root: opts.root, log: (m) => stderr.write(`compare: ${m}\n`) })
   let done
   let a

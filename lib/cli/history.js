@@ -184,8 +184,14 @@ const SUB = {
   async add (h, opts, out) {
     const { gitLabel } = require('../history/git-label.js')
     const repo = path.resolve(opts.repo ?? process.cwd())
-    // one transaction: Ctrl-C before the commit keeps nothing of this add
+    // One transaction. Ctrl-C while it waits on the store (PostgreSQL) stops
+    // the process and nothing of the add is kept (the server rolls it back);
+    // SQLite writes without yielding, so a Ctrl-C then is seen once the add
+    // has committed: everything was kept, and add says so.
+    let done = false
+    let late = false
     const onSigint = () => {
+      if (done) { late = true; return }
       process.stderr.write(`\nhistory: interrupted: nothing of this add was kept (one transaction; ${h.where} is as it was before)\n`)
       process.removeListener('SIGINT', onSigint)
       process.kill(process.pid, 'SIGINT')
@@ -194,9 +200,13 @@ const SUB = {
     let r
     try {
       r = await h.add(opts.files, { label: opts.label, runner: opts.runner, fingerprint: opts.fingerprint, resolveLabel: (name) => gitLabel(repo, name) })
+      done = true
+      // a Ctrl-C that came while the add was written is delivered now
+      await new Promise((resolve) => setImmediate(resolve))
     } finally {
       process.removeListener('SIGINT', onSigint)
     }
+    if (late) process.stderr.write(`history: Ctrl-C came while the add was being written; it had committed: all ${r.added} rows below were kept\n`)
     if (opts.json) { out.write(JSON.stringify(r) + '\n'); return 0 }
     for (const s of r.sources) out.write(`${s.path}: ${s.skipped ? 'already in the store, nothing added' : `${s.added} rows (${s.kind})${s.duplicates ? `, ${s.duplicates} measurements already stored from another file (the same seed, pair, side, file, configuration and start: a compare CSV and its NDJSON), not added again` : ''}${machineNote(s.machine)}`}\n`)
     out.write(`history: ${r.added} rows added, ${r.skipped} already there (${h.where})\n`)

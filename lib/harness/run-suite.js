@@ -67,6 +67,7 @@ function useColor (stream) {
  * @param {string} [opts.cpuset]
  * @param {number} [opts.timeout] seconds one configuration may take before it is killed
  * @param {boolean} [opts.strict] a --set key a file does not declare fails that file
+ * @param {NodeJS.ProcessEnv} [opts.env] the environment of the benchmark processes (default process.env)
  *   (default: passed through with one warning per run, as Node core passes it)
  * @param {boolean} [opts.human] the simple format rounded to two decimals, util.inspect
  *   quoting and a detail line under load-generator results (default: Node core's lines)
@@ -90,7 +91,7 @@ async function runSuite (opts) {
   const stderr = opts.stderr ?? process.stderr
   if (!FORMATS.includes(format)) throw new UsageError(`--format ${format}: use one of ${FORMATS.join(', ')}`)
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs ${runs}: give a whole number >= 1`)
-  const env = { ...process.env }
+  const env = { ...(opts.env ?? process.env) }
   if (opts.timeout !== undefined) {
     if (!(opts.timeout >= 0)) throw new UsageError(`--timeout ${opts.timeout}: give a number of seconds (0: no limit)`)
     env.BENCHRIG_TIMEOUT = String(opts.timeout)

@@ -16,7 +16,7 @@
 // Hodges–Lehmann estimate and interval of the shift of the log values
 // between the segments either side (rank-sum inversion, lib/stats).
 // Pure functions over arrays; the store calls `detectChanges` per series.
-const { tTail, tQuantile, normQuantile } = require('../stats/distributions.js')
+const { tTail, tQuantile, normQuantile, incompleteBeta } = require('../stats/distributions.js')
 const { rankSumPmf, lowerQuantile } = require('../stats/rank-distributions.js')
 
 const DEFAULTS = { maxP: 0.0001, weakP: 0.05, window: 50, minSize: 3, minMagnitude: 0, confLevel: 0.95 }
@@ -221,15 +221,24 @@ function detectChanges (x, opts = {}) {
 // another day, a rebuilt binary) on top of the runs' own (sigmaW^2). sigmaW^2
 // comes from the runs inside labels, sigmaB^2 from how far the label means
 // of each segment spread beyond what sigmaW^2 explains (method of moments,
-// floored at 0). A 50% step after the first of six releases is then tested
+// taken in when an F-test at 0.25 says they spread more than the runs do). A 50% step after the first of six releases is then tested
 // against the spread of the other five's means (4 df), not against one
 // median per label with too few labels for any test; a day-to-day shift of
 // one label is not mistaken for a step when the labels' means spread as much.
 // The step's size and interval come from the same model: the difference of
 // the segments' mean logs, +- t(df) standard errors, as a ratio - 1.
 
-/** Side rules for labels with runs: at least 1 label and minRuns runs a side, minLabels in the tested stretch. */
-const GROUP_DEFAULTS = { minRuns: 3, minLabels: 3 }
+/** P(F > f) for F(d1, d2). */
+function fTail (f, d1, d2) {
+  return incompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2)
+}
+
+/**
+ * Side rules for labels with runs: at least 1 label and minRuns runs a side,
+ * minLabels in the tested stretch; poolP: the p of the F-test under which the
+ * labels' spread counts as label-to-label noise.
+ */
+const GROUP_DEFAULTS = { minRuns: 3, minLabels: 3, poolP: 0.25 }
 
 /**
  * @param {number[][]} groups values per label, in label order
@@ -247,7 +256,7 @@ function groupStats (groups, logs) {
  * @param {{n: number, mean: number, ss: number}[]} st
  * @returns {{p: number, diff: number, se: number, df: number, before: number, after: number, sigmaB: number}}
  */
-function groupTest (st, a, t, b) {
+function groupTest (st, a, t, b, poolP = GROUP_DEFAULTS.poolP) {
   const seg = (lo, hi) => {
     let n = 0
     let sum = 0
@@ -276,8 +285,12 @@ function groupTest (st, a, t, b) {
   } else {
     sigmaW2 = ssw / dfw
     const nbar = (A.n + B.n) / k
-    if (dfb > 0) sigmaB2 = Math.max(0, (msb - sigmaW2) / nbar)
-    // no label-to-label noise seen: the runs are the replicates
+    // label-to-label noise is taken in when the labels' means spread more
+    // than the runs explain by an F-test at poolP (Bancroft's "sometimes
+    // pool" rule): else the runs are the replicates (pooling at any sign of
+    // spread would drop the test to the labels' few df half the time when
+    // there is none)
+    if (dfb > 0 && msb > sigmaW2 && fTail(msb / sigmaW2, dfb, dfw) < poolP) sigmaB2 = (msb - sigmaW2) / nbar
     df = sigmaB2 > 0 ? dfb : dfw + dfb
   }
   const varOf = (S) => sigmaW2 / S.n + sigmaB2 * S.sq / (S.n * S.n)
@@ -360,7 +373,7 @@ function detectGroupChanges (groups, opts = {}) {
     if (e - s < o.minLabels) return
     const best = bestGroupSplit(lg, s, e, o)
     if (!best) return
-    if (!(groupTest(st, s, best.tau, e).p < o.weakP)) return
+    if (!(groupTest(st, s, best.tau, e, o.poolP).p < o.weakP)) return
     found.add(best.tau)
     split(s, best.tau)
     split(best.tau, e)
@@ -375,7 +388,7 @@ function detectGroupChanges (groups, opts = {}) {
     const tau = cps[i]
     const a = Math.max(i > 0 ? cps[i - 1] : 0, tau - o.window)
     const b = Math.min(i < cps.length - 1 ? cps[i + 1] : k, tau + o.window)
-    return { tau, a, b, ...groupTest(st, a, tau, b) }
+    return { tau, a, b, ...groupTest(st, a, tau, b, o.poolP) }
   }
   const pruneGroups = (cps, threshold) => {
     const kept = [...cps]

@@ -215,6 +215,7 @@ class History {
     const e = this.#engine
     const envOf = (v) => ({ cpu: v.cpu, kernel: v.kernel, governor: v.governor, nodeVersion: v.node_version, nodeSha256: v.node_sha256, v8Flags: v.v8_flags, host: v.host })
     let env
+    /** @type {'given'|'known'} */
     let how
     if (given !== undefined) {
       const found = await e.all('SELECT * FROM envs WHERE substr(hash, 1, ?) = ?', [given.length, given])

@@ -78,13 +78,14 @@ function checkClean (top, refs, benchRel, benchFrom) {
  * @param {'worktree'|'old'|'new'} [o.benchFrom] where the benchmark files come from
  * @param {string} o.execPath the node binary of both sides
  * @param {string} [o.cache] cache root (--cache)
+ * @param {string[]} [o.install] the install command (--install; default npm ci)
  * @param {(m: string) => void} [o.log]
  * @param {typeof import('./install.js').npm} [o.npm]
  * @param {boolean} [o.copyBench] false for compare --cmd: root is the folder the
  *   command runs in (the repository's top folder allowed), and each ref runs its own files
  * @returns {Promise<{sides: import('../compare/sides.js').Sides, cleanup: () => void, worktrees: string[]}>}
  */
-async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree', execPath, cache, log = () => {}, npm, copyBench = true }) {
+async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree', execPath, cache, install, log = () => {}, npm, copyBench = true }) {
   if (!BENCH_FROM.includes(benchFrom)) throw new UsageError(`--bench-from ${benchFrom}: use one of ${BENCH_FROM.join(', ')}`)
   const start = repo ?? root
   if (!fs.existsSync(start)) throw new UsageError(`--repo ${start}: no such folder`)
@@ -124,7 +125,7 @@ async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree'
     }
     const cacheDir = cacheRoot(cache)
     for (const r of refs) {
-      await installDeps({ dir: path.join(r.dir, projectRel), execPath, cache: cacheDir, what: `${r.flag} ${r.ref} (${r.commit.slice(0, 7)})`, log, run: npm })
+      await installDeps({ dir: path.join(r.dir, projectRel), execPath, cache: cacheDir, what: `${r.flag} ${r.ref} (${r.commit.slice(0, 7)})`, log, run: npm, ...(install ? { command: install } : {}) })
     }
   } catch (err) {
     cleanup()
