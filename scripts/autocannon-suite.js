@@ -68,7 +68,11 @@ const LEFT_OUT = {
     'should print version if invoked with --version': 'the version line names the program',
     'should print help if invoked with --help': 'help text',
     'should print help if no url is provided': 'help text',
-    'start should console an error when --on-port is used without async hooks': 'a Node 8.1 guard'
+    'start should console an error when --on-port is used without async hooks': 'a Node 8.1 guard',
+    'start should console an error when a promise is caught': 'replaces autocannon\'s lib/init module (t.mock), which benchrig\'s start does not load',
+    'start should console an error when one is thrown without a promise': 'replaces autocannon\'s lib/init module (t.mock), which benchrig\'s start does not load',
+    'When there is a port, createChannel should try to unlink the socketPath': 'autocannon\'s --on-port IPC channel (its net server, replaced by t.mock)',
+    'createChannel should try to unlink the socketPath': 'autocannon\'s --on-port IPC channel (its net server, replaced by t.mock)'
   }
 }
 
