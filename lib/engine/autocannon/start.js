@@ -104,10 +104,13 @@ function headersOf (list) {
   return out
 }
 
-/** A file a flag names, or one clear error. */
+/**
+ * A file a flag names (text, or a Buffer with encoding null), or one clear error.
+ * @param {string} file @param {string} flag @param {BufferEncoding|null} [encoding]
+ */
 function readFile (file, flag, encoding = 'utf8') {
   try {
-    return fs.readFileSync(file, encoding)
+    return fs.readFileSync(file, { encoding })
   } catch (err) {
     throw new UsageError(`${flag} ${file}: cannot read the file (${err.code ?? err.message})`)
   }
