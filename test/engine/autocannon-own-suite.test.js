@@ -130,3 +130,37 @@ t.test('the CLI: -- node server.js is started as with --on-port', async (t) => {
   t.equal(JSON.parse(out.stdout).requests.total, 3)
   t.ok(fs.existsSync(dir))
 })
+
+t.test('parseArguments: 400 seeded random argv, each an options object, undefined or a UsageError', async (t) => {
+  const { isUserFacing } = require('../../lib/errors.js')
+  const dir = t.testdir({ 'f.txt': 'x' })
+  const tokens = ['-c', '-d', '-a', '-p', '-w', '-H', '-m', '-i', '-L', '-t', '-b', '-F', '-S', '-E', '-R', '-r', '-W', '--ca', '--cert', '--key',
+    '--har', '--on-port', '-j', '-n', '-l', '-f', '-x', '-I', '--', '[', ']', 'node', '1', '0', '-1', '2000', 'abc', '', ' ', 'a: b', 'a=b', 'novalue',
+    'http://localhost/', 'localhost:3000/x', '/path', 'ftp://x/', path.join(dir, 'f.txt'), path.join(dir, 'none'), '{"a":1}', 10, 2.5, null, true]
+  let seed = 42
+  const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n }
+  const log = console.log
+  const error = console.error
+  console.log = console.error = () => {}
+  let refused = 0
+  let parsed = 0
+  const crashes = []
+  try {
+    for (let k = 0; k < 400; k++) {
+      const argv = Array.from({ length: 1 + rand(8) }, () => tokens[rand(tokens.length)])
+      if (rand(2) === 1) argv.push('http://localhost/') // most runs have a URL
+      try {
+        const o = parseArguments(argv)
+        if (o !== undefined) parsed++
+      } catch (err) {
+        if (isUserFacing(err)) refused++
+        else crashes.push(`${JSON.stringify(argv)}: ${err.stack.split('\n').slice(0, 2).join(' ')}`)
+      }
+    }
+  } finally {
+    console.log = log
+    console.error = error
+  }
+  t.same(crashes, [], 'no TypeError or other crash')
+  t.ok(parsed > 0 && refused > 0, `${parsed} parsed, ${refused} refused with a clear error`)
+})
