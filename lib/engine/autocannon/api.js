@@ -113,6 +113,20 @@ function startRun (options) {
 }
 
 /**
+ * autocannon refuses more connections than requests when both are given
+ * (each connection sends at least one); `benchrig load` runs it, the
+ * spare connections sending nothing.
+ * @param {any} options
+ */
+function checkAmount (options) {
+  if (options === null || typeof options !== 'object') return
+  const { connections, amount } = options
+  if (typeof connections === 'number' && typeof amount === 'number' && amount > 0 && connections > amount) {
+    throw new UsageError(`connections (${connections}) cannot be greater than amount (${amount}): each connection sends at least one request; lower connections or raise amount`)
+  }
+}
+
+/**
  * Starts a load run (options: docs/load.md), as autocannon(opts[, cb]) does.
  * Invalid options are never thrown: with a callback they reach cb(err);
  * without one the returned instance is a promise that rejects with them (or,
@@ -129,12 +143,15 @@ function load (options, cb) {
     if (withCb && options?.forever === true) {
       throw new UsageError('load(options, cb): a callback cannot be used with forever: true, which never ends; listen for the \'done\' event, which fires after every round')
     }
+    checkAmount(options)
     run = startRun(options)
   } catch (err) {
     const refused = new RefusedRun(err, { promise: !withCb && options?.forever !== true })
     if (withCb) process.nextTick(cb, err)
     return refused
   }
+  // autocannon's `debug`: every request error on the console
+  if (options?.debug === true) run.on('reqError', (err) => console.error(err))
   // an unreachable target's error carries what was counted (err.result):
   // code written for autocannon, which calls back with a result, reads it
   if (withCb) run.then((result) => cb(null, result), (err) => cb(err, err.result))

@@ -55,14 +55,14 @@ function parseArguments (argv) {
     o.body = readFile(o.bodyFile, '-i/--input')
     delete o.bodyFile
   }
-  // autocannon's tlsOptions: the files' contents (its --ca always a list)
+  // autocannon's tlsOptions: the files' contents, beside their paths (its --ca always a list)
   o.tlsOptions = {}
   if (o.cert !== undefined) o.tlsOptions.cert = readFile(o.cert, '--cert', null)
   if (o.key !== undefined) o.tlsOptions.key = readFile(o.key, '--key', null)
-  if (o.ca !== undefined) o.tlsOptions.ca = [].concat(o.ca).map((f) => readFile(f, '--ca', null))
-  delete o.cert
-  delete o.key
-  delete o.ca
+  if (o.ca !== undefined) {
+    o.ca = [].concat(o.ca)
+    o.tlsOptions.ca = o.ca.map((f) => readFile(f, '--ca', null))
+  }
   if (typeof o.har === 'string') {
     const { skippedOrigins, readHar } = require('../scripting/har.js')
     o.har = readHar(o.har)
@@ -104,10 +104,13 @@ function headersOf (list) {
   return out
 }
 
-/** A file a flag names, or one clear error. */
+/**
+ * A file a flag names (text, or a Buffer with encoding null), or one clear error.
+ * @param {string} file @param {string} flag @param {BufferEncoding|null} [encoding]
+ */
 function readFile (file, flag, encoding = 'utf8') {
   try {
-    return fs.readFileSync(file, encoding)
+    return fs.readFileSync(file, { encoding })
   } catch (err) {
     throw new UsageError(`${flag} ${file}: cannot read the file (${err.code ?? err.message})`)
   }

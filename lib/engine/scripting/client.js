@@ -47,6 +47,15 @@ class Client extends EventEmitter {
     this.source.setRequest(i, this.toSpec({ ...this.source.requests[i], ...request }))
   }
 
+  /**
+   * autocannon's client.requestIterator.currentRequest: the request this
+   * connection sends next (method, path, headers, body), to read.
+   */
+  get requestIterator () {
+    const source = this.source
+    return { get currentRequest () { return source === null ? undefined : source.requests[source.next] } }
+  }
+
   setRequests (requests) {
     this.#current()
     if (!Array.isArray(requests) || requests.length === 0) throw new UsageError('client.setRequests(requests): give a non-empty array')
