@@ -61,7 +61,11 @@ function plotPath (file) {
   return file
 }
 
-/** Analysis options shared by analyze and compare --analyze. */
+/**
+ * Analysis options shared by analyze and compare --analyze.
+ * @param {Record<string, any>} v the parsed flags
+ * @returns {import('../compare/options.js').AnalysisOptions}
+ */
 function analysisOptions (v) {
   if (v.format !== undefined && !FORMATS.includes(v.format)) throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
   if (v.marker !== undefined) {
