@@ -1,4 +1,6 @@
 'use strict'
+// The analyze command: flags, files, shards and printing around lib/stats/analyze.js,
+// the pure statistics (rows in, data out) that compare --analyze calls too.
 // `benchrig analyze [--format text|markdown|json] [--plot FILE.svg] FILE.csv`:
 // the analysis of a compare CSV. Exit 1 when --max-regression finds a regression.
 const fs = require('node:fs')
