@@ -1,8 +1,9 @@
 'use strict'
+// The analyze command: flags, files, shards and printing around lib/stats/analyze.js,
+// the pure statistics (rows in, data out) that compare --analyze calls too.
 // `benchrig analyze [--format text|markdown|json] [--plot FILE.svg] FILE.csv`:
 // the analysis of a compare CSV. Exit 1 when --max-regression finds a regression.
 const fs = require('node:fs')
-const path = require('node:path')
 const { UsageError } = require('../errors.js')
 const { withExamples } = require('./examples.js')
 const { parseCommandLine } = require('../harness/cli-args.js')
@@ -10,16 +11,12 @@ const { analyze } = require('../stats/analyze.js')
 const { readCompareCsv } = require('../compare/load-csv.js')
 const { checkShards, describeCheck, planConflict, machineBlocks, formatMachineBlocks } = require('../compare/shard-check.js')
 const { readPlanSidecar } = require('../compare/plan-file.js')
-const { formatAnalysisText } = require('../report/analysis-text.js')
-const { formatAnalysisMarkdown } = require('../report/markdown.js')
-const { formatGithubComment, markerOf } = require('../report/github.js')
 const { trendsFromHistory } = require('../report/github-trends.js')
-const { forestModel, measureOfRows } = require('../report/forest.js')
-const { renderForestSvg } = require('../report/forest-svg.js')
+const { measureOfRows } = require('../report/forest.js')
+const { render, writePlot } = require('../report/render.js')
+const { OPTIONS, analysisOptions, noDataGuard } = require('./analysis-flags.js')
 const { splitByMeasure, measureDisagreements, formatDisagreements } = require('../stats/measure-agreement.js')
 const { profileFromRecord } = require('../profile/record.js')
-
-const FORMATS = ['text', 'markdown', 'json', 'github']
 
 const USAGE = `Usage: benchrig analyze [options] FILE.csv|FILE.ndjson ...   (FILE "-" reads stdin)
 
@@ -82,48 +79,6 @@ Options:
 /** analyze's own flags of runner outputs (not compare's: there --old/--new are binaries). @type {import('../harness/cli-args.js').CommandOptions} */
 const RUNNER_OPTIONS = { runner: { type: 'string' }, old: { type: 'string', multiple: true }, new: { type: 'string', multiple: true } }
 
-/** @type {import('../harness/cli-args.js').CommandOptions} */
-const OPTIONS = {
-  format: { type: 'string' },
-  threshold: { type: 'string' },
-  alpha: { type: 'string' },
-  'max-regression': { type: 'string' },
-  'min-effect': { type: 'string' },
-  unpaired: { type: 'boolean' },
-  wide: { type: 'boolean' },
-  plot: { type: 'string' },
-  marker: { type: 'string' },
-  'allow-partial': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' }
-}
-
-/**
- * Parses a positive number option; undefined stays undefined.
- * @param {string|undefined} raw
- * @param {string} flag
- * @param {{max?: number}} [range]
- */
-function positiveNumber (raw, flag, range = {}) {
-  if (raw === undefined) return undefined
-  const v = Number(raw)
-  if (!(v > 0) || (range.max !== undefined && !(v < range.max))) {
-    throw new UsageError(`${flag} ${raw}: give a number > 0${range.max !== undefined ? ` and < ${range.max}` : ''}`)
-  }
-  return v
-}
-
-/**
- * Checks --plot before any work: an .svg file in an existing folder.
- * @param {string|undefined} file
- */
-function plotPath (file) {
-  if (file === undefined) return undefined
-  if (!/\.svg$/i.test(file)) throw new UsageError(`--plot ${file}: give a file name ending in .svg (for PNG or PDF figures use Rscript bar.R --plot)`)
-  const dir = path.dirname(path.resolve(file))
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--plot ${file}: the folder ${dir} does not exist; create it or give another path`)
-  return file
-}
-
 /**
  * The metadata record (first line) of a compare NDJSON file.
  * @param {string} file
@@ -144,81 +99,6 @@ function readCompareMeta (file) {
   if (!rec || rec.type !== 'meta') throw new UsageError(`--meta ${file}: its first line is not a compare metadata record; give the file compare --ndjson wrote`)
   const { schema, type, ...meta } = rec
   return meta
-}
-
-/**
- * Writes the PR figure of an analysis as SVG.
- * @param {ReturnType<typeof analyze>} a
- * @param {string} file
- * @param {{measure?: string}} [opts]
- */
-function writePlot (a, file, opts = {}) {
-  try {
-    fs.writeFileSync(file, renderForestSvg(forestModel(a, opts)))
-  } catch (err) {
-    if (!err.code) throw err
-    throw new UsageError(`--plot ${file}: cannot write it (${err.code}); give a file in a writable folder`)
-  }
-}
-
-/** @param {string|undefined} raw @param {string} flag */
-function nonNegativeNumber (raw, flag) {
-  if (raw === undefined) return undefined
-  const v = Number(raw)
-  if (raw.trim() === '' || !(v >= 0) || !Number.isFinite(v)) throw new UsageError(`${flag} ${raw}: give a number >= 0 (a change in %)`)
-  return v
-}
-
-/** Analysis options shared by analyze and compare --analyze. */
-function analysisOptions (v) {
-  if (v.format !== undefined && !FORMATS.includes(v.format)) throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
-  if (v.marker !== undefined) {
-    if (v.format !== 'github') throw new UsageError(`--marker ${v.marker}: goes with --format github`)
-    try {
-      markerOf(v.marker)
-    } catch {
-      throw new UsageError(`--marker ${v.marker}: use letters, digits, ".", "_" and "-" (at most 64)`)
-    }
-  }
-  return {
-    marker: v.marker,
-    plot: plotPath(v.plot),
-    format: v.format ?? 'text',
-    threshold: positiveNumber(v.threshold, '--threshold') ?? 1,
-    alpha: positiveNumber(v.alpha, '--alpha', { max: 1 }) ?? 0.05,
-    maxRegression: positiveNumber(v['max-regression'], '--max-regression'),
-    minEffect: nonNegativeNumber(v['min-effect'], '--min-effect'),
-    paired: v.unpaired ? false : undefined,
-    wide: Boolean(v.wide)
-  }
-}
-
-/**
- * A gate must not pass on no data: with --max-regression, an analysis
- * without a single configuration (a CSV with only a header, every run
- * failed) is an error.
- * @param {{results: object[]}} a
- * @param {{maxRegression?: number}} o
- * @param {string} where the file, for the message
- */
-function noDataGuard (a, o, where) {
-  if (o.maxRegression !== undefined && a.results.length === 0) {
-    throw new UsageError(`${where}: no measurements to analyse (only a header, or no old/new rows with a rate); --max-regression ${o.maxRegression} cannot pass a gate on no data: check that the compare run produced rows`, 'BENCHRIG_ERR_NO_DATA')
-  }
-}
-
-/**
- * Renders an analysis in a format.
- * @param {object} a
- * @param {string} format
- * @param {{wide?: boolean}} [textOptions]
- * @param {Parameters<typeof formatGithubComment>[1]} [github] the rows and metadata the github format reads
- */
-function render (a, format, textOptions = {}, github = { rows: [] }) {
-  if (format === 'json') return JSON.stringify(a, null, 2) + '\n'
-  if (format === 'github') return formatGithubComment(/** @type {any} */ (a), github)
-  if (format === 'markdown') return formatAnalysisMarkdown(a)
-  return formatAnalysisText(a, textOptions)
 }
 
 /**
@@ -368,4 +248,4 @@ function readCompareNdjson (file) {
   return { rows, meta: rest, profiles }
 }
 
-module.exports = { main, analysisOptions, render, positiveNumber, writePlot, noDataGuard, USAGE, OPTIONS }
+module.exports = { main, USAGE }

@@ -20,7 +20,7 @@ const { runPairsWith } = require('../bisect/run-pairs.js')
 const { recordComparison, bisectEnv } = require('../bisect/record.js')
 const releases = require('../bisect/node-releases.js')
 const { commitsInRange } = require('../bisect/git-commits.js')
-const { defaultRoot } = require('./run.js')
+const { defaultRoot } = require('./default-root.js')
 
 const USAGE = `Usage: benchrig bisect --binaries A,..|--node GOOD..BAD|--refs GOOD..BAD [options] <category ...>
 

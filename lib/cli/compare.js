@@ -18,7 +18,8 @@ const { renderProfiles } = require('../profile/diff.js')
 const { appendProfileRecords } = require('../profile/record.js')
 const { runComparison } = require('../compare/session.js')
 const { splitSetArgs } = require('../harness/pass-through.js')
-const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
+const { analysisOptions, positiveNumber, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analysis-flags.js')
+const { render, writePlot } = require('../report/render.js')
 const { measureOfRows } = require('../report/forest.js')
 const { pct, ciText, verdictText } = require('../report/analysis-text.js')
 const { checkMeasure } = require('../harness/measure.js')
@@ -245,6 +246,7 @@ function defaultRoot (cwd = process.cwd()) {
  * @param {string[]} argv
  * @param {{defaultRoot?: string, env?: NodeJS.ProcessEnv, duetEnv?: object}} [ctx] env: where --shard auto looks (default
  *   process.env); duetEnv: the CPU count and SMT siblings --duet sees (tests)
+ * @returns {import('../compare/options.js').CompareOptions | {help: true}}
  */
 function parseCompareArgs (argv, ctx = {}) {
   const parsed = parseCommandLine(argv, OPTIONS)
@@ -269,6 +271,7 @@ function parseCompareArgs (argv, ctx = {}) {
   const { args, cpuset } = splitSetArgs(plain, v.cpuset)
   const command = require('../runners/command-options.js').commandOptions(v, parsed.positionals)
   if ((v.csv || v.scale !== undefined) && !v.analyze) throw new UsageError(`${v.csv ? '--csv' : '--scale'} goes with --analyze (without it compare writes CSV, unscaled)`)
+  /** @type {import('../compare/options.js').CompareOptions} */
   const opts = {
     // two binaries are sides as they are; refs and packages are built in main()
     sideSource: sideSource(v),
@@ -359,7 +362,7 @@ async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
   const stderr = ctx.stderr ?? process.stderr
   const opts = parseCompareArgs(argv, ctx)
-  if (opts.help) {
+  if ('help' in opts) {
     const prog = ctx.prog ?? 'benchrig compare'
     stdout.write(withExamples(USAGE.replace('Usage: compare.js', `Usage: ${prog}`), 'compare', prog === 'compare.js' ? 'node compare.js' : prog))
     return 0
@@ -427,7 +430,7 @@ function fileLinesWanted (stderr, progress, env) {
  * change them: the final analysis decides).
  * @param {string} name
  * @param {object[]} rows
- * @param {Record<string, any>} opts
+ * @param {import('../compare/options.js').CompareOptions} opts
  */
 function fileLines (name, rows, opts) {
   const a = analyze(/** @type {any[]} */ (rows), opts.analysis)

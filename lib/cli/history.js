@@ -4,7 +4,7 @@
 const { parseCommandLine } = require('../harness/cli-args.js')
 const { UsageError } = require('../errors.js')
 const { withExamples } = require('./examples.js')
-const { defaultRoot } = require('./run.js')
+const { defaultRoot } = require('./default-root.js')
 const path = require('node:path')
 
 const USAGE = `Usage: benchrig history <add|list|show|changes|report> [options]

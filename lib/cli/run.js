@@ -1,7 +1,6 @@
 'use strict'
 // `benchrig run` and `node run.js`: parse the command line, run the suite,
 // return the exit code (1 when any configuration failed).
-const fs = require('node:fs')
 const path = require('node:path')
 const os = require('node:os')
 const { benchrigPath } = require('../sides/node-path.js')
@@ -10,6 +9,7 @@ const { UsageError } = require('../errors.js')
 const { withExamples } = require('./examples.js')
 const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
 const { checkMeasure } = require('../harness/measure.js')
+const { defaultRoot } = require('./default-root.js')
 
 const usage = (prog) => `Usage: ${prog} [options] <category ...|all>
 
@@ -87,12 +87,6 @@ function historyFlags (v) {
   if (v.history === '') throw new UsageError('--history needs a store: a SQLite file or a postgres:// URL')
   if (v['history-label'] === '') throw new UsageError('--history-label needs a label (a node version, commit or ref)')
   return { db: v.history, label: v['history-label'] }
-}
-
-/** The default benchmark directory of `benchrig run`. */
-function defaultRoot (cwd = process.cwd()) {
-  const dir = path.join(cwd, 'benchmark')
-  return fs.existsSync(dir) && fs.statSync(dir).isDirectory() ? dir : cwd
 }
 
 /**

@@ -51,7 +51,7 @@ function planBatches (found, opts) {
  * @param {string} p.root
  * @param {PlanFile[]} p.found the files the categories, --filter and --exclude select
  * @param {number} p.seed
- * @param {object} p.opts runs, auto, plan (a round plan), categories, args, fileArgs (per file, when a --set is scoped), shard
+ * @param {import('./options.js').CompareOptions} p.opts it reads runs, auto, plan (a round plan), categories, args, fileArgs (per file, when a --set is scoped), shard
  * @returns {Plan}
  */
 function buildPlan ({ sides, root, found, seed, opts }) {

@@ -1,6 +1,7 @@
 'use strict'
-// --runs seq: the stopping rule of lib/stats/sequential.js (e-BH over betting
-// e-processes, version 2). One pair of every open file per round; after each
+// The driver of --runs seq: it runs the pairs, round by round, while the rule of
+// lib/stats/sequential.js (pure over rows; analyze replays it on a CSV) keeps a file open.
+// The rule is e-BH over betting e-processes. One pair of every open file per round; after each
 // round the rule is run over all rows (the function analyze runs on the CSV later),
 // and a file stays open while one of its configurations is still running
 // and it has run fewer than --max-runs pairs. A stopped configuration whose

@@ -49,7 +49,7 @@ function checkResumeMeasure (rows, measure, file) {
  * A side's binary (path, version, sha256) and the node/V8 flags its children
  * run with (the history store keys series by them).
  * @param {import('./sides.js').Side} side
- * @param {Record<string, any>} opts
+ * @param {import('./options.js').CompareOptions} opts
  */
 function sideMeta (side, opts) {
   return { ...side.describe(), v8Flags: harnessFlags(envOnSide(side, childEnv(opts) ?? process.env), side.execArgv ?? []) }
@@ -58,6 +58,7 @@ function sideMeta (side, opts) {
 /**
  * What --resume keeps of the interrupted run, checked against the options;
  * nothing is rewritten yet (finishResume does, once the sides are checked).
+ * @param {import('./options.js').CompareOptions} opts
  */
 function resumeState (opts) {
   if (!opts.resume) return { seed: undefined, done: new Set(), rows: [], dropped: 0, identity: undefined, rewrite () {} }
@@ -79,7 +80,7 @@ function resumeState (opts) {
  * The last step of --resume before any run: the file's recorded sides, seed
  * and plan must be this run's (a file that recorded none, only with
  * --resume-unverified), then the cut runs go from the CSV and the NDJSON.
- * @param {Record<string, any>} opts
+ * @param {import('./options.js').CompareOptions} opts
  * @param {ReturnType<typeof resumeState>} previous
  * @param {import('./sides-file.js').Identity} identity this run's
  * @param {(m: string) => void} notice
@@ -96,7 +97,7 @@ function finishResume (opts, previous, identity, notice) {
 
 /**
  * Runs a comparison.
- * @param {Record<string, any>} opts parsed by lib/cli/compare.js (sides: the two sides)
+ * @param {import('./options.js').CompareOptions} opts parsed by lib/cli/compare.js (sides: the two sides)
  * @param {{stdout: {write: (s: string) => unknown}, stderr: NodeJS.WritableStream, env?: NodeJS.ProcessEnv,
  *   stop?: {stopped: boolean}, handleSigint?: boolean, onFileEnd?: (name: string, rows: object[]) => void}} io
  *   onFileEnd: told once per file when the plan has no more runs of it, with every row so far

@@ -1,4 +1,6 @@
 'use strict'
+// The side builders: they make the two sides from the flags (worktrees, installs,
+// cleanup); lib/compare/sides.js is what a built side is, all the compare core sees.
 // What compare compares, from its flags: two binaries (--old/--new), two git
 // refs of the user's project (--old-ref/--new-ref, lib/sides/git-ref.js) or
 // two versions of a package (--old-pkg/--new-pkg, lib/sides/npm-package.js).

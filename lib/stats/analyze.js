@@ -1,4 +1,6 @@
 'use strict'
+// The statistics of analyze and compare --analyze, pure: rows in, data out;
+// lib/cli/analyze.js is the command around it (flags, files, shards, printing).
 // The analysis of a compare run: per configuration, the change of the rate
 // (positive = new is faster) with a CI at its real level from a rank method on log rates
 // (Wilcoxon signed-rank / Hodges-Lehmann on pairs, Mann-Whitney when rows

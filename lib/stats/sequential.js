@@ -1,4 +1,6 @@
 'use strict'
+// The rule of --runs seq, pure over rows: compare stops on it, analyze replays it on a CSV;
+// lib/compare/sequential.js is the driver that runs pairs in rounds until it says stop.
 // --runs seq: the stopping rule over a suite's configurations, version 3
 // (rows labelled "seq v3 alpha=... threshold=... max=..."; version 2 rows,
 // "seq v2 ...", replay with version 2's earlier futility). Rows of version
