@@ -1,6 +1,7 @@
 'use strict'
 // `benchrig run` and `node run.js`: parse the command line, run the suite,
 // return the exit code (1 when any configuration failed).
+const fs = require('node:fs')
 const path = require('node:path')
 const os = require('node:os')
 const { benchrigPath } = require('../sides/node-path.js')
