@@ -163,10 +163,13 @@ t.test('one run with per-file settings: rows, meta, plan hash; the file and its 
   t.match(resumed.stderr, /resuming .*: 4 rows kept/)
   t.equal(parseCsvRecords(fs.readFileSync(csv, 'utf8')).records.length, 8, 'the missing runs ran again')
   t.notMatch(resumed.stderr, /under plan/, 'the same question: the same plan')
-  // another question on resume: said, naming both plans
+  // another question on resume: refused before any run, naming what differs (the sides record beside --output)
   const other = write('other.yaml', 'categories: [alpha, beta]\nexclude: two\nruns: 2\nset:\n  kind: a\n  alpha:\n    n: 9\n')
+  const before = fs.readFileSync(csv, 'utf8')
   const again = await run(['--question', other, '--resume', csv])
-  t.match(again.stderr, /warning: --resume .*q\.csv: its rows were measured under plan [0-9a-f]{16}, these flags and --question .*other\.yaml make plan [0-9a-f]{16}/)
+  t.equal(again.code, 2, 'a usage error')
+  t.match(again.stderr, /--resume .*q\.csv: not the comparison its rows were measured in .*the categories are alpha beta, the file's alpha/)
+  t.equal(fs.readFileSync(csv, 'utf8'), before, 'the file untouched')
   // shards take it too: each shard the same question; their union is the plan, analyze merges them
   const shard = (i) => run(['--question', q, '--shard', `${i}/2`, '--output', path.join(dir, `shard${i}.csv`)])
   for (const s of [await shard(0), await shard(1)]) t.equal(s.code, 0, s.stderr)

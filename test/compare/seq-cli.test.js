@@ -48,7 +48,7 @@ t.test('a short seq run: the rule in every row, its stops in NDJSON and on stder
   const a = analyze(rows)
   t.match(a.results[0], { verdict: 'inconclusive', stop: { rule: 'seq', pairs: 3, reason: 'max-runs' } })
   t.equal(a.results[0].ci[0], -100, 'three pairs cannot bound the median: the interval is unbounded')
-  await t.rejects(main([...BIN, '--runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', csv, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of the rule "seq v2 alpha=0.05 threshold=1 max=3": resume it with --runs seq/ }, 'a seq file resumes only under its rule')
+  await t.rejects(main([...BIN, '--runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', csv, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of the rule "seq v3 alpha=0.05 threshold=1 max=3": resume it with --runs seq/ }, 'a seq file resumes only under its rule')
   // a CSV of version 1 of the rule: analyze replays version 1, and no run resumes it
   const old = path.join(dir, 'v1.csv')
   fs.writeFileSync(old, fs.readFileSync(csv, 'utf8').replaceAll('seq v3 alpha=', 'seq alpha='))
