@@ -173,7 +173,11 @@ t.test('a real serial compare: each pair on one CPU, the probe in every row', as
     t.ok(mine.every((r) => Number(r.cpu_speed) > 0 && Number(r.cpu_spread) >= 1), `pair ${pair}: the probe's reading`)
   }
   const floated = path.join(dir, 'f.csv')
-  t.equal(await main([...BIN, '--float', '--runs', '1', '--seed', '11', '--root', ROOT, '--output', floated, '--no-progress', 'sect'], { stdout: { write: () => true }, stderr: { write: () => true }, handleSigint: false }), 0)
+  const nd = path.join(dir, 'f.ndjson')
+  t.equal(await main([...BIN, '--float', '--runs', '1', '--seed', '11', '--root', ROOT, '--output', floated, '--ndjson', nd, '--no-progress', 'sect'], { stdout: { write: () => true }, stderr: { write: () => true }, handleSigint: false }), 0)
   const f = readRows(floated)
   t.ok(f.every((r) => r.cpuset === '' && r.cpu_speed === '' && Number(r.cpu_spread) >= 1), '--float: no CPU, the spread of all CPUs')
+  const meta = JSON.parse(require('node:fs').readFileSync(nd, 'utf8').split('\n')[0])
+  t.equal(meta.placement, 'float')
+  t.ok(Object.values(meta.cpuProbe.speeds).every((v) => v > 0) && meta.cpuProbe.spread >= 1, 'the metadata holds the first probe')
 })
