@@ -51,15 +51,17 @@ t.test('the probe: readings, spread, the run-time warning', async (t) => {
   t.equal(spreadOf({ 0: 400 }), 1)
   t.equal(setSpeed({ 0: 400, 1: 200, 2: 300 }, '0-1'), 300)
   const warned = []
-  const watch = createSpeedWatch({ warn: (w) => warned.push(w), window: 3 })
+  const watch = createSpeedWatch({ warn: (w) => warned.push(w), window: 3, quiet: 8 })
   for (let i = 0; i < 3; i++) watch({ 0: 400, 1: 398 })
   t.same(warned, [], 'CPUs within 5%: quiet')
   for (let i = 0; i < 3; i++) watch({ 0: 400, 1: 250 })
   t.same(warned, [{ slow: '1', fast: '0', ratio: 1.6 }], 'warned once when CPU 1 fell behind')
   for (let i = 0; i < 3; i++) watch({ 0: 400, 1: 260 })
   t.equal(warned.length, 1, 'not again while the same CPU is the slow one')
+  for (let i = 0; i < 2; i++) watch({ 0: 200, 1: 420 })
+  t.equal(warned.length, 1, 'the load moved, but too soon after the last warning')
   for (let i = 0; i < 3; i++) watch({ 0: 200, 1: 420 })
-  t.match(warned[1], { slow: '0', fast: '1' }, 'again when the load moved to the other CPU')
+  t.match(warned[1], { slow: '0', fast: '1' }, 'again when the load moved to the other CPU, 8 probes on')
   if (!canPin()) return
   const probe = createCpuProbe()
   try {
