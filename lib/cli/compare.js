@@ -33,8 +33,8 @@ const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
 "rate","time", then pair, order, run, seed, start, configs, measure, plan,
-shard_index, shard_count, host, executor, rule and a duet run's section
-columns: Node core's compare.R reads them all) to
+shard_index, shard_count, host, executor, rule, a duet run's section
+columns and the CPU probe's: Node core's compare.R reads them all) to
 stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
 The "measure" column names what rate counts (see --measure).
 
@@ -97,9 +97,11 @@ Options:
                         compare.js does (default: both runs of a pair pinned to
                         one CPU, drawn per pair, recorded in "cpuset")
   --duet                run old and new of each pair at once, each under taskset
-                        on its own CPUs (the sets assigned at random per pair),
-                        their measured sections started together; rows record
-                        each side's section and CPU time, and starved pairs
+                        on its own CPUs (assigned in crossover blocks of two
+                        pairs, so the analysis removes a speed difference
+                        between the sets), their measured sections started
+                        together; rows record each side's section and CPU
+                        time, and starved pairs
   --cpuset-old LIST, --cpuset-new LIST
                         --duet's two CPU sets (default: an even split)
   --timeout SECONDS     kill a configuration that runs longer and record it as

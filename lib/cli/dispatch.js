@@ -14,7 +14,8 @@ const COMMANDS = {
   merge: 'merge the JSON results of several load runs exactly',
   report: 'an HTML report (or Prometheus metrics) of a saved load result',
   serve: 'start a configurable target server for trying load generators',
-  history: 'keep results in a store (SQLite or PostgreSQL); show series and change points'
+  history: 'keep results in a store (SQLite or PostgreSQL); show series and change points',
+  doctor: 'check this machine for compare: CPU speeds, steal, load, limits; which design suits it now'
 }
 
 function usage () {

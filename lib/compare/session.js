@@ -126,7 +126,7 @@ async function runComparison (opts, io) {
   // A resumed file keeps its stopping rule: rows of two rules cannot be analysed as one.
   const otherRule = previous.rows.find((r) => r.rule && r.rule !== rule.label)
   // Rows of version 1 of --runs seq ("seq alpha=...") still replay in analyze; no run resumes them.
-  if (otherRule && /^seq alpha=/.test(String(otherRule.rule))) throw new UsageError(`${opts.output} holds rows of version 1 of --runs seq ("${otherRule.rule}"): benchrig analyze still replays that rule on them, but a run cannot be resumed under it; write a new --output`)
+  if (otherRule && /^seq (alpha=|v2 )/.test(String(otherRule.rule))) throw new UsageError(`${opts.output} holds rows of version ${/^seq v2 /.test(String(otherRule.rule)) ? 2 : 1} of --runs seq ("${otherRule.rule}"): benchrig analyze still replays that rule on them, but a run cannot be resumed under it; write a new --output`)
   if (otherRule && rule.name === 'seq') throw new UsageError(`--runs seq: ${opts.output} holds rows of the rule "${otherRule.rule}"; resume with the flags it was started with`)
   if (otherRule && String(otherRule.rule).startsWith('seq ')) throw new UsageError(`${opts.output} holds rows of the rule "${otherRule.rule}": resume it with --runs seq and the same --alpha, --threshold and --max-runs`)
   const executorName = opts.executor ?? 'serial'

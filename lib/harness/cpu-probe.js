@@ -123,15 +123,19 @@ function createCpuProbe (opts = {}) {
  * The run-time warning: keeps each CPU's last `window` probe speeds and
  * warns when the medians of the fastest and slowest CPU differ by more than
  * `limit` (a ratio); once, and again only when another CPU becomes the
- * slowest (the load moved).
- * @param {{warn: (w: {slow: string, fast: string, ratio: number}) => void, window?: number, limit?: number}} o
+ * slowest (the load moved) and `quiet` probes have passed since the last
+ * warning (under heavy load the slow CPU changes every few pairs: one line
+ * per change would drown the output).
+ * @param {{warn: (w: {slow: string, fast: string, ratio: number}) => void, window?: number, limit?: number, quiet?: number}} o
  * @returns {(speeds: Record<string, number>) => void}
  */
-function createSpeedWatch ({ warn, window = 5, limit = LIMIT }) {
+function createSpeedWatch ({ warn, window = 5, limit = LIMIT, quiet = 20 }) {
   /** @type {Map<string, number[]>} */
   const seen = new Map()
   let warnedSlow
+  let since = Infinity
   return (speeds) => {
+    since++
     for (const [cpu, v] of Object.entries(speeds)) {
       if (!(v > 0)) continue
       const xs = seen.get(cpu) ?? []
@@ -145,8 +149,9 @@ function createSpeedWatch ({ warn, window = 5, limit = LIMIT }) {
     const [slow, lo] = medians[0]
     const [fast, hi] = medians[medians.length - 1]
     const ratio = hi / lo
-    if (ratio > limit && warnedSlow !== slow) {
+    if (ratio > limit && warnedSlow !== slow && since >= quiet) {
       warnedSlow = slow
+      since = 0
       warn({ slow, fast, ratio: round3(ratio) })
     }
   }

@@ -100,10 +100,11 @@ class History {
    * Adds result files (paths) or records in one transaction: all or nothing.
    * A source already in the store (same bytes) adds nothing.
    * @param {(string|HistoryRecord)[]} inputs file paths, or records
-   * @param {{label?: string, runner?: string, source?: string, now?: () => Date, fingerprint?: string, resolveLabel?: (name: string) => import('./git-label.js').LabelInfo|undefined}} [opts] source: the name of a batch of records;
+   * @param {{label?: string, runner?: string, source?: string, now?: () => Date, fingerprint?: string, meta?: object, resolveLabel?: (name: string) => import('./git-label.js').LabelInfo|undefined}} [opts] source: the name of a batch of records;
    *   resolveLabel: what a label name the store does not hold stands for (a git ref's commit);
    *   fingerprint: the machine whose series rows without one (a CSV) join;
-   *   runner: the files are that runner's output (lib/runners/)
+   *   runner: the files are that runner's output (lib/runners/);
+   *   meta: what the source's "meta" column keeps of it (compare: the CPU probe's summary)
    * A measurement already stored from another source (a compare CSV and its
    * NDJSON sidecar; a resumed CSV added again) is not added twice: it counts
    * in `skipped` and in the source's `duplicates`.
@@ -119,7 +120,7 @@ class History {
       const out = { added: 0, skipped: 0, sources: [] }
       for (const b of batches) {
         const known = await e.get('SELECT id FROM sources WHERE sha256 = ?', [b.sha256])
-        const row = known ? undefined : await e.get('INSERT INTO sources (sha256, path, kind, added_at, rows_added) VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING RETURNING id', [b.sha256, b.path, b.kind, now, b.records.length])
+        const row = known ? undefined : await e.get('INSERT INTO sources (sha256, path, kind, added_at, rows_added, meta) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING RETURNING id', [b.sha256, b.path, b.kind, now, b.records.length, b.meta === undefined ? null : JSON.stringify(b.meta)])
         if (!row) {
           out.skipped += b.records.length
           out.sources.push({ path: b.path, kind: b.kind, added: 0, skipped: true })
@@ -383,7 +384,7 @@ class History {
   /** What the store holds: sources, labels (in the order they came) and counts. */
   async list () {
     const e = this.#engine
-    const sources = await e.all('SELECT path, kind, added_at, rows_added FROM sources ORDER BY id')
+    const sources = await e.all('SELECT path, kind, added_at, rows_added, meta FROM sources ORDER BY id')
     const stored = await e.all('SELECT name, display FROM labels ORDER BY seq')
     const labels = stored.map((l) => l.name)
     const displays = stored.map((l) => displayName(l))
@@ -391,7 +392,7 @@ class History {
     return {
       where: e.where,
       kind: e.kind,
-      sources: sources.map((s) => ({ path: s.path, kind: s.kind, addedAt: s.added_at, rows: Number(s.rows_added) })),
+      sources: sources.map((s) => ({ path: s.path, kind: s.kind, addedAt: s.added_at, rows: Number(s.rows_added), ...(s.meta ? { meta: JSON.parse(s.meta) } : {}) })),
       labels,
       displays,
       files: files.map((f) => ({ file: f.file, series: Number(f.series), points: Number(f.points) }))
@@ -416,7 +417,8 @@ function rankOf (rank, label, flag) {
  * Reads every input before anything is written: a bad file fails the add
  * with nothing stored.
  * @param {(string|HistoryRecord)[]} inputs
- * @param {{label?: string, runner?: string, source?: string}} opts
+ * @param {{label?: string, runner?: string, source?: string, meta?: object}} opts
+ * @returns {{path: string, kind: string, sha256: string, records: HistoryRecord[], meta?: object}[]}
  */
 function readInputs (inputs, opts) {
   if (!Array.isArray(inputs)) throw new TypeError('history.add: give an array of file paths or records')
@@ -426,7 +428,7 @@ function readInputs (inputs, opts) {
   if (records.length > 0) {
     const recs = records.map((r, i) => checkRecord(r, i, opts.label))
     const sha256 = crypto.createHash('sha256').update(JSON.stringify(recs)).digest('hex')
-    batches.push({ path: opts.source ?? 'records', kind: 'records', sha256, records: recs })
+    batches.push({ path: opts.source ?? 'records', kind: 'records', sha256, records: recs, ...(opts.meta === undefined ? {} : { meta: opts.meta }) })
   }
   return batches
 }

@@ -11,7 +11,8 @@ const { formatConfiguration } = require('../report/text.js')
 
 /**
  * @param {string} db --history
- * @param {{root?: string, source?: string}} [opts] source: names the batches in `history list`
+ * @param {{root?: string, source?: string, meta?: object}} [opts] source: names the batches in `history list`;
+ *   meta: kept with each batch (the sources table's meta column)
  */
 async function openSink (db, opts = {}) {
   const h = await openHistory(db, { root: opts.root, flag: '--history' })
@@ -27,7 +28,7 @@ async function openSink (db, opts = {}) {
       const batch = pending
       pending = []
       // the source name tells `history list` which run and which part it was
-      return h.add(batch, { source: `${opts.source ?? 'run'} ${stamp} #${++part}` })
+      return h.add(batch, { source: `${opts.source ?? 'run'} ${stamp} #${++part}`, ...(opts.meta ? { meta: opts.meta } : {}) })
     },
     async close () {
       try { await this.flush() } finally { await h.close() }
@@ -86,7 +87,10 @@ async function loadHistorySink (db, label) {
  *   meta: compare's NDJSON metadata (machine fields, old/new binaries with version and sha256)
  */
 async function compareHistorySink (db, o) {
-  const sink = await openSink(db, { root: o.root, source: 'compare' })
+  // the machine as the CPU probe saw it before the run travels with the rows' source;
+  // it does not key the series (a reading differs every run)
+  const machine = o.meta?.cpuProbe ? { cpuProbe: o.meta.cpuProbe, placement: o.meta.placement } : undefined
+  const sink = await openSink(db, { root: o.root, source: 'compare', ...(machine ? { meta: machine } : {}) })
   const every = o.every ?? 200
   /** @returns {{label: string, display?: string, pos?: number}|null|undefined} */
   const labelOf = (side) => {

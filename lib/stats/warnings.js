@@ -78,8 +78,8 @@ const CPU_SPEED_RATIO = 1.05
 
 /**
  * The CPU speed the probe saw (compare's cpu_speed column, per CPU or CPU set
- * in cpuset), for the suite: each run's CPU counted once per pair (its old
- * row), the median per CPU; a warning when the slowest CPU's median is more
+ * in cpuset), for the suite: each side's probe counted once per pair (a file's
+ * configurations share it), the median per CPU; a warning when the slowest CPU's median is more
  * than a few per cent below the fastest's. The starved rule compares the CPU
  * time each side got, which a slower CPU does not show.
  * @param {{binary?: string, cpuset?: unknown, cpu_speed?: unknown, executor?: string, filename?: string, pair?: unknown, seed?: unknown}[]} rows
@@ -93,7 +93,7 @@ function cpuSpeedWarnings (rows) {
     const v = Number(r.cpu_speed)
     if (r.cpu_speed === undefined || r.cpu_speed === null || r.cpu_speed === '' || !(v > 0)) continue
     if (r.cpuset === undefined || r.cpuset === null || r.cpuset === '') continue
-    // one probe per (run, pair, side): a file's configurations share it
+    // one reading per (run, file, pair, side): a file's configurations share it
     const key = `${r.seed}\u0000${r.filename}\u0000${r.pair}\u0000${r.binary}`
     if (seen.has(key)) continue
     seen.add(key)

@@ -58,6 +58,11 @@ t.test('a short seq run: the rule in every row, its stops in NDJSON and on stder
   t.match(formatAnalysisText(analyze(rows)), /stopping rule: --runs seq \(seq v3 [^)]*\): .*e-BH/s, 'the text says how version 2 decides')
   t.match(formatAnalysisText(analyze(readRows(old))), /stopping rule: --runs seq \(seq alpha=[^)]*\): .*1 - alpha\/configurations/s, 'and version 1 how it did')
   await t.rejects(main([...BIN, '--runs', 'seq', '--max-runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', old, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of version 1 of --runs seq \("seq alpha=0.05 threshold=1 max=3"\): benchrig analyze still replays that rule on them, but a run cannot be resumed under it/ })
+  // a CSV of version 2: analyze replays it with version 2's futility; no run resumes it
+  const v2 = path.join(dir, 'v2.csv')
+  fs.writeFileSync(v2, fs.readFileSync(csv, 'utf8').replaceAll('seq v3 alpha=', 'seq v2 alpha='))
+  t.match(analyze(readRows(v2)).results[0], { verdict: 'inconclusive', stop: { rule: 'seq', pairs: 3, reason: 'max-runs' } })
+  await t.rejects(main([...BIN, '--runs', 'seq', '--max-runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', v2, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of version 2 of --runs seq \("seq v2 alpha=0.05 threshold=1 max=3"\)/ })
 })
 
 t.test('the summary lines and the progress text say why and how far', async (t) => {

@@ -177,8 +177,8 @@ Usage: benchrig compare --old BIN --new BIN [options] <category ...|all>
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
 "rate","time", then pair, order, run, seed, start, configs, measure, plan,
-shard_index, shard_count, host, executor, rule and a duet run's section
-columns: Node core's compare.R reads them all) to
+shard_index, shard_count, host, executor, rule, a duet run's section
+columns and the CPU probe's: Node core's compare.R reads them all) to
 stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
 The "measure" column names what rate counts (see --measure).
 
@@ -234,10 +234,15 @@ Options:
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
+  --float               let the runs float between the CPUs, as Node core's
+                        compare.js does (default: both runs of a pair pinned to
+                        one CPU, drawn per pair, recorded in "cpuset")
   --duet                run old and new of each pair at once, each under taskset
-                        on its own CPUs (the sets assigned at random per pair),
-                        their measured sections started together; rows record
-                        each side's section and CPU time, and starved pairs
+                        on its own CPUs (assigned in crossover blocks of two
+                        pairs, so the analysis removes a speed difference
+                        between the sets), their measured sections started
+                        together; rows record each side's section and CPU
+                        time, and starved pairs
   --cpuset-old LIST, --cpuset-new LIST
                         --duet's two CPU sets (default: an even split)
   --timeout SECONDS     kill a configuration that runs longer and record it as
@@ -298,6 +303,30 @@ Examples:
       as many pairs as the precision needs, then the verdicts
   benchrig compare --resume out.csv --old ./node-main --new ./node-pr --runs 30 buffers
       continue a run cut short by Ctrl-C or a crash
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig doctor --help > help text 1`] = `
+Usage: benchrig doctor [--json] [--seconds S]
+
+Looks at this machine the way compare will use it and says which design
+suits it now: each CPU's speed as a pinned process gets it (a fixed loop,
+probed in rounds over --seconds: the spread between CPUs, the drift of each,
+and whether the fastest CPU changes), steal and busy time per CPU
+(/proc/stat), the load, the frequency governor, SMT siblings, the CPUs this
+process may use and the cgroup's CPU limit (cpu.max).
+
+Options:
+  --json          the readings and the advice as JSON
+  --seconds S     how long to probe (default 4; at most 12)
+  -h, --help      this text
+
+Examples:
+  benchrig doctor
+      the CPUs' speeds over 4 seconds, steal, load, limits, and the design that suits the machine
+      now
+  benchrig doctor --json --seconds 2
+      the same as JSON, after 2 seconds
 
 `
 
