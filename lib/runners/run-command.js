@@ -22,7 +22,7 @@ const { spawn } = require('node:child_process')
 const { BenchrigError } = require('../errors.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
 const { readRunnerOutput } = require('./index.js')
-const { taskWarnings } = require('./guidance.js')
+const { taskWarnings, orderEffects } = require('./guidance.js')
 
 const DEFAULT_TIMEOUT_S = 300
 
@@ -54,6 +54,8 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-cmd-'))
   let count = 0
   const sideOk = new Set()
+  /** @type {Map<string, Record<string, {forward: number[], reverse: number[]}>>} */
+  const byOrder = new Map()
   const warned = new Set()
   const say = (key, message) => {
     if (warned.has(key)) return
@@ -80,8 +82,10 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
     const out = path.join(tmp, `out-${++count}`)
     const line = command.includes('{out}') ? command.split('{out}').join(shQuote(out)) : command
     const base = opts.env ?? process.env
+    // both sides of a pair in one order: odd pairs forward, even pairs reverse (for a benchmark that honours it)
+    const order = opts.pair !== undefined && opts.pair % 2 === 0 ? 'reverse' : 'forward'
     /** @type {NodeJS.ProcessEnv} */
-    const env = { ...base, PATH: `${binDir(opts.execPath ?? process.execPath)}${path.delimiter}${base.PATH ?? ''}`, BENCHRIG_SIDE: label }
+    const env = { ...base, PATH: `${binDir(opts.execPath ?? process.execPath)}${path.delimiter}${base.PATH ?? ''}`, BENCHRIG_SIDE: label, BENCHRIG_TASK_ORDER: order }
     if (opts.execArgv && opts.execArgv.length > 0) env.NODE_OPTIONS = [base.NODE_OPTIONS, ...opts.execArgv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].filter(Boolean).join(' ')
     for (const k of ['BENCHRIG_CHILD', 'BENCHRIG_DRIVER', 'BENCHRIG_MEASURE']) delete env[k]
     const script = `${line}\nbenchrig_status=$?\ntimes >&3\nexit $benchrig_status\n`
@@ -135,6 +139,12 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
         continue
       }
       reports++
+      if (opts.pair !== undefined) {
+        const sides = byOrder.get(t.name) ?? {}
+        const g = (sides[label] ??= { forward: [], reverse: [] })
+        g[order].push(rate)
+        byOrder.set(t.name, sides)
+      }
       if (opts.onReport) {
         opts.onReport({
           type: 'report',
@@ -142,7 +152,7 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
           conf: t.name,
           rate,
           time: wallS,
-          extra: { runner: runner.name, runner_stat: t.stat, runner_rate: t.rate, runner_samples: t.samples, runner_sample_unit: t.sampleUnit, runner_sample_count: t.count, process_wall_s: wallS, process_cpu_s: cpuS }
+          extra: { runner: runner.name, task_order: order, runner_stat: t.stat, runner_rate: t.rate, runner_samples: t.samples, runner_sample_unit: t.sampleUnit, runner_sample_count: t.count, process_wall_s: wallS, process_cpu_s: cpuS }
         })
       }
     }
@@ -152,7 +162,11 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
     return { exitCode: 0, signal: null, failures: result.errors.length, reports }
   }
 
-  return { runFile, name, close: () => fs.rmSync(tmp, { recursive: true, force: true }) }
+  const close = () => {
+    for (const w of orderEffects(byOrder)) say(`order:${w.task}`, w.message)
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  return { runFile, name, close }
 }
 
 module.exports = { commandExecutor, commandName, childCpuSeconds }
