@@ -4,7 +4,8 @@
 // whose second commit makes "sum" do 1.5x the work. --runs seq calls sum
 // slower and join neither faster nor slower; an A/A of one commit calls
 // nothing. Each run is one process of the runner at short time settings;
-// --max-runs bounds the pairs (12: a seq stop needs ~7 pairs of one sign).
+// --max-runs bounds the pairs: 12 for the change (a seq stop needs 7 to 9
+// pairs of one sign), 10 for the A/A, past the point where a call could come.
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -24,11 +25,11 @@ const verdicts = (stdout) => Object.fromEntries(JSON.parse(stdout).results.map((
 
 /**
  * @param {string} runner
- * @param {{loop?: number, measure?: string, parts?: ('change'|'aa')[]}} [o] loop: sum's loop count (default 20000: ~0.1 ms a call);
+ * @param {{loop?: number, measure?: string, parts?: ('change'|'aa')[], aaPairs?: number}} [o] loop: sum's loop count (default 20000: ~0.1 ms a call);
  *   measure: cpu for a runner whose statistic is a mean of wall times (a loaded machine's pauses are in it);
  *   parts: the change, the A/A or both (a slow runner's two parts go in two files, each within tap's time limit)
  */
-function refsCase (runner, { loop = 20000, measure = 'wall', parts = ['change', 'aa'] } = {}) {
+function refsCase (runner, { loop = 20000, measure = 'wall', parts = ['change', 'aa'], aaPairs = 10 } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `benchrig-cmd-${runner}-`))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const p = PROJECTS[runner]
@@ -56,7 +57,7 @@ function refsCase (runner, { loop = 20000, measure = 'wall', parts = ['change', 
       t.ok(rows.every((x) => x.measure === measure))
     }
     if (!parts.includes('aa')) return
-    const aa = await compare(repo, ['--old-ref', 'HEAD', '--new-ref', 'HEAD', '--max-runs', '6'])
+    const aa = await compare(repo, ['--old-ref', 'HEAD', '--new-ref', 'HEAD', '--max-runs', String(aaPairs)])
     t.equal(aa.code, 0, aa.stderr)
     const w = verdicts(aa.stdout)
     t.same(Object.keys(w).sort(), [...p.tasks].sort())

@@ -48,7 +48,7 @@ t.test('escape-html 1.0.2 against 1.0.3: escape is called slower, control not; a
   const m = recs.find((x) => x.type === 'measurement')
   t.match(m.extra, { runner: 'tinybench', runner_stat: 'median', runner_sample_unit: 'ms' }, 'the runner\'s own statistics kept beside the row')
 
-  const aa = await compare(['--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'escape-html@1.0.2', '--max-runs', '6'])
+  const aa = await compare(['--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'escape-html@1.0.2', '--max-runs', '10'])
   t.equal(aa.code, 0, aa.stderr)
   const w = verdicts(aa.stdout)
   t.same(Object.keys(w).sort(), ['control', 'escape'])
