@@ -166,7 +166,7 @@ async function runComparison (opts, io) {
     },
     onProgress: (e) => sinks.progress(e)
   }
-  const command = opts.command && require('../runners/run-command.js').commandExecutor({ command: opts.command.line, runner: opts.command.runner, warn: (m) => sinks.notice(`compare: note: ${m}\n`) })
+  const command = opts.command && require('../runners/run-command.js').commandExecutor({ command: opts.command.line, runner: opts.command.runner, cwd: opts.root, warn: (m) => sinks.notice(`compare: note: ${m}\n`) })
   if (command) runCtx.runFile = command.runFile
   const execute = EXECUTORS[executorName]
   let result
