@@ -16,11 +16,14 @@ const TIMER_SHARE = 0.01
 /**
  * The clock step seen in samples: the smallest positive difference between
  * distinct sorted values, as a share of the median; and the share of zeros.
+ * Only samples that repeat values show a step (at most half of them
+ * distinct): the smallest gap of a few continuous values is chance.
  * @param {number[]} samples
  */
 function resolutionShare (samples) {
   const s = samples.filter((x) => x >= 0).sort((a, b) => a - b)
   if (s.length < 8) return { step: 0, zeros: 0 }
+  if (new Set(s).size > s.length / 2) return { step: 0, zeros: s.filter((x) => x === 0).length / s.length }
   const median = s[Math.floor(s.length / 2)]
   let step = Infinity
   for (let i = 1; i < s.length; i++) {

@@ -4,8 +4,11 @@
 // whose second commit makes "sum" do 1.5x the work. --runs seq calls sum
 // slower and join neither faster nor slower; an A/A of one commit calls
 // nothing. Each run is one process of the runner at short time settings;
-// --max-runs bounds the pairs: 12 for the change (a seq stop needs 7 to 9
-// pairs of one sign), 10 for the A/A, past the point where a call could come.
+// --max-runs bounds the pairs: 20 for the change (a seq stop needs 7 to 9
+// pairs of one sign; on a machine at a load of 15, a few pairs turned over
+// made the rule's futility stop at 7 pairs with 12 as the limit, "would
+// need ~13"), 14 for slow runners, 10 for the A/A, past the point where a
+// call could come.
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -25,11 +28,11 @@ const verdicts = (stdout) => Object.fromEntries(JSON.parse(stdout).results.map((
 
 /**
  * @param {string} runner
- * @param {{loop?: number, measure?: string, parts?: ('change'|'aa')[], aaPairs?: number}} [o] loop: sum's loop count (default 20000: ~0.1 ms a call);
+ * @param {{loop?: number, measure?: string, parts?: ('change'|'aa')[], aaPairs?: number, pairs?: number}} [o] loop: sum's loop count (default 20000: ~0.1 ms a call);
  *   measure: cpu for a runner whose statistic is a mean of wall times (a loaded machine's pauses are in it);
  *   parts: the change, the A/A or both (a slow runner's two parts go in two files, each within tap's time limit)
  */
-function refsCase (runner, { loop = 20000, measure = 'wall', parts = ['change', 'aa'], aaPairs = 10 } = {}) {
+function refsCase (runner, { loop = 20000, measure = 'wall', parts = ['change', 'aa'], aaPairs = 10, pairs = 20 } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `benchrig-cmd-${runner}-`))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const p = PROJECTS[runner]
@@ -46,7 +49,7 @@ function refsCase (runner, { loop = 20000, measure = 'wall', parts = ['change', 
     const [sum, join] = p.tasks
     if (parts.includes('change')) {
       const out = path.join(dir, 'refs.csv')
-      const r = await compare(repo, ['--old-ref', 'HEAD~1', '--new-ref', 'HEAD', '--max-runs', '12', '--output', out])
+      const r = await compare(repo, ['--old-ref', 'HEAD~1', '--new-ref', 'HEAD', '--max-runs', String(pairs), '--output', out])
       t.equal(r.code, 0, r.stderr)
       const v = verdicts(r.stdout)
       t.equal(v[sum], 'slower', `${sum}: 1.5x the work is called slower (${r.stderr.split('\n').filter((l) => l.includes('--runs seq')).join(' ')})`)

@@ -32,6 +32,8 @@ t.test('timer resolution: zeros, or a clock step over 1% of the median', async (
   t.match(taskWarnings(tinybench, { tasks: [{ name: 'z', rate: 1e5, stat: 'median', samples: zeros, sampleUnit: 'ms' }], errors: [] })[0].message, /z: its samples are dominated by the timer's resolution \(33% are zero\)/)
   const fine = Array.from({ length: 30 }, (_, i) => 1 + i * 1e-5)
   t.same(taskWarnings(tinybench, { tasks: [{ name: 'f', rate: 1e3, stat: 'median', samples: fine, sampleUnit: 'ms' }], errors: [] }), [], 'a fine clock: nothing')
+  const spread = [5.1, 4.2, 6.3, 5.05, 7.7, 4.9, 5.6, 6.1, 4.4, 5.3]
+  t.same(taskWarnings(tinybench, { tasks: [{ name: 's', rate: 200, stat: 'median', samples: spread, sampleUnit: 'ms' }], errors: [] }), [], 'ten spread values without repeats: their smallest gap is chance, not a clock')
   t.same(resolutionShare([1, 2]), { step: 0, zeros: 0 }, 'too few samples to tell')
 })
 
