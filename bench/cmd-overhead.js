@@ -15,7 +15,9 @@
 // start and end cancel out in the difference. Reported per round, then
 // min/median/max, in wall time and in CPU time of the process trees (which
 // the load of other processes does not inflate), with the target
-// startup + 5% of the direct run.
+// startup + 5% of the direct run. "own cpu" is the compare process's own CPU
+// time (a preload prints process.cpuUsage() at exit), without its children:
+// what the harness itself spends per run.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -52,14 +54,20 @@ console.log(JSON.stringify(bench.tasks.map(({ name, result }) => ({ name, result
     const runs = 2 * PAIRS
     const direct = () => timed(() => { for (let i = 0; i < runs; i++) check(spawnSync(process.execPath, ['bench.mjs'], { cwd: dir, encoding: 'utf8' })) })
     const startup = () => timed(() => { for (let i = 0; i < runs; i++) check(spawnSync(process.execPath, ['-e', 'import("tinybench")'], { cwd: dir, encoding: 'utf8' })) })
-    const cmp = (pairs) => timed(() => check(spawnSync(process.execPath, [BIN, 'compare', '--no-progress', '--old', process.execPath, '--new', process.execPath, '--cmd', 'node bench.mjs', '--runner', 'tinybench', '--runs', String(pairs), '--seed', '1'], { cwd: dir, encoding: 'utf8' })))
+    const preload = path.join(dir, 'own-cpu.js')
+    fs.writeFileSync(preload, "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(process.env.OWN_CPU_FILE, String((u.user + u.system) / 1e6)) })\n")
+    const ownFile = path.join(dir, 'own-cpu.txt')
+    let own = 0
+    const cmp = (pairs) => timed(() => { check(spawnSync(process.execPath, ['--require', preload, BIN, 'compare', '--no-progress', '--old', process.execPath, '--new', process.execPath, '--cmd', 'node bench.mjs', '--runner', 'tinybench', '--runs', String(pairs), '--seed', '1'], { cwd: dir, encoding: 'utf8', env: { ...process.env, OWN_CPU_FILE: ownFile } })); own = Number(fs.readFileSync(ownFile, 'utf8')) })
     const rows = []
     for (let r = 0; r < ROUNDS; r++) {
       const parts = [['direct', direct], ['startup', startup], ['cmd1', () => cmp(1)], ['cmdN', () => cmp(1 + PAIRS)]]
       const got = {}
+      const owns = {}
       for (let k = 0; k < parts.length; k++) {
         const [name, fn] = parts[(k + r) % parts.length]
         got[name] = fn()
+        owns[name] = own
       }
       const row = {}
       for (const m of ['wall', 'cpu']) {
@@ -68,12 +76,14 @@ console.log(JSON.stringify(bench.tasks.map(({ name, result }) => ({ name, result
         const target = got.startup[m] / runs + 0.05 * perRun
         row[m] = { run: perRun, startup: got.startup[m] / runs, harness, target, ratio: harness / target }
       }
+      row.own = (owns.cmdN - owns.cmd1) / runs
       rows.push(row)
-      console.log(`round ${r + 1}: ${['wall', 'cpu'].map((m) => `${m}: run ${ms(row[m].run)}, runner start-up ${ms(row[m].startup)}, compare's cost per run ${ms(row[m].harness)} (target <= ${ms(row[m].target)}: ${pct(row[m].ratio)} of it)`).join('; ')}`)
+      console.log(`round ${r + 1}: ${['wall', 'cpu'].map((m) => `${m}: run ${ms(row[m].run)}, runner start-up ${ms(row[m].startup)}, compare's cost per run ${ms(row[m].harness)} (target <= ${ms(row[m].target)}: ${pct(row[m].ratio)} of it)`).join('; ')}; compare's own cpu per run ${ms(row.own)} (${pct(row.own / row.cpu.target)} of the cpu target)`)
     }
     for (const m of ['wall', 'cpu']) {
       const ratios = rows.map((x) => x[m].ratio).sort((a, b) => a - b)
       const costs = rows.map((x) => x[m].harness).sort((a, b) => a - b)
+      if (m === 'cpu') console.log(`own cpu: compare's own CPU per run min/median/max ${rows.map((x) => x.own).sort((a, b) => a - b).map(ms).filter((_, i, a) => i === 0 || i === a.length - 1 || i === (a.length >> 1)).join(' / ')}`)
       console.log(`${m}: compare's cost per run min/median/max ${costs.map(ms).filter((_, i, a) => i === 0 || i === a.length - 1 || i === (a.length >> 1)).join(' / ')}; of the target ${ratios.map(pct).filter((_, i, a) => i === 0 || i === a.length - 1 || i === (a.length >> 1)).join(' / ')}`)
     }
   } finally {

@@ -59,6 +59,7 @@ async function runOne (run, ctx) {
     const errors = []
     const res = await runFile({
       ...processOn(side, run.file, ctx),
+      pair: run.pair,
       args: [...argsOf(ctx, run.name), ...extraArgs],
       onConfig: (c) => {
         if (configs === undefined && extraArgs.length === 0) configs = c.queueLength

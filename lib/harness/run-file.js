@@ -34,6 +34,8 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
  * @param {(c: ConfigMessage) => void} [opts.onConfig]
  * @param {(w: WarningMessage) => void} [opts.onWarning]
  *   an undeclared key=value passed through (see create.js)
+ * @param {'old'|'new'} [opts.side] compare's side of this run, and
+ * @param {number} [opts.pair] its pair (read by compare --cmd's runFile, lib/runners/run-command.js)
  * @param {NodeJS.WritableStream} [opts.output] where the processes' own stdout goes
  *   (default process.stderr, so that run.js's stdout holds only results)
  * @returns {Promise<{exitCode: number|null, signal: string|null, failures: number, reports: number}>}

@@ -22,7 +22,7 @@ const { spawn } = require('node:child_process')
 const { BenchrigError } = require('../errors.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
 const { readRunnerOutput } = require('./index.js')
-const { taskWarnings } = require('./guidance.js')
+const { taskWarnings, orderEffects } = require('./guidance.js')
 
 const DEFAULT_TIMEOUT_S = 300
 
@@ -47,13 +47,16 @@ function childCpuSeconds (text) {
  * @param {string} o.command the user's command (a shell command line)
  * @param {import('./index.js').Runner} o.runner
  * @param {(message: string) => void} [o.warn] guidance, once per task and kind
+ * @param {string} [o.cwd] where the command runs on a side without a folder of its own (--root, default the cwd)
  * @returns {{runFile: (opts: any) => Promise<{exitCode: number|null, signal: string|null, failures: number, reports: number}>, name: string, close: () => void}}
  */
-function commandExecutor ({ command, runner, warn = () => {} }) {
+function commandExecutor ({ command, runner, warn = () => {}, cwd: defaultCwd = process.cwd() }) {
   const name = commandName(command)
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-cmd-'))
   let count = 0
   const sideOk = new Set()
+  /** @type {Map<string, Record<string, {forward: number[], reverse: number[]}>>} */
+  const byOrder = new Map()
   const warned = new Set()
   const say = (key, message) => {
     if (warned.has(key)) return
@@ -76,12 +79,15 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
 
   async function runFile (opts) {
     const label = opts.side ?? 'old'
-    const where = `compare --cmd: the ${label} side's command "${name}" (in ${opts.cwd ?? process.cwd()})`
+    const cwd = opts.cwd ?? defaultCwd
+    const where = `compare --cmd: the ${label} side's command "${name}" (in ${cwd})`
     const out = path.join(tmp, `out-${++count}`)
     const line = command.includes('{out}') ? command.split('{out}').join(shQuote(out)) : command
     const base = opts.env ?? process.env
+    // both sides of a pair in one order: odd pairs forward, even pairs reverse (for a benchmark that honours it)
+    const order = opts.pair !== undefined && opts.pair % 2 === 0 ? 'reverse' : 'forward'
     /** @type {NodeJS.ProcessEnv} */
-    const env = { ...base, PATH: `${binDir(opts.execPath ?? process.execPath)}${path.delimiter}${base.PATH ?? ''}`, BENCHRIG_SIDE: label }
+    const env = { ...base, PATH: `${binDir(opts.execPath ?? process.execPath)}${path.delimiter}${base.PATH ?? ''}`, BENCHRIG_SIDE: label, BENCHRIG_TASK_ORDER: order }
     if (opts.execArgv && opts.execArgv.length > 0) env.NODE_OPTIONS = [base.NODE_OPTIONS, ...opts.execArgv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].filter(Boolean).join(' ')
     for (const k of ['BENCHRIG_CHILD', 'BENCHRIG_DRIVER', 'BENCHRIG_MEASURE']) delete env[k]
     const script = `${line}\nbenchrig_status=$?\ntimes >&3\nexit $benchrig_status\n`
@@ -90,7 +96,14 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
     const timeoutS = Number(base.BENCHRIG_TIMEOUT ?? DEFAULT_TIMEOUT_S)
     const t0 = process.hrtime.bigint()
     const res = await new Promise((resolve) => {
-      const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true })
+      // its own process group: a --timeout kills everything it started; a Ctrl-C is passed on
+      const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true })
+      let interrupted = false
+      const interrupt = () => {
+        interrupted = true
+        try { process.kill(-child.pid, 'SIGINT') } catch {}
+      }
+      process.on('SIGINT', interrupt)
       let stdout = ''
       let stderr = ''
       let times = ''
@@ -100,11 +113,18 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
       const fd3 = /** @type {import('node:stream').Readable} */ (child.stdio[3])
       fd3.setEncoding('utf8').on('data', (d) => { times += d })
       const timer = timeoutS > 0 ? setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL') } catch {} }, timeoutS * 1000) : undefined
-      child.on('error', (err) => { clearTimeout(timer); resolve({ code: null, signal: null, stdout, stderr: err.message, times, timedOut }) })
-      child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr, times, timedOut }) })
+      const done = (r) => {
+        clearTimeout(timer)
+        process.removeListener('SIGINT', interrupt)
+        resolve(r)
+      }
+      child.on('error', (err) => done({ code: null, signal: null, stdout, stderr: err.message, times, timedOut, interrupted }))
+      child.on('close', (code, signal) => done({ code, signal, stdout, stderr, times, timedOut, interrupted }))
     })
     const wallS = Number(process.hrtime.bigint() - t0) / 1e9
     const failed = res.timedOut ? `ran longer than ${timeoutS} s (--timeout) and was killed` : res.code !== 0 ? (res.signal ? `was killed by ${res.signal}` : `exited with code ${res.code}`) : undefined
+    // Ctrl-C: not the command's failure; compare stops after this run and --resume runs it again
+    if (failed && res.interrupted) return { exitCode: res.code, signal: res.signal, failures: 1, reports: 0 }
     if (failed) {
       const tail = res.stderr.trim().split('\n').slice(-4).join('\n  ')
       const message = `${where} ${failed}${tail ? `; it said:\n  ${tail}` : ''}`
@@ -135,6 +155,12 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
         continue
       }
       reports++
+      if (opts.pair !== undefined) {
+        const sides = byOrder.get(t.name) ?? {}
+        const g = (sides[label] ??= { forward: [], reverse: [] })
+        g[order].push(rate)
+        byOrder.set(t.name, sides)
+      }
       if (opts.onReport) {
         opts.onReport({
           type: 'report',
@@ -142,7 +168,7 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
           conf: t.name,
           rate,
           time: wallS,
-          extra: { runner: runner.name, runner_stat: t.stat, runner_rate: t.rate, runner_samples: t.samples, runner_sample_unit: t.sampleUnit, runner_sample_count: t.count, process_wall_s: wallS, process_cpu_s: cpuS }
+          extra: { runner: runner.name, task_order: order, runner_stat: t.stat, runner_rate: t.rate, runner_samples: t.samples, runner_sample_unit: t.sampleUnit, runner_sample_count: t.count, process_wall_s: wallS, process_cpu_s: cpuS }
         })
       }
     }
@@ -152,7 +178,11 @@ function commandExecutor ({ command, runner, warn = () => {} }) {
     return { exitCode: 0, signal: null, failures: result.errors.length, reports }
   }
 
-  return { runFile, name, close: () => fs.rmSync(tmp, { recursive: true, force: true }) }
+  const close = () => {
+    for (const w of orderEffects(byOrder)) say(`order:${w.task}`, w.message)
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+  return { runFile, name, close }
 }
 
 module.exports = { commandExecutor, commandName, childCpuSeconds }

@@ -56,7 +56,7 @@ await run({ format: 'json' })
       'bench.js': `const Benchmark = require('benchmark')
 const work = require('./work.js')
 const suite = new Benchmark.Suite()
-const opts = { minTime: 0.005, maxTime: 0.05, minSamples: 10 }
+const opts = { minTime: 0.001, maxTime: 0.05, minSamples: 30 }
 suite.add('sum', () => work.sum(), opts).add('join', () => work.join(), opts)
 if (process.env.TEXT_LINES) suite.on('cycle', (e) => console.log(String(e.target)))
 else require('benchrig/benchmarkjs-reporter')(suite)

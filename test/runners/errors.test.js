@@ -72,6 +72,27 @@ t.test('a command that fails on one side: one error at the first pair naming the
   t.same([...new Set(rows.map((x) => x.configuration))].sort(), ['join', 'sum'])
 })
 
+t.test('Ctrl-C: compare stops after the run in progress (the command gets the signal too); --resume finishes the file', async (t) => {
+  if (!fs.existsSync(project)) return t.skip('no runners installed')
+  const { spawn } = require('node:child_process')
+  const out = path.join(dir, 'interrupted.csv')
+  const child = spawn(process.execPath, [BIN, 'compare', '--no-progress', '--seed', '9', '--runs', '2', '--old', node, '--new', node, '--cmd', 'node bench.mjs', '--runner', 'tinybench', '--output', out], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (d) => { stderr += d })
+  const rows = () => (fs.existsSync(out) ? parseCsvRecords(fs.readFileSync(out, 'utf8')).records.length : 0)
+  // the first row is on disk: interrupt the next run
+  while (rows() === 0 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50))
+  child.kill('SIGINT')
+  const code = await new Promise((resolve) => child.on('close', resolve))
+  t.equal(code, 130, stderr)
+  t.match(stderr, /compare: interrupted; stopping after the current run/)
+  t.notMatch(stderr, /Nothing of this side was measured|FAILED/, 'the interrupted run is not a failure')
+  t.ok(rows() < 2 * 2 * 2, 'stopped before the end')
+  const resumed = await compare(['--old', node, '--new', node, '--cmd', 'node bench.mjs', '--runner', 'tinybench', '--resume', out])
+  t.equal(resumed.code, 0, resumed.stderr)
+  t.equal(rows(), 2 * 2 * 2, 'two pairs of two tasks on two sides')
+})
+
 t.test('output that is not the runner\'s: one error at the first run naming the side and the runner', async (t) => {
   if (!fs.existsSync(project)) return t.skip('no runners installed')
   const out = path.join(dir, 'wrong.csv')

@@ -56,6 +56,12 @@ Options:
                           versions and seed title the figure
   --allow-partial         analyse shards with missing or duplicate pairs
                           anyway (each duplicate counted once)
+  --runner R --old FILE --new FILE
+                          read a runner's own output files (tinybench,
+                          vitest, mitata, benchmarkjs, bench-node,
+                          node-bench, hyperfine; docs/runners/): each file is
+                          one run of its side (repeat --old and --new), each
+                          task a configuration; unpaired
   -h, --help              this text
 
 Examples:
@@ -287,6 +293,13 @@ Options:
   --shard-count N       the shard count of a Kubernetes Indexed Job (or BENCHRIG_SHARD_COUNT)
   --plan FILE           run the round FILE describes (written by benchrig plan
                         --next): its seed, its files and pairs
+  --cmd "COMMAND"       run this benchmark command on each side instead of
+                        benchmark files (in --root, default the current folder;
+                        in its worktree for refs); every task of its output is
+                        a configuration (docs/runners/)
+  --runner R            the runner whose output --cmd prints: tinybench, vitest,
+                        mitata, benchmarkjs, bench-node, node-bench, hyperfine
+                        (--format R says the same)
   --no-progress         no progress line on stderr (and, when stderr is not a
                         terminal, no lines with each file's verdicts as it ends)
   -h, --help            this text
@@ -303,6 +316,8 @@ Examples:
       as many pairs as the precision needs, then the verdicts
   benchrig compare --resume out.csv --old ./node-main --new ./node-pr --runs 30 buffers
       continue a run cut short by Ctrl-C or a crash
+  benchrig compare --old-ref main --new-ref HEAD --cmd "node bench.mjs" --runner tinybench --runs seq
+      your own tinybench benchmark on two refs: a verdict per task (docs/runners/)
 
 `
 
@@ -355,6 +370,10 @@ Options:
   --label L           add: the label of the rows (a node version, commit, ref);
                       default: read from the data (NDJSON metadata); a compare
                       file takes NEW (its new rows) or OLD..NEW
+  --runner R          add: the files are a runner's own output (tinybench,
+                      vitest, mitata, benchmarkjs, bench-node, node-bench,
+                      hyperfine; docs/runners/): one series per task, file R;
+                      needs --label
   --file F            a benchmark file, or a category (all files under it)
   --configuration S   configurations that contain S
   --measure M         wall | cpu | instructions | a load measure
