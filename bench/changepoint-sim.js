@@ -21,7 +21,7 @@
 // Usage: node bench/changepoint-sim.js [--series N] [--length L] [--runs R] [--noise 0.02,0.1,0.3]
 //          [--label-noise CV] [--pool-p P] [--steps 0.02,0.05,0.5] [--at first|middle] [--tolerance K] [--seed S] [--grid] [--json]
 const { parseArgs } = require('node:util')
-const { createRng } = require('../lib/stats/prng.js')
+const { createRng } = require('../lib/prng.js')
 const { detectGroupChanges } = require('../lib/history/changepoint.js')
 
 const USAGE = 'usage: node bench/changepoint-sim.js [--series N] [--length L] [--runs R] [--noise 0.02,0.1,0.3] [--label-noise CV] [--pool-p P] [--steps 0.02,0.05,0.5] [--at first|middle] [--tolerance K] [--seed S] [--grid] [--json]'

@@ -30,7 +30,7 @@
 //
 // The figures in bench/stats-sim/two-cpus.md come from this script.
 const { parseArgs } = require('node:util')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 const { seqRule } = require('../../lib/compare/sequential.js')
 const { seqLabel } = require('../../lib/stats/sequential.js')

@@ -43,7 +43,7 @@ async function runCli (argv) {
     return 0
   }
   if (!Object.hasOwn(COMMANDS, command)) {
-    const hint = require('./suggest.js').nearest(command, Object.keys(COMMANDS))
+    const hint = require('../suggest.js').nearest(command, Object.keys(COMMANDS))
     console.error(`benchrig: unknown command "${command}"${hint ? ` (did you mean "${hint}"?)` : ''}\n\n${usage()}`)
     return 2
   }

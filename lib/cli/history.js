@@ -106,7 +106,7 @@ function parseHistoryArgs (argv) {
   const [sub, ...rest] = positionals
   if (!sub) throw new UsageError(`give a subcommand: ${SUBCOMMANDS.join(', ')}; see --help`)
   if (!SUBCOMMANDS.includes(sub)) {
-    const near = require('./suggest.js').nearest(sub, SUBCOMMANDS)
+    const near = require('../suggest.js').nearest(sub, SUBCOMMANDS)
     throw new UsageError(`unknown subcommand "${sub}"${near ? ` (did you mean "${near}"?)` : ''}; use one of ${SUBCOMMANDS.join(', ')}`)
   }
   if (sub === 'add' && rest.length === 0) throw new UsageError('history add: give the result files to add (CSV, NDJSON or JSON)')

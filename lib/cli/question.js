@@ -10,7 +10,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../errors.js')
-const { nearest } = require('./suggest.js')
+const { nearest } = require('../suggest.js')
 
 /** The keys of a question file and of its "rule" object. */
 const KEYS = ['categories', 'filter', 'exclude', 'set', 'measure', 'runs', 'rule']

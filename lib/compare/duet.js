@@ -18,7 +18,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { createRng } = require('../stats/prng.js')
+const { createRng } = require('../prng.js')
 const { runOne } = require('./run-compare.js')
 const { runKey } = require('./schedule.js')
 

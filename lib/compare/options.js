@@ -42,7 +42,7 @@
  * @property {{pilot: number, target: number, maxPairs: number, timeBudgetMs?: number}} [auto] --runs auto: pilot pairs, wanted CI half-width, pair cap, time budget
  * @property {{alpha: number, threshold: number, maxPairs: number}} [seq] --runs seq: the sequential rule's level, equivalence margin and pair cap
  * @property {number} warmup --warmup: unmeasured runs of each file with each binary first
- * @property {import('../harness/measure.js').MeasureName} measure --measure: what the rate counts
+ * @property {import('../record/measures.js').MeasureName} measure --measure: what the rate counts
  * @property {string} [output] --output (or --resume) FILE: the CSV written row by row
  * @property {boolean} resume --resume: continue the file named by output
  * @property {boolean} resumeUnverified --resume-unverified: continue a file that records no sides

@@ -3,7 +3,7 @@
 // (so an interrupted run keeps every finished row), or stdout; and an
 // optional NDJSON file with the metadata.
 const fs = require('node:fs')
-const { csvRow, nodeTime } = require('../report/csv.js')
+const { csvRow, nodeTime } = require('../record/csv.js')
 const { UsageError } = require('../errors.js')
 
 /**

@@ -9,7 +9,7 @@
 // would make the two take turns and measure the client.
 const fs = require('node:fs')
 const os = require('node:os')
-const { createRng } = require('../stats/prng.js')
+const { createRng } = require('../prng.js')
 const { allowedCpus, canPin } = require('../harness/cpu-probe.js')
 const { parseCpuList } = require('../harness/cpuset.js')
 

@@ -10,7 +10,7 @@
 // Whether the file is the same comparison (sides, seed, plan) is checked
 // against FILE.sides.json first (sides-file.js), before anything is rewritten.
 const fs = require('node:fs')
-const { parseCsvRecords, csvRow } = require('../report/csv.js')
+const { parseCsvRecords, csvRow } = require('../record/csv.js')
 const { UsageError } = require('../errors.js')
 const { COLUMNS, rowValues } = require('./output.js')
 const { runKey } = require('./schedule.js')

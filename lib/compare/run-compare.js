@@ -5,7 +5,7 @@
 // sinks as a row, retries a failed run once, records what still fails, and
 // stops cleanly between runs when asked to.
 const { runBenchmarkFile } = require('../harness/run-file.js')
-const { formatConfiguration } = require('../report/text.js')
+const { formatConfiguration } = require('../record/text.js')
 const { confToArgs } = require('../harness/args.js')
 const { runKey } = require('./schedule.js')
 const { fileOnSide, envOnSide } = require('./sides.js')
@@ -19,7 +19,7 @@ const { fileOnSide, envOnSide } = require('./sides.js')
  * @property {Map<string, string[]>} [fileArgs] each file's own key=value narrowings, by file name,
  *   when a --set is scoped (lib/compare/scoped-set.js); they replace args
  * @property {string} [cpuset]
- * @property {import('../harness/measure.js').MeasureName} [measure] what the rates count (default wall)
+ * @property {import('../record/measures.js').MeasureName} [measure] what the rates count (default wall)
  * @property {number} seed
  * @property {NodeJS.ProcessEnv} [env]
  * @property {(row: object, extra?: object) => void} onRow

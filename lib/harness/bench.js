@@ -5,7 +5,7 @@
 // and the reporting channel (IPC to the root, or a text line by hand).
 // Runs inside the binary under test: Node 18 APIs only.
 const { UsageError } = require('../errors.js')
-const { formatNodeResultLine, formatExtraLine, formatErrorLine } = require('../report/text.js')
+const { formatNodeResultLine, formatExtraLine, formatErrorLine } = require('../record/text.js')
 const { createMeter } = require('./meter.js')
 
 const BENCH_ERR = 'BENCHRIG_ERR_BENCHMARK'

@@ -8,10 +8,10 @@ const { runBenchmarkFile } = require('./run-file.js')
 const { cpusetPrefix } = require('./cpuset.js')
 const { createProgress } = require('./progress.js')
 const { clearOnSigint } = require('./status-line.js')
-const { createTextWriter, formatErrorLine } = require('../report/text.js')
-const { createRunCsvWriter, createWideCsvWriter } = require('../report/csv.js')
-const { createNdjsonWriter } = require('../report/ndjson.js')
-const { collectMeta } = require('../report/meta.js')
+const { createTextWriter, formatErrorLine } = require('../record/text.js')
+const { createRunCsvWriter, createWideCsvWriter } = require('../record/csv.js')
+const { createNdjsonWriter } = require('../record/ndjson.js')
+const { collectMeta } = require('../record/meta.js')
 const { UsageError } = require('../errors.js')
 const { checkBenchmarkers } = require('./preflight.js')
 const { splitSetArgs, createKeyWarner } = require('./pass-through.js')
@@ -74,7 +74,7 @@ function useColor (stream) {
  * @param {boolean} [opts.track] after each run of a file, print how long it took (trackLine)
  * @param {() => number} [opts.now] clock in ms for --track (tests inject one)
  * @param {string} [opts.prog] program name for warnings
- * @param {import('./measure.js').MeasureName} [opts.measure] what the rates count (default wall;
+ * @param {import('../record/measures.js').MeasureName} [opts.measure] what the rates count (default wall;
  *   --test and --test-all ignore it)
  * @param {string} [opts.execPath] node binary for the benchmarks
  * @param {{result: (rep: any) => void, fileEnd: () => Promise<unknown>}} [opts.history] --history: records each file's results

@@ -12,8 +12,8 @@
 // naming the file and the line.
 const fs = require('node:fs')
 const crypto = require('node:crypto')
-const { parseCsv } = require('../report/csv.js')
-const { formatConfiguration } = require('../report/text.js')
+const { parseCsv } = require('../record/csv.js')
+const { formatConfiguration } = require('../record/text.js')
 const { UsageError } = require('../errors.js')
 const { envFromMeta } = require('./fingerprint.js')
 

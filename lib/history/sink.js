@@ -7,7 +7,7 @@
 const { openHistory } = require('./index.js')
 const { localEnv, envFromMeta } = require('./fingerprint.js')
 const { loadRecords, measurementKey, sideLabel } = require('./ingest.js')
-const { formatConfiguration } = require('../report/text.js')
+const { formatConfiguration } = require('../record/text.js')
 
 /**
  * @param {string} db --history

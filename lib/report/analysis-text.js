@@ -178,7 +178,7 @@ function groupWarnings (warnings, wide) {
 function measureLines (a) {
   const out = {}
   const measure = a.meta.measure ?? 'wall'
-  if (measure !== 'wall') out.head = require('../harness/measure.js').measureNote(measure)
+  if (measure !== 'wall') out.head = require('../record/measures.js').measureNote(measure)
   if (a.results.some((r) => r.method === 'paired-t-log')) {
     out.change = 'change: geometric mean of the pairs\' ratios new/old (paired t-test on log rates, for near-deterministic counts; positive = new is faster);'
   }

@@ -46,7 +46,7 @@ function runnerFor (name, flag) {
   const key = name === undefined ? undefined : (ALIASES[name] ?? name)
   if (key !== undefined && Object.prototype.hasOwnProperty.call(RUNNERS, key)) return RUNNERS[key]()
   if (name === undefined || name === '') throw new UsageError(`${flag} needs a runner: ${RUNNER_NAMES.join(', ')}`, 'BENCHRIG_ERR_RUNNER')
-  const near = require('../cli/suggest.js').nearest(name, RUNNER_NAMES)
+  const near = require('../suggest.js').nearest(name, RUNNER_NAMES)
   throw new UsageError(`${flag} ${name}: unknown runner${near ? ` (did you mean ${near}?)` : ''}; use one of ${RUNNER_NAMES.join(', ')}`, 'BENCHRIG_ERR_RUNNER')
 }
 

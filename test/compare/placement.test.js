@@ -13,7 +13,7 @@ const { seqStates, seqLabel } = require('../../lib/stats/sequential.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 const { cpuSpeedWarnings } = require('../../lib/stats/warnings.js')
 const { crossoverArm } = require('../../lib/compare/duet.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const { main, parseCompareArgs } = require('../../lib/cli/compare.js')
 const { readRows } = require('./fixtures/helpers.js')
 

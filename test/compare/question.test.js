@@ -8,7 +8,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { parseQuestion } = require('../../lib/cli/question.js')
 const { parseCompareArgs, main: compareMain } = require('../../lib/cli/compare.js')
 const { splitScoped, fileArgsOf } = require('../../lib/compare/scoped-set.js')

@@ -7,7 +7,7 @@ const path = require('node:path')
 const { runCompare, readRows } = require('./fixtures/helpers.js')
 const { loadForResume } = require('../../lib/compare/resume.js')
 const { buildSchedule } = require('../../lib/compare/schedule.js')
-const { csvRow } = require('../../lib/report/csv.js')
+const { csvRow } = require('../../lib/record/csv.js')
 const { COLUMNS } = require('../../lib/compare/output.js')
 
 t.test('an interrupted run resumes to the full row count without duplicates', async (t) => {

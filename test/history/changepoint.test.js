@@ -6,7 +6,7 @@
 const t = require('tap')
 const { detectChanges, bestSplit, tTest, stepSize, hodgesLehmann } = require('../../lib/history/changepoint.js')
 const { rankSumTest } = require('../../lib/stats/wilcoxon.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const { simulate } = require('../../bench/changepoint-sim.js')
 
 t.test('the split of largest divergence is the step', async (t) => {

@@ -9,7 +9,7 @@ const path = require('node:path')
 const http = require('node:http')
 const { spawn } = require('node:child_process')
 const { openHistory } = require('../../lib/history/index.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 
 const ROOT = path.join(__dirname, '..', '..')
 const BIN = path.join(ROOT, 'bin', 'benchrig.js')

@@ -86,8 +86,8 @@ for (const [engine, dbOf] of Object.entries(ENGINES)) {
       const db = await dbOf(t)
       if (!db) return
       const dir = tmp(t)
-      const { createNdjsonWriter } = require('../../lib/report/ndjson.js')
-      const { collectMeta } = require('../../lib/report/meta.js')
+      const { createNdjsonWriter } = require('../../lib/record/ndjson.js')
+      const { collectMeta } = require('../../lib/record/meta.js')
       // what `run --format ndjson` writes, with the children's env as the driver knows it
       const ndjson = (name, env, rate) => {
         let text = ''
@@ -108,7 +108,7 @@ for (const [engine, dbOf] of Object.entries(ENGINES)) {
       t.equal(series.length, 2, 'two flag sets, two series')
       const byFlags = Object.fromEntries(series.map((s) => [s.key.env.v8Flags, s.points[0].values.slice().sort((a, b) => a - b)]))
       t.same(byFlags, { '': [100, 101], '--jitless': [50] }, 'the same flags: one series')
-      for (const s of series) t.equal(s.key.env.nodeSha256, require('../../lib/report/meta.js').fileSha256(process.execPath), 'the binary\'s sha256 from the metadata')
+      for (const s of series) t.equal(s.key.env.nodeSha256, require('../../lib/record/meta.js').fileSha256(process.execPath), 'the binary\'s sha256 from the metadata')
     })
 
     t.test('a compare CSV and its NDJSON sidecar: the second adds nothing of the same measurements', async (t) => {

@@ -8,7 +8,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 const { formatGithubComment } = require('../../lib/report/github.js')
 const { renderGfm, cells } = require('../helpers/gfm.js')

@@ -6,7 +6,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { main } = require('../../lib/cli/analyze.js')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { markerOf, designOf, sparkline, formatGithubComment } = require('../../lib/report/github.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 

@@ -39,7 +39,7 @@ t.test('timer resolution: zeros, or a clock step over 1% of the median', async (
 
 t.test('order effects: seeded simulation of the note\'s false-alarm rate and power', async (t) => {
   const { orderEffects } = require('../../lib/runners/guidance.js')
-  const { createRng } = require('../../lib/stats/prng.js')
+  const { createRng } = require('../../lib/prng.js')
   /** one comparison: per side, n runs in each order; log rates with noise sigma (10% of runs 5x wider), reverse shifted by `effect` */
   const simulate = (rng, { n, sigma, effect }) => {
     const noise = () => rng.normal() * sigma * (rng.uniform() < 0.1 ? 5 : 1)

@@ -15,7 +15,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { makeRepo, extraWorktrees, run } = require('./make-repo.js')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 const { sideSource } = require('../../lib/sides/index.js')
 

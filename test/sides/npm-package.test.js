@@ -9,7 +9,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnOutput } = require('../helpers/spawn-output.js')
 const { parsePackageSpec } = require('../../lib/sides/npm-package.js')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { nodeBinary } = require('../helpers/tools.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')

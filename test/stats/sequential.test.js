@@ -10,7 +10,7 @@ const { eBH } = require('../../lib/stats/e-bh.js')
 const { runSuite, seqLabel, parseSeqLabel, seqOfRows, seqStates } = require('../../lib/stats/sequential.js')
 const v1 = require('../../lib/stats/sequential-quantile.js')
 const { analyze } = require('../../lib/stats/analyze.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const e = require('../../bench/stats-sim/experiments.js')
 
 const P = { alpha: 0.05, threshold: 1, maxPairs: 100 }
