@@ -105,7 +105,9 @@ Options:
   --max-runs N          pairs at most per comparison (default 40)
   --confidence L        level of the CIs that decide (default 0.99)
   --threshold PCT       a good/bad CI inside ±PCT% is "no change" (default 1)
-  --filter PATTERN, --exclude PATTERN, --set key=value, --root DIR,
+  --root DIR            the benchmark folder (default ./benchmark if it exists,
+                        else the current folder), as for benchrig compare
+  --filter PATTERN, --exclude PATTERN, --set key=value,
   --cpuset LIST, --measure M, --timeout SECONDS
                         as for benchrig compare
   --seed S              seed of the run order (default random; printed)
@@ -204,6 +206,9 @@ Options:
                         in its own prefix (cached): require(NAME) gets the side's
   --node BIN            the node binary of both sides of refs or packages
                         (default: the one running compare)
+  --install CMD         --old-ref/--new-ref: the command that installs each
+                        ref's dependencies from its lockfile (default "npm ci";
+                        e.g. "npm ci --omit=dev" leaves dev dependencies out)
   --cache DIR           where installs are kept (default $BENCHRIG_CACHE or
                         ~/.cache/benchrig)
   --profile             then profile one old and one new run of each
@@ -367,9 +372,18 @@ Options:
                       benchmark directory)
   --root DIR          the benchmark directory (default ./benchmark if it
                       exists, else the cwd)
-  --label L           add: the label of the rows (a node version, commit, ref);
-                      default: read from the data (NDJSON metadata); a compare
-                      file takes NEW (its new rows) or OLD..NEW
+  --label L           add: the label of the rows (a node version, a package
+                      version, a commit, a tag); a tag, branch or commit of
+                      the repository (--repo, default the cwd's) is filed
+                      under its commit and shown by its tag or describe, as
+                      compare --old-ref/--new-ref and bisect --refs file it;
+                      default: read from the data (a compare NDJSON: each
+                      side's commit or package version, else node version);
+                      a compare file takes NEW (its new rows) or OLD..NEW
+  --fingerprint F     add: rows without a machine fingerprint (a CSV) join the
+                      series of fingerprint F (the # in history show); by
+                      default they join the one machine whose series of these
+                      benchmarks the store holds, and add says which
   --runner R          add: the files are a runner's own output (tinybench,
                       vitest, mitata, benchmarkjs, bench-node, node-bench,
                       hyperfine; docs/runners/): one series per task, file R;
@@ -382,8 +396,10 @@ Options:
   --order O           auto | semver | commit | added (default auto: semver
                       when every label is a version, commit order when every
                       label is a commit id; else it asks for --order)
-  --repo DIR          the git checkout for --order commit (default the cwd)
-  --max-p P           changes: the p a change point must be under (default 0.001)
+  --repo DIR          the git checkout for --order commit and for add's
+                      --label (default the cwd); commits added by compare or
+                      bisect carry their git order, so no checkout is needed
+  --max-p P           changes: the p a change point must be under (default 0.0001)
   --weak-p P          changes: the p of a weak candidate (default 0.05)
   --window N          changes: points per window (default 50)
   --weak              changes: print the weak candidates too
