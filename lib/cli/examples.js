@@ -19,7 +19,7 @@ const EXAMPLES = {
     ['$0 --old ./node-main --new ./node-pr --runs 30 --output out.csv buffers', '30 interleaved old/new pairs of every buffers/ file, rows written as they come'],
     ['$0 --old ./node-main --new ./node-pr --runs auto --filter tostring --analyze buffers', 'as many pairs as the precision needs, then the verdicts'],
     ['$0 --resume out.csv --old ./node-main --new ./node-pr --runs 30 buffers', 'continue a run cut short by Ctrl-C or a crash'],
-    ['$0 --old-ref main --new-ref HEAD --cmd "node bench.mjs" --runner tinybench --runs seq', 'your own tinybench benchmark on two refs: a verdict per task (docs/runners/)']
+    ['$0 --old-ref main --new-ref HEAD --cmd "npm run bench" --runner tinybench --runs seq', 'your own tinybench benchmark on two refs: a verdict per task (docs/runners/)']
   ],
   scatter: [
     ['$0 --runs 10 --set encoding=utf8 buffers/buffer-tostring.js > scatter.csv', 'one file 10 times; then Rscript scatter.R --xaxis len < scatter.csv'],

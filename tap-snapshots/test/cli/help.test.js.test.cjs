@@ -321,7 +321,7 @@ Examples:
       as many pairs as the precision needs, then the verdicts
   benchrig compare --resume out.csv --old ./node-main --new ./node-pr --runs 30 buffers
       continue a run cut short by Ctrl-C or a crash
-  benchrig compare --old-ref main --new-ref HEAD --cmd "node bench.mjs" --runner tinybench --runs seq
+  benchrig compare --old-ref main --new-ref HEAD --cmd "npm run bench" --runner tinybench --runs seq
       your own tinybench benchmark on two refs: a verdict per task (docs/runners/)
 
 `
