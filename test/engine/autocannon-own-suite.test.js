@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { execFile } = require('node:child_process')
 const { load, printResult } = require('../../lib/engine/autocannon/api.js')
-const { parseArguments } = require('../../lib/engine/autocannon/start.js')
+const { parseArguments } = require('../../lib/cli/autocannon-start.js')
 const { UsageError } = require('../../lib/errors.js')
 
 const CLI = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')

@@ -10,7 +10,7 @@ const path = require('node:path')
 const { showsColor } = require('../../lib/engine/autocannon/print-result.js')
 const { runningLines } = require('../../lib/engine/autocannon/track.js')
 const { load, RefusedRun } = require('../../lib/engine/autocannon/api.js')
-const { parseArguments, start } = require('../../lib/engine/autocannon/start.js')
+const { parseArguments, start } = require('../../lib/cli/autocannon-start.js')
 
 function server (t, handler = (req, res) => res.end('ok')) {
   const s = http.createServer(handler)

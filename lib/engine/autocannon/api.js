@@ -161,8 +161,7 @@ function load (options, cb) {
 load.track = track
 load.printResult = printResult
 load.aggregateResult = aggregateResult
-// autocannon's CLI entry points, for wrappers that build on its arguments
-load.parseArguments = (/** @type {string[]} */ argv) => require('./start.js').parseArguments(argv)
-load.start = (/** @type {any} */ argv) => require('./start.js').start(argv)
+// autocannon's CLI entry points (load.parseArguments, load.start) are the CLI's:
+// the package's index.js attaches them, as autocannon's root file does
 
 module.exports = { load, startRun, ForeverRun, RefusedRun, track, printResult, aggregateResult }

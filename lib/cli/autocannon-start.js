@@ -9,7 +9,7 @@
 // when no URL is given (autocannon prints its help then). start(argv) runs
 // such an object as the CLI would: the tables on stderr, -j's JSON on stdout.
 const fs = require('node:fs')
-const { UsageError } = require('../../errors.js')
+const { UsageError } = require('../errors.js')
 
 // options whose values autocannon's parser turns into numbers
 const NUMBERS = ['connections', 'pipelining', 'duration', 'amount', 'workers', 'timeout', 'bailout', 'sampleInt',
@@ -20,9 +20,9 @@ const NUMBERS = ['connections', 'pipelining', 'duration', 'amount', 'workers', '
  * @returns {Record<string, any>|undefined}
  */
 function parseArguments (argv) {
-  const { parse, loadOptions, HELP } = require('../../cli/load.js')
-  const { resolveUrls } = require('../../cli/load-request-flags.js')
-  const { withScheme } = require('../options/options.js')
+  const { parse, loadOptions, HELP } = require('./load.js')
+  const { resolveUrls } = require('./load-request-flags.js')
+  const { withScheme } = require('../engine/options/options.js')
   if (!Array.isArray(argv)) {
     throw new UsageError('parseArguments(argv): argv must be an array of command-line arguments, e.g. [\'-c\', \'10\', \'http://127.0.0.1:3000/\']')
   }
@@ -30,12 +30,12 @@ function parseArguments (argv) {
   argv = argv.map((a) => (typeof a === 'string' ? a : String(a)))
   const { args, helpText, warmup, command } = parse(argv)
   if (args.version) {
-    console.log('benchrig', 'v' + require('../../../package.json').version)
+    console.log('benchrig', 'v' + require('../../package.json').version)
     console.log('node', process.version)
     return undefined
   }
   if (args.help || args._.length === 0) {
-    console.error(helpText ?? require('../../cli/help.js').renderHelp(HELP, { width: 80 }))
+    console.error(helpText ?? require('./help.js').renderHelp(HELP, { width: 80 }))
     return undefined
   }
   const urls = resolveUrls(args._.map(String), args, process.env)
@@ -64,7 +64,7 @@ function parseArguments (argv) {
     o.tlsOptions.ca = o.ca.map((f) => readFile(f, '--ca', null))
   }
   if (typeof o.har === 'string') {
-    const { skippedOrigins, readHar } = require('../scripting/har.js')
+    const { skippedOrigins, readHar } = require('../engine/scripting/har.js')
     o.har = readHar(o.har)
     for (const line of skippedOrigins(o.har, urls.map(withScheme))) console.error(line)
   }
@@ -129,13 +129,13 @@ function start (argv) {
 }
 
 async function run (argv) {
-  const { startRun, track } = require('./api.js')
+  const { startRun, track } = require('../engine/autocannon/api.js')
   let onPort = null
   let opts = argv
   if (argv.onPort) {
-    const { startOnPort } = require('../on-port.js')
-    const { hasPort, withPort } = require('../../cli/load-request-flags.js')
-    const { withScheme } = require('../options/options.js')
+    const { startOnPort } = require('../engine/on-port.js')
+    const { hasPort, withPort } = require('./load-request-flags.js')
+    const { withScheme } = require('../engine/options/options.js')
     const first = withScheme(String([].concat(argv.url)[0]))
     const url = new URL(first)
     onPort = await startOnPort(argv.spawn ?? [], {
