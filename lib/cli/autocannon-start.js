@@ -10,16 +10,31 @@
 // such an object as the CLI would: the tables on stderr, -j's JSON on stdout.
 const fs = require('node:fs')
 const { UsageError } = require('../errors.js')
+const { inAutocannonWords } = require('../engine/autocannon/words.js')
 
 // options whose values autocannon's parser turns into numbers
 const NUMBERS = ['connections', 'pipelining', 'duration', 'amount', 'workers', 'timeout', 'bailout', 'sampleInt',
   'maxConnectionRequests', 'maxOverallRequests', 'connectionRate', 'overallRate', 'reconnectRate']
 
 /**
+ * autocannon's parseArguments: an error it throws has autocannon's message
+ * where autocannon has one (words.js), e.g. a --har file it cannot read.
  * @param {string[]} argv the arguments after the command name
  * @returns {Record<string, any>|undefined}
  */
 function parseArguments (argv) {
+  try {
+    return parseArgv(argv)
+  } catch (err) {
+    throw inAutocannonWords(err)
+  }
+}
+
+/**
+ * @param {string[]} argv the arguments after the command name
+ * @returns {Record<string, any>|undefined}
+ */
+function parseArgv (argv) {
   const { parse, loadOptions, HELP } = require('./load.js')
   const { resolveUrls } = require('./load-request-flags.js')
   const { withScheme } = require('../engine/options/options.js')
@@ -125,7 +140,7 @@ function readFile (file, flag, encoding = 'utf8') {
  */
 function start (argv) {
   if (!argv) return undefined // the help was printed
-  return run(argv).catch((err) => { console.error(err.message) })
+  return run(argv).catch((err) => { console.error(inAutocannonWords(err).message) })
 }
 
 async function run (argv) {

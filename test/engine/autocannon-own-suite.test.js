@@ -95,13 +95,84 @@ t.test('events and refusals autocannon code relies on', async (t) => {
   })
   t.equal(seen.length, 2)
   t.match(seen[0], { method: 'POST', path: '/a' }, 'requestIterator.currentRequest: the request the connection sends')
-
-  const refused = await new Promise((resolve) => load({ url, connections: 10, amount: 1 }, (e, r) => resolve({ e, r })))
-  t.match(refused.e, { constructor: UsageError, message: /connections \(10\) cannot be greater than amount \(1\)/ })
-  t.equal(refused.r, undefined)
 })
 
-t.test('nothing listens: the callback gets the error and what was counted; debug prints request errors', async (t) => {
+t.test('option errors in autocannon\'s words under its API, benchrig\'s under startRun and the CLI', async (t) => {
+  const url = await server(t)
+  const { startRun } = require('../../lib/engine/autocannon/api.js')
+  const cases = [
+    [{ duration: ['foobar'] }, 'duration entered was in an invalid format', /^invalid -d\/--duration "foobar"/],
+    [{ duration: -1 }, 'duration can not be less than 0', /^invalid -d\/--duration "-1"/],
+    [{ timeout: -1 }, 'timeout must be greater than 0', /^invalid -t\/--timeout "-1"/],
+    [{ connections: -1 }, 'connections can not be less than 1', /^invalid -c\/--connections/],
+    [{ pipelining: 0 }, 'pipelining factor can not be less than 1', /^invalid -p\/--pipelining/],
+    [{ form: 'u' }, 'Invalid JSON or file where to get form data', /^cannot read -F\/--form file "u"/],
+    [{ form: '{bad' }, 'Invalid JSON or file where to get form data', /^invalid -F\/--form: not valid JSON/],
+    [{ form: { image: { type: 'file' } } }, 'Missing key \'path\' in form object for key \'image\'', /a file field needs a "path"/],
+    [{ form: '{ "image": { "type": "text" }}' }, 'Missing key \'value\' in form object for key \'image\'', /a text field needs a "value"/],
+    [{ form: { p: { type: 'string', value: null } } }, 'A \'type\' key with value \'text\' or \'file\' should be specified', /"type" must be "text" or "file"/],
+    [{ har: { log: { pages: [] } } }, 'Could not parse HAR content: no entries found', /^invalid --har: no log\.entries/],
+    [{ har: { log: { entries: [{}] } } }, 'Could not parse HAR content: invalid request in entry #0', /^invalid --har: entry 0/]
+  ]
+  for (const [o, words, ours] of cases) {
+    const opts = { url, connections: 1, duration: 1, ...o }
+    const name = JSON.stringify(o)
+    const viaCb = await new Promise((resolve) => load(opts, (err, result) => resolve({ err, result })))
+    t.match(viaCb.err, { constructor: UsageError, code: 'BENCHRIG_ERR_INVALID_ARG' }, `${name}: cb(err), a UsageError with benchrig's code`)
+    t.equal(viaCb.err.message, words, `${name}: in autocannon's words`)
+    t.match(viaCb.err.benchrigMessage, ours, `${name}: benchrig's message kept as benchrigMessage`)
+    t.equal(viaCb.result, undefined)
+    await t.rejects(load(opts), { code: 'BENCHRIG_ERR_INVALID_ARG', message: words }, `${name}: the promise rejects in the same words`)
+    t.throws(() => startRun(opts), { constructor: UsageError, message: ours }, `${name}: startRun (benchrig load's) keeps benchrig's message`)
+  }
+  // a forever instance: 'error', in autocannon's words
+  const forever = load({ url, connections: 1, timeout: 0.1, forever: true, form: { p: { type: 'string', value: null } } })
+  const heard = await new Promise((resolve) => forever.once('error', resolve))
+  t.equal(heard.message, 'A \'type\' key with value \'text\' or \'file\' should be specified')
+  // an error autocannon has no words for keeps benchrig's
+  const other = await new Promise((resolve) => load({ url, connections: 1, duration: 1, timeout: 'abc' }, resolve))
+  t.match(other.message, /^invalid -t\/--timeout "abc": give a positive number/)
+  // forever with a callback: autocannon's words
+  const cbForever = await new Promise((resolve) => load({ url, forever: true }, resolve))
+  t.match(cbForever.message, /^should not use the callback parameter when the `forever` option is set to true/)
+
+  // connections > amount: thrown at once, as autocannon's run throws it
+  t.throws(() => load({ url, connections: 10, amount: 1 }, () => t.fail('no callback')),
+    { constructor: UsageError, code: 'BENCHRIG_ERR_INVALID_ARG', message: 'connections cannot be greater than amount' })
+  let thrown
+  try { load({ url, connections: 3, amount: 2 }) } catch (err) { thrown = err }
+  t.match(thrown?.benchrigMessage, /^connections \(3\) cannot be greater than amount \(2\): each connection sends at least one request/)
+  const spare = await load({ url, amount: 2 })
+  t.equal(spare.requests.total, 2, 'the default connections with a small amount still runs (autocannon throws)')
+
+  // parseArguments: a --har file it cannot read or parse, in autocannon's words
+  const dir = t.testdir({ 'bad.har': 'not valid JSON content' })
+  t.throws(() => parseArguments(['--har', path.join(dir, 'none.har'), url]), { constructor: UsageError, message: /^Failed to load HAR file content: ENOENT/ })
+  t.throws(() => parseArguments(['--har', path.join(dir, 'bad.har'), url]), { constructor: UsageError, message: /^Failed to load HAR file content: Unexpected token/ })
+
+  // benchrig load (the CLI) keeps its own message and exit code 2
+  const cli = await new Promise((resolve) => execFile(process.execPath, [CLI, 'load', '-c', '1', '-d', '1', '-t', '-1', url],
+    { env: { ...process.env, BENCHRIG_PROGRESS: 'none' } }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stderr })))
+  t.equal(cli.code, 2)
+  t.match(cli.stderr, /invalid -t\/--timeout "-1": give a positive number/)
+  t.notMatch(cli.stderr, /timeout must be greater than 0/)
+})
+
+t.test('the Client\'s parser.chunk: the body of the connection\'s last response', async (t) => {
+  const url = await server(t, 'from this server')
+  const chunks = []
+  const run = load({ url, connections: 1, amount: 3 })
+  run.on('response', (client) => chunks.push(client.parser.chunk))
+  await run
+  t.equal(chunks.length, 3)
+  for (const c of chunks) t.equal(Buffer.isBuffer(c) ? c.toString() : c, 'from this server')
+  const { Client } = require('../../lib/engine/scripting/client.js')
+  const idle = new Client(1, null, null)
+  t.equal(idle.parser, idle.parser, 'one view per Client')
+  t.equal(idle.parser.chunk.length, 0, 'no response yet: empty')
+})
+
+t.test('nothing listens: the callback gets the result with the errors counted (autocannon\'s); the instance still rejects; debug prints request errors', async (t) => {
   const port = await new Promise((resolve) => {
     const s = http.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)) })
   })
@@ -109,16 +180,22 @@ t.test('nothing listens: the callback gets the error and what was counted; debug
   const error = console.error
   console.error = (e) => printed.push(e)
   let got
+  let rejected
   try {
-    got = await new Promise((resolve) => load({ url: `http://127.0.0.1:${port}/`, connections: 1, duration: 1, debug: true }, (err, result) => resolve({ err, result })))
+    got = await new Promise((resolve) => {
+      const run = load({ url: `http://127.0.0.1:${port}/`, connections: 1, duration: 1, debug: true }, (err, result) => resolve({ err, result }))
+      rejected = run.then(() => null, (err) => err)
+    })
   } finally {
     console.error = error
   }
-  t.equal(got.err.code, 'BENCHRIG_ERR_UNREACHABLE')
+  t.equal(got.err, null, 'cb(null, result), as autocannon')
   t.equal(got.result.requests.min, 0)
+  t.equal(got.result.requests.total, 0)
   t.ok(got.result.errors >= 1, `${got.result.errors} errors counted`)
-  t.equal(got.err.result, got.result, 'also err.result (not enumerable)')
-  t.notOk(Object.keys(got.err).includes('result'))
+  t.match(await rejected, { code: 'BENCHRIG_ERR_UNREACHABLE', message: new RegExp(`cannot connect to 127\\.0\\.0\\.1:${port}`) },
+    'awaited, the instance rejects as require(\'benchrig\').load() always has')
+  await t.rejects(load({ url: `http://127.0.0.1:${port}/`, connections: 1, amount: 1 }), { code: 'BENCHRIG_ERR_UNREACHABLE' }, 'without a callback: rejects')
   t.ok(printed.length >= 1 && printed[0] instanceof Error, 'debug: the errors on console.error')
 })
 

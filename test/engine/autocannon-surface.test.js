@@ -79,7 +79,10 @@ t.test('parseArguments: -i, --har, -V, -h; start prints an error as its message'
     t.match(printed[0], ['err', /benchrig load \[options\] <url\.\.\.>/], 'the help')
     printed.length = 0
     await start({ url: 'http://127.0.0.1:9/', connections: 0 })
-    t.match(printed, [['err', /-c\/--connections/]], 'a bad option: its message')
+    t.same(printed, [['err', 'connections can not be less than 1']], 'a bad option: its message, in autocannon\'s words')
+    printed.length = 0
+    await start({ url: 'http://127.0.0.1:9/', connections: 1, timeout: 'abc' })
+    t.match(printed, [['err', /^invalid -t\/--timeout "abc"/]], 'one autocannon has no words for: benchrig\'s')
   } finally {
     console.error = err
     console.log = log

@@ -13,6 +13,7 @@
 const { EventEmitter } = require('node:events')
 const engine = require('../index.js')
 const { UsageError } = require('../../errors.js')
+const { inAutocannonWords } = require('./words.js')
 // loaded when called: `benchrig load` itself needs none of them
 const track = (/** @type {Parameters<typeof import('./track.js').track>} */ ...args) => require('./track.js').track(...args)
 const printResult = (/** @type {Parameters<typeof import('./print-result.js').printResult>} */ ...args) => require('./print-result.js').printResult(...args)
@@ -113,16 +114,18 @@ function startRun (options) {
 }
 
 /**
- * autocannon refuses more connections than requests when both are given
- * (each connection sends at least one); `benchrig load` runs it, the
- * spare connections sending nothing.
+ * autocannon throws when there are more connections than requests (each
+ * connection sends at least one): so does this API, in autocannon's words,
+ * when both are given (`benchrig load -c 10 -a 5` runs, the spare
+ * connections sending nothing; autocannon also throws for its default 10
+ * connections and amount < 10, which this does not).
  * @param {any} options
  */
 function checkAmount (options) {
   if (options === null || typeof options !== 'object') return
   const { connections, amount } = options
   if (typeof connections === 'number' && typeof amount === 'number' && amount > 0 && connections > amount) {
-    throw new UsageError(`connections (${connections}) cannot be greater than amount (${amount}): each connection sends at least one request; lower connections or raise amount`)
+    throw inAutocannonWords(new UsageError(`connections (${connections}) cannot be greater than amount (${amount}): each connection sends at least one request; lower connections or raise amount`))
   }
 }
 
@@ -130,31 +133,43 @@ function checkAmount (options) {
  * Starts a load run (options: docs/load.md), as autocannon(opts[, cb]) does.
  * Invalid options are never thrown: with a callback they reach cb(err);
  * without one the returned instance is a promise that rejects with them (or,
- * with `forever`, an instance that emits 'error'). With `forever`, a callback
- * is itself an error (autocannon's rule: listen for 'done', which fires after
- * every round) and nothing is sent.
+ * with `forever`, an instance that emits 'error'). Their message is
+ * autocannon's where it has one (words.js; `code` stays benchrig's). With
+ * `forever`, a callback is itself an error (autocannon's rule: listen for
+ * 'done', which fires after every round) and nothing is sent.
+ * Two cases are autocannon's own, for code written for it:
+ * - connections > amount (both given) is thrown, as autocannon's run throws it;
+ * - a target nothing answers calls back cb(null, result), the errors
+ *   counted in the result (autocannon's callback); the instance, awaited,
+ *   still rejects with BENCHRIG_ERR_UNREACHABLE, as `require('benchrig').load()`
+ *   always has.
  * @param {object} options
  * @param {(err: Error|null, result?: object) => void} [cb]
  */
 function load (options, cb) {
   const withCb = typeof cb === 'function'
+  checkAmount(options)
   let run
   try {
     if (withCb && options?.forever === true) {
       throw new UsageError('load(options, cb): a callback cannot be used with forever: true, which never ends; listen for the \'done\' event, which fires after every round')
     }
-    checkAmount(options)
     run = startRun(options)
   } catch (err) {
+    inAutocannonWords(err)
     const refused = new RefusedRun(err, { promise: !withCb && options?.forever !== true })
     if (withCb) process.nextTick(cb, err)
     return refused
   }
   // autocannon's `debug`: every request error on the console
   if (options?.debug === true) run.on('reqError', (err) => console.error(err))
-  // an unreachable target's error carries what was counted (err.result):
-  // code written for autocannon, which calls back with a result, reads it
-  if (withCb) run.then((result) => cb(null, result), (err) => cb(err, err.result))
+  if (withCb) {
+    run.then((result) => cb(null, result), (err) => {
+      // nothing answered: autocannon calls back with the result, its errors counted
+      if (err?.code === 'BENCHRIG_ERR_UNREACHABLE' && err.result !== undefined) cb(null, err.result)
+      else cb(inAutocannonWords(err), err?.result)
+    })
+  }
   return run
 }
 
