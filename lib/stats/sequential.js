@@ -271,6 +271,11 @@ function seqStates (rows, p, opts = {}) {
  */
 function seqAnalysis (rows, p) {
   const { groupRows, pairsOf } = require('./pairing.js')
+  const { crossoverRows, isCollapsed } = require('./crossover.js')
+  // a duet crossover's blocks, as seqStates sees them: compare's stop records
+  // (raw rows) and analyze (rows it collapsed already) read the same blocks
+  rows = crossoverRows(rows)
+  const maxPairs = isCollapsed(rows) ? Math.max(1, Math.floor(p.maxPairs / 2)) : p.maxPairs
   const states = seqStates(rows, p)
   const groups = groupRows(rows)
   const t = Math.log1p(p.threshold / 100)
@@ -299,7 +304,7 @@ function seqAnalysis (rows, p) {
     let needed = s.needed
     if (verdict === 'inconclusive' && p.version !== 1 && xs.length > 0) {
       const sorted = xs.slice().sort((a, b) => a - b)
-      needed = neededPairs(sorted, t, 2 * k / (p.alpha * (r + 1)), 2 / p.alpha, p.maxPairs)
+      needed = neededPairs(sorted, t, 2 * k / (p.alpha * (r + 1)), 2 / p.alpha, maxPairs)
     }
     /** @type {SeqVerdict} */
     const out = { filename: s.filename, configuration: s.configuration, verdict, reason: s.reason, stopAt: s.n, pairs: xs.length, lo, hi, level: s.level }

@@ -260,5 +260,5 @@ t.test('one analysis: every pair measured, the stop pair, the rule\'s evidence i
   t.same(analyze(few).warnings.filter((w) => w.kind === 'too-few-runs'), [], 'stopped at --max-runs 4: no too-few-runs')
   t.ok(analyze(few.map((r) => ({ ...r, rule: 'fixed 4' }))).warnings.some((w) => w.kind === 'too-few-runs'), 'the same rows of a fixed rule: warned')
   const duet = analyze(rows.map((r) => ({ ...r, executor: 'duet' }))).warnings.filter((w) => w.kind === 'high-variance')
-  t.ok(duet.length > 0 && duet.every((w) => !/--cpuset/.test(w.message)), 'duet: high-variance without --cpuset')
+  t.ok(duet.length > 0 && duet.every((w) => !/--cpuset\b(?!-)/.test(w.message) && /--cpuset-old/.test(w.message)), 'duet: high-variance without --cpuset (duet pins each side: its own --cpuset-old/--cpuset-new)')
 })
