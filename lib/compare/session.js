@@ -173,13 +173,15 @@ async function runComparison (opts, io) {
     const speeds = await probe.measure(place.probe)
     meta.cpuProbe = { speeds, spread: spreadOf(speeds) }
   }
-  const sinks = openSinks({ opts, meta, stdout: io.stdout, stderr, env: io.env, append: (f) => fs.existsSync(f) && fs.statSync(f).size > 0 })
+  let sinks
   try {
+    sinks = openSinks({ opts, meta, stdout: io.stdout, stderr, env: io.env, append: (f) => fs.existsSync(f) && fs.statSync(f).size > 0 })
     await sinks.ready()
     // beside the CSV before its first row: what a later --resume must match
     if (opts.output) writeSidesFile(opts.output, identity)
   } catch (err) {
-    await sinks.close().catch(() => {})
+    // a sink that cannot open (an --output in no folder) ends the run: the probe's child with it
+    if (sinks) await sinks.close().catch(() => {})
     if (probe) probe.close()
     throw err
   }

@@ -86,6 +86,10 @@ function createCpuProbe (opts = {}) {
   const pin = opts.pin ?? pinProcess
   if (!opts.pin && !canPin()) return undefined
   const child = fork(path.join(__dirname, 'cpu-probe-child.js'), [], { execPath: opts.execPath ?? process.execPath, stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'json' })
+  // the probe never keeps the driver alive on its own: its channel is held
+  // only while a reading is awaited (a driver that ends early leaves no hang)
+  child.unref()
+  child.channel?.unref()
   let closed = false
   child.on('error', () => { closed = true })
   child.on('exit', () => { closed = true })
@@ -93,12 +97,14 @@ function createCpuProbe (opts = {}) {
     const onMessage = (m) => { if (m && m.type === 'spun') done(m.ns) }
     const onExit = () => done(undefined)
     function done (ns) {
+      child.channel?.unref()
       child.removeListener('message', onMessage)
       child.removeListener('exit', onExit)
       resolve(ns)
     }
     child.on('message', onMessage)
     child.on('exit', onExit)
+    child.channel?.ref()
     child.send({ type: 'spin', iterations: LOOP, reps: REPS })
   })
   return {
