@@ -18,8 +18,12 @@ t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
 const project = path.join(dir, 'project')
 
 /** A node wrapper that answers compare's check (-e) and fails on a script: the new side's binary, first on PATH as node. */
+// a node that cannot run files while its marker exists: removed, the same side
+// (the same binary, so --resume takes the file) runs them
 const broken = path.join(dir, 'broken-node')
-fs.writeFileSync(broken, `#!/bin/sh\ncase "$1" in -e|-p) exec ${JSON.stringify(process.execPath)} "$@";; esac\necho "broken-node: cannot run $1" >&2\nexit 3\n`, { mode: 0o755 })
+const brokenMarker = path.join(dir, 'broken-node.marker')
+fs.writeFileSync(broken, `#!/bin/sh\nif [ -e ${JSON.stringify(brokenMarker)} ]; then\n  case "$1" in -e|-p) ;; *) echo "broken-node: cannot run $1" >&2; exit 3;; esac\nfi\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 })
+fs.writeFileSync(brokenMarker, '')
 
 const compare = (args) => spawnOutput(process.execPath, [BIN, 'compare', '--no-progress', '--seed', '9', '--runs', '2', ...args], { cwd: project })
 
@@ -65,7 +69,8 @@ t.test('a command that fails on one side: one error at the first pair naming the
   t.notMatch(r.stderr, /\n\s+at /, 'no stack trace')
   const kept = parseCsvRecords(fs.readFileSync(out, 'utf8')).records
   t.ok(kept.every((x) => x.binary === 'old' && Number(x.pair) === 1), 'at most the old side of the first pair ran')
-  const resumed = await compare(['--old', node, '--new', node, '--cmd', 'node bench.mjs', '--runner', 'tinybench', '--resume', out])
+  fs.rmSync(brokenMarker)
+  const resumed = await compare(['--old', node, '--new', broken, '--cmd', 'node bench.mjs', '--runner', 'tinybench', '--resume', out])
   t.equal(resumed.code, 0, resumed.stderr)
   const rows = parseCsvRecords(fs.readFileSync(out, 'utf8')).records
   t.equal(rows.length, 2 * 2 * 2, 'two pairs of two tasks on two sides')
