@@ -164,30 +164,13 @@ async function runComparison (opts, io) {
   meta.host = plan.tags.host
   if (plan.shard) meta.shard = { index: plan.shard.index, count: plan.shard.count }
 
-  // Where runs go (pin.js) and the CPU probe before each pair; its first
-  // reading goes into the metadata (NDJSON, the history's source record).
-  const place = placement(opts)
-  const probe = place.probe.length > 0 && opts.probe !== false ? createCpuProbe() : undefined
-  meta.placement = place.mode
-  if (probe) {
-    const speeds = await probe.measure(place.probe)
-    meta.cpuProbe = { speeds, spread: spreadOf(speeds) }
-  }
-  let sinks
-  try {
-    sinks = openSinks({ opts, meta, stdout: io.stdout, stderr, env: io.env, append: (f) => fs.existsSync(f) && fs.statSync(f).size > 0 })
-    await sinks.ready()
-    // beside the CSV before its first row: what a later --resume must match
-    if (opts.output) writeSidesFile(opts.output, identity)
-  } catch (err) {
-    // a sink that cannot open (an --output in no folder) ends the run: the probe's child with it
-    if (sinks) await sinks.close().catch(() => {})
-    if (probe) probe.close()
-    throw err
-  }
+  // Ctrl-C from here on stops after the current run (before the first: at once,
+  // nothing run); the probe and the sinks below take a moment to start
   const stop = io.stop ?? { stopped: false }
+  /** @type {ReturnType<typeof openSinks>|undefined} */
+  let sinks
   const onSigint = () => {
-    sinks.quiet()
+    sinks?.quiet()
     if (stop.stopped) {
       // A second Ctrl-C: give the signal its default meaning back.
       process.removeListener('SIGINT', onSigint)
@@ -198,6 +181,28 @@ async function runComparison (opts, io) {
     stderr.write('compare: interrupted; stopping after the current run (every finished row is on disk)\n')
   }
   if (io.handleSigint !== false) process.on('SIGINT', onSigint)
+
+  // Where runs go (pin.js) and the CPU probe before each pair; its first
+  // reading goes into the metadata (NDJSON, the history's source record).
+  const place = placement(opts)
+  const probe = place.probe.length > 0 && opts.probe !== false ? createCpuProbe() : undefined
+  meta.placement = place.mode
+  if (probe) {
+    const speeds = await probe.measure(place.probe)
+    meta.cpuProbe = { speeds, spread: spreadOf(speeds) }
+  }
+  try {
+    sinks = openSinks({ opts, meta, stdout: io.stdout, stderr, env: io.env, append: (f) => fs.existsSync(f) && fs.statSync(f).size > 0 })
+    await sinks.ready()
+    // beside the CSV before its first row: what a later --resume must match
+    if (opts.output) writeSidesFile(opts.output, identity)
+  } catch (err) {
+    // a sink that cannot open (an --output in no folder) ends the run: the probe's child with it
+    if (sinks) await sinks.close().catch(() => {})
+    if (probe) probe.close()
+    if (io.handleSigint !== false) process.removeListener('SIGINT', onSigint)
+    throw err
+  }
   const failures = []
   // every row so far, and the files whose end was told (io.onFileEnd)
   const seen = [...previous.rows]
