@@ -3,7 +3,7 @@ const neostandard = require('neostandard')
 
 module.exports = [
   ...neostandard({
-    ignores: ['node_modules/**', 'coverage/**', '.tap/**', 'test/fixtures/**', 'doc_img/**', 'tap-snapshots/**']
+    ignores: ['node_modules/**', 'coverage/**', '.tap/**', '.tools/**', '.node-versions/**', 'test/fixtures/**', 'doc_img/**', 'tap-snapshots/**']
   }),
   {
     // lib/ never ends the process: entry points set process.exitCode instead.

@@ -8,14 +8,20 @@ function lazy (name, load) {
 }
 
 lazy('createBenchmark', () => require('./common.js').createBenchmark)
-// `load` is shaped like autocannon's export (load(opts, cb), load.track, ...)
-lazy('load', () => require('./lib/engine/autocannon/api.js').load)
+// `load` is shaped like autocannon's export (load(opts, cb), load.track, ...,
+// and its CLI as functions, attached here from the CLI layer, loaded when called)
+lazy('load', () => {
+  const { load } = require('./lib/engine/autocannon/api.js')
+  load.parseArguments ??= (/** @type {string[]} */ argv) => require('./lib/cli/autocannon-start.js').parseArguments(argv)
+  load.start ??= (/** @type {any} */ argv) => require('./lib/cli/autocannon-start.js').start(argv)
+  return load
+})
 lazy('track', () => require('./lib/engine/autocannon/track.js').track)
 lazy('printResult', () => require('./lib/engine/autocannon/print-result.js').printResult)
 lazy('aggregateResult', () => require('./lib/engine/autocannon/aggregate-result.js').aggregateResult)
 // autocannon's CLI as functions (wrappers build on them)
-lazy('parseArguments', () => require('./lib/engine/autocannon/start.js').parseArguments)
-lazy('start', () => require('./lib/engine/autocannon/start.js').start)
+lazy('parseArguments', () => require('./lib/cli/autocannon-start.js').parseArguments)
+lazy('start', () => require('./lib/cli/autocannon-start.js').start)
 lazy('merge', () => require('./lib/engine/result/merge.js').merge)
 lazy('analyze', () => require('./lib/stats/analyze.js').analyze)
 lazy('serve', () => require('./lib/serve/index.js').serve)

@@ -9,12 +9,12 @@
 // of the RFC-allowed readings that docs/load.md lists (each checked by
 // llhttp reading the stream rewritten that way).
 //
-//   node bench/framing-fuzz.js [--seed 1] [--cases 5000] [--parallel 4] [--timeout 3] [--verbose]
+//   node bench/framing-fuzz.js [--seed 1] [--cases 5000] [--parallel 16] [--timeout 3] [--verbose]
 //
 // A disagreement prints its seed: `--seed N --cases 1 --verbose` replays it.
 const { runCases, ALLOWED } = require('../test/helpers/llhttp-diff.js')
 
-const USAGE = 'usage: node bench/framing-fuzz.js [--seed 1] [--cases 5000] [--parallel 4] [--timeout 3] [--verbose]'
+const USAGE = 'usage: node bench/framing-fuzz.js [--seed 1] [--cases 5000] [--parallel 16] [--timeout 3] [--verbose]'
 const VALUED = ['--seed', '--cases', '--parallel', '--timeout']
 
 function usageError (why) {
@@ -48,7 +48,7 @@ function positive (name, def) {
 async function main () {
   const seed0 = positive('seed', 1)
   const count = positive('cases', 5000)
-  const parallel = positive('parallel', 4)
+  const parallel = positive('parallel', 16)
   const timeoutS = positive('timeout', 3)
   const verbose = process.argv.includes('--verbose')
   const started = Date.now()

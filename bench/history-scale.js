@@ -18,7 +18,7 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { spawnSync } = require('node:child_process')
 const { openHistory } = require('../lib/history/index.js')
-const { createRng } = require('../lib/stats/prng.js')
+const { createRng } = require('../lib/prng.js')
 
 const USAGE = 'usage: node bench/history-scale.js [--engine sqlite|postgres|both] [--configs N] [--labels N] [--measures N] [--seed S] [--json]'
 const PER_FILE = 20

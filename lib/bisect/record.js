@@ -1,20 +1,34 @@
 'use strict'
 // Every comparison of a bisect goes into the history store (--history DB):
 // the good end's rows under its label, the probe's (or the bad end's) under
-// its own, with this machine's environment. The node version and binary hash
-// are left out of the environment: the label already names the binary (a
-// release, a build), so one configuration's measurements across the
-// candidates form one series, as `history changes` and the report read it.
+// its own, with this machine's environment. Where the candidates are
+// binaries (--node, --binaries) the node version and binary hash leave the
+// environment: the label names the binary, so one configuration's
+// measurements across the candidates form one series. Where they are commits
+// (--refs) all run on this node, which stays in the environment as compare
+// --old-ref/--new-ref keeps it: bisect and compare then add to one series.
 const { localEnv } = require('../history/fingerprint.js')
+
+/**
+ * The environment of a bisect's rows.
+ * @param {'binaries'|'refs'} kind
+ */
+function bisectEnv (kind) {
+  return kind === 'refs'
+    ? localEnv({ nodeVersion: process.version, execPath: process.execPath })
+    : { ...localEnv(), nodeVersion: '', nodeSha256: '' }
+}
 
 /**
  * @param {{add: (inputs: object[], opts: object) => Promise<{added: number}>}} history an open store
  * @param {object[]} rows compare rows (binary old|new, filename, configuration, rate, measure)
- * @param {{old: string, new: string, source: string}} labels the two candidates' labels; source names the batch
+ * @param {{old: {label: string, display?: string, pos?: number}, new: {label: string, display?: string, pos?: number}, source: string, env?: object}} labels
+ *   the two candidates (label, display name, git position); source names the batch; env: bisectEnv()
  * @returns {Promise<number>} points added (0 when these very rows were added before)
  */
 async function recordComparison (history, rows, labels) {
-  const env = { ...localEnv(), nodeVersion: '', nodeSha256: '' }
+  const env = labels.env ?? bisectEnv('binaries')
+  const info = (c) => ({ label: c.label, ...(c.display ? { display: c.display } : {}), ...(Number.isInteger(c.pos) ? { pos: c.pos } : {}) })
   const records = rows
     .filter((r) => Number.isFinite(Number(r.rate)))
     .map((r) => ({
@@ -22,7 +36,7 @@ async function recordComparison (history, rows, labels) {
       configuration: r.configuration ?? '',
       measure: r.measure ?? 'wall',
       value: Number(r.rate),
-      label: r.binary === 'old' ? labels.old : labels.new,
+      ...info(r.binary === 'old' ? labels.old : labels.new),
       env
     }))
   if (records.length === 0) return 0
@@ -30,4 +44,4 @@ async function recordComparison (history, rows, labels) {
   return res.added
 }
 
-module.exports = { recordComparison }
+module.exports = { recordComparison, bisectEnv }

@@ -20,7 +20,7 @@ const binaryPair = async (pair) => ({ sides: binarySides(pair), cleanup: () => {
 
 /**
  * @param {{files: {file: string, name: string}[], root: string, args: string[], cpuset?: string,
- *   measure?: import('../harness/measure.js').MeasureName, timeout?: number, onFailure?: (f: object) => void, sidesFor?: SidesFor}} o
+ *   measure?: import('../record/measures.js').MeasureName, timeout?: number, onFailure?: (f: object) => void, sidesFor?: SidesFor}} o
  * @returns {((pair: {old: string, new: string}, pairs: number, firstPair: number, seed: number) => Promise<object[]>) & {close: () => void}}
  */
 function runPairsWith (o) {

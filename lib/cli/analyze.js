@@ -1,8 +1,9 @@
 'use strict'
+// The analyze command: flags, files, shards and printing around lib/stats/analyze.js,
+// the pure statistics (rows in, data out) that compare --analyze calls too.
 // `benchrig analyze [--format text|markdown|json] [--plot FILE.svg] FILE.csv`:
 // the analysis of a compare CSV. Exit 1 when --max-regression finds a regression.
 const fs = require('node:fs')
-const path = require('node:path')
 const { UsageError } = require('../errors.js')
 const { withExamples } = require('./examples.js')
 const { parseCommandLine } = require('../harness/cli-args.js')
@@ -10,16 +11,12 @@ const { analyze } = require('../stats/analyze.js')
 const { readCompareCsv } = require('../compare/load-csv.js')
 const { checkShards, describeCheck, planConflict, machineBlocks, formatMachineBlocks } = require('../compare/shard-check.js')
 const { readPlanSidecar } = require('../compare/plan-file.js')
-const { formatAnalysisText } = require('../report/analysis-text.js')
-const { formatAnalysisMarkdown } = require('../report/markdown.js')
-const { formatGithubComment, markerOf } = require('../report/github.js')
 const { trendsFromHistory } = require('../report/github-trends.js')
-const { forestModel, measureOfRows } = require('../report/forest.js')
-const { renderForestSvg } = require('../report/forest-svg.js')
+const { measureOfRows } = require('../report/forest.js')
+const { render, writePlot } = require('../report/render.js')
+const { OPTIONS, analysisOptions, noDataGuard } = require('./analysis-flags.js')
 const { splitByMeasure, measureDisagreements, formatDisagreements } = require('../stats/measure-agreement.js')
 const { profileFromRecord } = require('../profile/record.js')
-
-const FORMATS = ['text', 'markdown', 'json', 'github']
 
 const USAGE = `Usage: benchrig analyze [options] FILE.csv|FILE.ndjson ...   (FILE "-" reads stdin)
 
@@ -71,49 +68,16 @@ Options:
                           versions and seed title the figure
   --allow-partial         analyse shards with missing or duplicate pairs
                           anyway (each duplicate counted once)
+  --runner R --old FILE --new FILE
+                          read a runner's own output files (tinybench,
+                          vitest, mitata, benchmarkjs, bench-node,
+                          node-bench, hyperfine; docs/runners/): each file is
+                          one run of its side (repeat --old and --new), each
+                          task a configuration; unpaired
   -h, --help              this text`
 
-/** @type {import('../harness/cli-args.js').CommandOptions} */
-const OPTIONS = {
-  format: { type: 'string' },
-  threshold: { type: 'string' },
-  alpha: { type: 'string' },
-  'max-regression': { type: 'string' },
-  'min-effect': { type: 'string' },
-  unpaired: { type: 'boolean' },
-  wide: { type: 'boolean' },
-  plot: { type: 'string' },
-  marker: { type: 'string' },
-  'allow-partial': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' }
-}
-
-/**
- * Parses a positive number option; undefined stays undefined.
- * @param {string|undefined} raw
- * @param {string} flag
- * @param {{max?: number}} [range]
- */
-function positiveNumber (raw, flag, range = {}) {
-  if (raw === undefined) return undefined
-  const v = Number(raw)
-  if (!(v > 0) || (range.max !== undefined && !(v < range.max))) {
-    throw new UsageError(`${flag} ${raw}: give a number > 0${range.max !== undefined ? ` and < ${range.max}` : ''}`)
-  }
-  return v
-}
-
-/**
- * Checks --plot before any work: an .svg file in an existing folder.
- * @param {string|undefined} file
- */
-function plotPath (file) {
-  if (file === undefined) return undefined
-  if (!/\.svg$/i.test(file)) throw new UsageError(`--plot ${file}: give a file name ending in .svg (for PNG or PDF figures use Rscript bar.R --plot)`)
-  const dir = path.dirname(path.resolve(file))
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--plot ${file}: the folder ${dir} does not exist; create it or give another path`)
-  return file
-}
+/** analyze's own flags of runner outputs (not compare's: there --old/--new are binaries). @type {import('../harness/cli-args.js').CommandOptions} */
+const RUNNER_OPTIONS = { runner: { type: 'string' }, old: { type: 'string', multiple: true }, new: { type: 'string', multiple: true } }
 
 /**
  * The metadata record (first line) of a compare NDJSON file.
@@ -138,81 +102,6 @@ function readCompareMeta (file) {
 }
 
 /**
- * Writes the PR figure of an analysis as SVG.
- * @param {ReturnType<typeof analyze>} a
- * @param {string} file
- * @param {{measure?: string}} [opts]
- */
-function writePlot (a, file, opts = {}) {
-  try {
-    fs.writeFileSync(file, renderForestSvg(forestModel(a, opts)))
-  } catch (err) {
-    if (!err.code) throw err
-    throw new UsageError(`--plot ${file}: cannot write it (${err.code}); give a file in a writable folder`)
-  }
-}
-
-/** @param {string|undefined} raw @param {string} flag */
-function nonNegativeNumber (raw, flag) {
-  if (raw === undefined) return undefined
-  const v = Number(raw)
-  if (raw.trim() === '' || !(v >= 0) || !Number.isFinite(v)) throw new UsageError(`${flag} ${raw}: give a number >= 0 (a change in %)`)
-  return v
-}
-
-/** Analysis options shared by analyze and compare --analyze. */
-function analysisOptions (v) {
-  if (v.format !== undefined && !FORMATS.includes(v.format)) throw new UsageError(`--format ${v.format}: use one of ${FORMATS.join(', ')}`)
-  if (v.marker !== undefined) {
-    if (v.format !== 'github') throw new UsageError(`--marker ${v.marker}: goes with --format github`)
-    try {
-      markerOf(v.marker)
-    } catch {
-      throw new UsageError(`--marker ${v.marker}: use letters, digits, ".", "_" and "-" (at most 64)`)
-    }
-  }
-  return {
-    marker: v.marker,
-    plot: plotPath(v.plot),
-    format: v.format ?? 'text',
-    threshold: positiveNumber(v.threshold, '--threshold') ?? 1,
-    alpha: positiveNumber(v.alpha, '--alpha', { max: 1 }) ?? 0.05,
-    maxRegression: positiveNumber(v['max-regression'], '--max-regression'),
-    minEffect: nonNegativeNumber(v['min-effect'], '--min-effect'),
-    paired: v.unpaired ? false : undefined,
-    wide: Boolean(v.wide)
-  }
-}
-
-/**
- * A gate must not pass on no data: with --max-regression, an analysis
- * without a single configuration (a CSV with only a header, every run
- * failed) is an error.
- * @param {{results: object[]}} a
- * @param {{maxRegression?: number}} o
- * @param {string} where the file, for the message
- */
-function noDataGuard (a, o, where) {
-  if (o.maxRegression !== undefined && a.results.length === 0) {
-    throw new UsageError(`${where}: no measurements to analyse (only a header, or no old/new rows with a rate); --max-regression ${o.maxRegression} cannot pass a gate on no data: check that the compare run produced rows`, 'BENCHRIG_ERR_NO_DATA')
-  }
-}
-
-/**
- * Renders an analysis in a format.
- * @param {object} a
- * @param {string} format
- * @param {{wide?: boolean}} [textOptions]
- * @param {Parameters<typeof formatGithubComment>[1]} [github] the rows and metadata the github format reads
- */
-function render (a, format, textOptions = {}, github = { rows: [] }) {
-  if (format === 'json') return JSON.stringify(a, null, 2) + '\n'
-  if (format === 'github') return formatGithubComment(/** @type {any} */ (a), github)
-  if (format === 'markdown') return formatAnalysisMarkdown(a)
-  return formatAnalysisText(a, textOptions)
-}
-
-/**
  * @param {string[]} argv
  * @param {{stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream, prog?: string,
  *   read?: {file: string, rows: Record<string, any>[], meta?: Record<string, any>, profiles?: import('../profile/record.js').ProfileTable[]}[],
@@ -221,20 +110,23 @@ function render (a, format, textOptions = {}, github = { rows: [] }) {
  */
 async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
-  const parsed = parseCommandLine(argv, { ...OPTIONS, meta: { type: 'string' }, history: { type: 'string' } })
+  const parsed = parseCommandLine(argv, { ...OPTIONS, meta: { type: 'string' }, history: { type: 'string' }, ...RUNNER_OPTIONS })
   if (parsed.values.help) {
     stdout.write(withExamples(USAGE, 'analyze', ctx.prog ?? 'benchrig analyze'))
     return 0
   }
   const stderr = ctx.stderr ?? process.stderr
-  const files = parsed.positionals
+  // --runner R --old FILE --new FILE: a runner's own output files, each a run (lib/runners/ingest.js)
+  const runnerRead = require('../runners/ingest.js').runnerInputs(parsed.values)
+  const files = runnerRead ? runnerRead.map((i) => i.file) : parsed.positionals
+  if (runnerRead && parsed.positionals.length > 0) throw new UsageError(`--runner ${parsed.values.runner}: give the runs as --old FILE and --new FILE, not as ${parsed.positionals[0]}`)
   if (files.length === 0) throw new UsageError('give a compare CSV or NDJSON file (or - for stdin), or the files of all shards; see --help')
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin ("-") can be read only once')
   const o = analysisOptions(parsed.values)
   const historySpec = parsed.values.history
   if (historySpec !== undefined && o.format !== 'github') throw new UsageError(`--history ${historySpec}: goes with --format github (the trend in the PR comment)`)
   const fullMeta = parsed.values.meta === undefined ? {} : readCompareMeta(parsed.values.meta)
-  const read = ctx.read ?? files.map((f) => ({ file: f, ...readCompareFile(f) }))
+  const read = ctx.read ?? runnerRead ?? files.map((f) => ({ file: f, ...readCompareFile(f) }))
   const byMeasure = splitByMeasure(read)
   if (byMeasure.length > 1) return analyzeEachMeasure(byMeasure, argv, { ...ctx, stdout, stderr }, o)
   const inputs = read.map((i) => ({ file: i.file, rows: i.rows, sidecar: i.file === '-' ? undefined : readPlanSidecar(i.file) }))
@@ -356,4 +248,4 @@ function readCompareNdjson (file) {
   return { rows, meta: rest, profiles }
 }
 
-module.exports = { main, analysisOptions, render, positiveNumber, writePlot, noDataGuard, USAGE, OPTIONS }
+module.exports = { main, USAGE }

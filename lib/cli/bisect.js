@@ -11,15 +11,16 @@ const { checkBenchmarkers } = require('../harness/preflight.js')
 const { splitSetArgs } = require('../harness/pass-through.js')
 const { checkMeasure } = require('../harness/measure.js')
 const { cpusetPrefix } = require('../harness/cpuset.js')
-const { randomSeed } = require('../stats/prng.js')
+const { randomSeed } = require('../prng.js')
 const { resolveBinary } = require('../compare/binaries.js')
 const { pct } = require('../report/analysis-text.js')
 const { bisect, probesNeeded } = require('../bisect/search.js')
 const { checkEnds, askProbe } = require('../bisect/oracle.js')
 const { runPairsWith } = require('../bisect/run-pairs.js')
-const { recordComparison } = require('../bisect/record.js')
+const { recordComparison, bisectEnv } = require('../bisect/record.js')
 const releases = require('../bisect/node-releases.js')
 const { commitsInRange } = require('../bisect/git-commits.js')
+const { defaultRoot } = require('./default-root.js')
 
 const USAGE = `Usage: benchrig bisect --binaries A,..|--node GOOD..BAD|--refs GOOD..BAD [options] <category ...>
 
@@ -51,7 +52,9 @@ Options:
   --max-runs N          pairs at most per comparison (default 40)
   --confidence L        level of the CIs that decide (default 0.99)
   --threshold PCT       a good/bad CI inside ±PCT% is "no change" (default 1)
-  --filter PATTERN, --exclude PATTERN, --set key=value, --root DIR,
+  --root DIR            the benchmark folder (default ./benchmark if it exists,
+                        else the current folder), as for benchrig compare
+  --filter PATTERN, --exclude PATTERN, --set key=value,
   --cpuset LIST, --measure M, --timeout SECONDS
                         as for benchrig compare
   --seed S              seed of the run order (default random; printed)
@@ -131,7 +134,8 @@ function parseBisectArgs (argv) {
     node: v.node,
     refs: v.refs,
     repo: v.repo === undefined ? undefined : path.resolve(v.repo),
-    root: path.resolve(v.root ?? process.cwd()),
+    // ./benchmark when it exists, as compare and run take it
+    root: path.resolve(v.root ?? defaultRoot()),
     categories: positionals,
     filter: v.filter ?? [],
     exclude: v.exclude ?? [],
@@ -174,12 +178,12 @@ async function main (argv, ctx = {}) {
   if (files.length === 0) throw new UsageError('no benchmark file matches the categories, --filter and --exclude given')
   checkBenchmarkers(opts.args, files.map((f) => f.file))
 
-  /** @type {{label: string, path?: string}[]} */
+  /** @type {{label: string, display?: string, pos?: number, subject?: string, path?: string}[]} */
   let candidates
   let sidesFor
   if (opts.binaries) candidates = opts.binaries
   else if (opts.refs !== undefined) {
-    candidates = commitsInRange(opts.refs, opts.repo ?? opts.root).map((c) => ({ label: c.label, path: c.commit }))
+    candidates = commitsInRange(opts.refs, opts.repo ?? opts.root).map((c) => ({ ...c, path: c.commit }))
     const { gitRefSides } = require('../sides/git-ref.js')
     sidesFor = (pair) => gitRefSides({ root: opts.root, repo: opts.repo, oldRef: pair.old, newRef: pair.new, execPath: process.execPath, log: (m) => stderr.write(`bisect: ${m}\n`) })
   } else {
@@ -239,42 +243,76 @@ async function searchWith (candidates, opts, { stdout, stderr, history, binaryOf
   const n = candidates.length
   const good = candidates[0]
   const bad = candidates[n - 1]
-  stdout.write(`bisect: ${n} candidates, ${good.label} (good) .. ${bad.label} (bad); at most ${probesNeeded(n)} probe${probesNeeded(n) === 1 ? '' : 's'}; seed ${seed}\n`)
+  stdout.write(`bisect: ${n} candidates, ${nameOf(good)} (good) .. ${nameOf(bad)} (bad); at most ${probesNeeded(n)} probe${probesNeeded(n) === 1 ? '' : 's'}; seed ${seed}\n`)
   const o = { runPairs, runs: opts.runs, maxRuns: opts.maxRuns, confLevel: opts.confLevel, threshold: opts.threshold, log: (m) => stderr.write(`bisect: ${m}\n`) }
   // one seed per comparison, so that each has its own random order, all from --seed
   const seedFor = (i) => (seed + Math.imul(i + 1, 0x9e3779b1)) >>> 0
+  const env = history ? bisectEnv(opts.refs !== undefined ? 'refs' : 'binaries') : undefined
 
   const record = async (rows, other) => {
     if (!history) return
-    const added = await recordComparison(/** @type {any} */ (history), rows, { old: good.label, new: other.label, source: `bisect seed ${seed}: ${good.label} vs ${other.label}` })
-    stderr.write(`bisect: recorded ${added} measurements of ${good.label} vs ${other.label} into the history store\n`)
+    const added = await recordComparison(/** @type {any} */ (history), rows, { old: good, new: other, env, source: `bisect seed ${seed}: ${good.label} vs ${other.label}` })
+    stderr.write(`bisect: recorded ${added} measurements of ${nameOf(good)} vs ${nameOf(other)} into the history store\n`)
   }
   const goodBin = await binaryOf(good)
   const ends = await checkEnds({ good: goodBin, bad: await binaryOf(bad), seed: seedFor(n - 1) }, o)
   await record(ends.rows, bad)
+  const extra = ends.pairs > opts.runs ? ` (more than --runs ${opts.runs}: the first ${opts.runs} did not decide, so the batch doubled up to --max-runs ${opts.maxRuns})` : ''
   if (ends.followed.length === 0) {
-    stdout.write(`good ${good.label} is not shown faster than bad ${bad.label} after ${ends.pairs} pairs (${Math.round(opts.confLevel * 100)}% CIs), so there is nothing to bisect:\n`)
+    stdout.write(`good ${nameOf(good)} is not shown faster than bad ${nameOf(bad)} after ${ends.pairs} pairs${extra} (${Math.round(opts.confLevel * 100)}% CIs), so there is nothing to bisect:\n`)
     for (const r of ends.results) stdout.write(`  ${describeResult(r)} ${r.verdict}\n`)
     if (ends.results.length === 0) stdout.write('  no configuration was measured on both (see the failures above)\n')
     return 1
   }
-  stdout.write(`ends: ${good.label} vs ${bad.label}, ${ends.pairs} pairs; following ${ends.followed.length} configuration${ends.followed.length === 1 ? '' : 's'} shown slower:\n`)
+  stdout.write(`ends: ${nameOf(good)} vs ${nameOf(bad)}, ${ends.pairs} pairs${extra}; following ${ends.followed.length} configuration${ends.followed.length === 1 ? '' : 's'} shown slower:\n`)
   for (const r of ends.results.filter((x) => x.verdict === 'slower')) stdout.write(`  ${describeResult(r)} (a probe is "slower" below ${pct((Math.exp(Math.log1p(r.change / 100) / 2) - 1) * 100)})\n`)
 
+  const asked = []
   const outcome = await bisect(n, async (index) => {
     const c = candidates[index]
-    const res = await askProbe({ good: goodBin, probe: await binaryOf(c), seed: seedFor(index), name: c.label }, ends.followed, o)
+    const res = await askProbe({ good: goodBin, probe: await binaryOf(c), seed: seedFor(index), name: nameOf(c) }, ends.followed, o)
     await record(res.rows, c)
     const detail = res.configurations.map((x) => (x.probe ? describeResult(x.probe) : `${x.filename} ${x.configuration}: not measured`)).join('; ')
-    stdout.write(`probe ${c.label}: ${res.answer} after ${res.pairs} pairs (${detail})\n`)
+    stdout.write(`probe ${nameOf(c)}: ${res.answer} after ${res.pairs} pairs (${detail})\n`)
+    asked.push({ c, res, detail })
     return res
   })
+  const level = Math.round(opts.confLevel * 1000) / 10
   if (outcome.status === 'found') {
-    stdout.write(`first bad: ${candidates[outcome.firstBad].label} (last good: ${candidates[outcome.lastGood].label}) after ${outcome.probes.length} probe${outcome.probes.length === 1 ? '' : 's'}\n`)
+    const subjects = opts.refs !== undefined ? commitSubjects(opts.repo ?? opts.root, [candidates[outcome.firstBad], candidates[outcome.lastGood]]) : new Map()
+    stdout.write(`first bad: ${longName(candidates[outcome.firstBad], subjects)}\n`)
+    stdout.write(`last good: ${longName(candidates[outcome.lastGood], subjects)}\n`)
+    for (const a of asked) stdout.write(`  probe ${nameOf(a.c)}: ${a.res.answer}, ${a.res.pairs} pairs: ${a.detail}\n`)
+    // each decision (the ends, every probe) is a CI at the level asked; the
+    // answer is right when all of them are (Bonferroni's bound)
+    const decisions = 1 + asked.length
+    const bound = Math.max(0, 1 - decisions * (1 - opts.confLevel))
+    stdout.write(`confidence: ${decisions} decision${decisions === 1 ? '' : 's'} (the ends and ${asked.length} probe${asked.length === 1 ? '' : 's'}), each on a ${level}% CI; the answer holds when all hold: at least ${Math.floor(bound * 1000 + 1e-6) / 10}% (Bonferroni), if the machine's noise did not change during the bisect\n`)
     return 0
   }
-  stdout.write(`unresolved: the first bad is after ${candidates[outcome.lastGood].label} and at or before ${candidates[outcome.firstBad].label}; ${candidates[outcome.unknown].label} stayed unknown after ${opts.maxRuns} pairs (more --max-runs, or a quieter machine, may decide it)\n`)
+  stdout.write(`unresolved: the first bad is after ${nameOf(candidates[outcome.lastGood])} and at or before ${nameOf(candidates[outcome.firstBad])}; ${nameOf(candidates[outcome.unknown])} stayed unknown after ${opts.maxRuns} pairs (more --max-runs, or a quieter machine, may decide it)\n`)
   return 3
+}
+
+/** A candidate as the user knows it: the tag or describe of a commit, a version, a binary. */
+const nameOf = (c) => (c.display && c.display !== c.label && c.display !== c.label.slice(0, 12) ? `${c.display} (${c.label.slice(0, 12)})` : c.display ?? c.label)
+
+/** The name and, for a commit, its subject line. */
+const longName = (c, subjects) => `${nameOf(c)}${subjects.get(c.label) ? ` "${subjects.get(c.label)}"` : ''}`
+
+/**
+ * The subject line of each commit candidate.
+ * @param {string} dir
+ * @param {{label: string}[]} list
+ */
+function commitSubjects (dir, list) {
+  const r = require('node:child_process').spawnSync('git', ['-C', dir, 'log', '--no-walk=unsorted', '--format=%H%x09%s', ...list.map((c) => c.label)], { encoding: 'utf8' })
+  const out = new Map()
+  for (const line of String(r.stdout || '').split('\n')) {
+    const t = line.indexOf('\t')
+    if (t > 0) out.set(line.slice(0, t), line.slice(t + 1))
+  }
+  return out
 }
 
 module.exports = { main, parseBisectArgs, USAGE }

@@ -18,9 +18,13 @@ const { renderProfiles } = require('../profile/diff.js')
 const { appendProfileRecords } = require('../profile/record.js')
 const { runComparison } = require('../compare/session.js')
 const { splitSetArgs } = require('../harness/pass-through.js')
-const { analysisOptions, render, positiveNumber, writePlot, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analyze.js')
+const { analysisOptions, positiveNumber, noDataGuard, OPTIONS: ANALYZE_OPTIONS } = require('./analysis-flags.js')
+const { render, writePlot } = require('../report/render.js')
 const { measureOfRows } = require('../report/forest.js')
+const { pct, ciText, verdictText } = require('../report/analysis-text.js')
 const { checkMeasure } = require('../harness/measure.js')
+const { readQuestion, mergeQuestion } = require('./question.js')
+const { splitScoped } = require('../compare/scoped-set.js')
 
 const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all>
        compare.js --old-ref REF --new-ref REF [--repo DIR] [options] <category ...|all>
@@ -29,8 +33,8 @@ const USAGE = `Usage: compare.js --old BIN --new BIN [options] <category ...|all
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
 "rate","time", then pair, order, run, seed, start, configs, measure, plan,
-shard_index, shard_count, host, executor, rule and a duet run's section
-columns: Node core's compare.R reads them all) to
+shard_index, shard_count, host, executor, rule, a duet run's section
+columns and the CPU probe's: Node core's compare.R reads them all) to
 stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
 The "measure" column names what rate counts (see --measure).
 
@@ -50,6 +54,9 @@ Options:
                         in its own prefix (cached): require(NAME) gets the side's
   --node BIN            the node binary of both sides of refs or packages
                         (default: the one running compare)
+  --install CMD         --old-ref/--new-ref: the command that installs each
+                        ref's dependencies from its lockfile (default "npm ci";
+                        e.g. "npm ci --omit=dev" leaves dev dependencies out)
   --cache DIR           where installs are kept (default $BENCHRIG_CACHE or
                         ~/.cache/benchrig)
   --profile             then profile one old and one new run of each
@@ -74,13 +81,27 @@ Options:
   --set key=value       narrow a configuration key (repeatable); a file that does
                         not declare it gets it passed through, with one warning
                         per run; --set CPUSET=LIST is --cpuset LIST
+  --set SCOPE:key=value the same for some files only: SCOPE is a category or a
+                        benchmark file (buffers/buffer-tostring.js, or its name
+                        alone when it is unique); the file's own beats its
+                        category's, which beats an unscoped --set
+  --question FILE       the whole question in one file (JSON, or YAML for .yaml
+                        and .yml): categories, filter, exclude, set (everywhere,
+                        per category, per file), measure, runs and rule
+                        (alpha, threshold, max-runs, target, time-budget); the
+                        flags it stands for; a flag also given must agree
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
+  --float               let the runs float between the CPUs, as Node core's
+                        compare.js does (default: both runs of a pair pinned to
+                        one CPU, drawn per pair, recorded in "cpuset")
   --duet                run old and new of each pair at once, each under taskset
-                        on its own CPUs (the sets assigned at random per pair),
-                        their measured sections started together; rows record
-                        each side's section and CPU time, and starved pairs
+                        on its own CPUs (assigned in crossover blocks of two
+                        pairs, so the analysis removes a speed difference
+                        between the sets), their measured sections started
+                        together; rows record each side's section and CPU
+                        time, and starved pairs
   --cpuset-old LIST, --cpuset-new LIST
                         --duet's two CPU sets (default: an even split)
   --timeout SECONDS     kill a configuration that runs longer and record it as
@@ -96,8 +117,10 @@ Options:
                         heap the bytes allocated (ops per MB)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
-                        run what is missing with the same seed (with the
-                        run's --ndjson, refuses other binaries than its own)
+                        run what is missing with the same seed; refuses other
+                        sides, seed or plan than FILE.sides.json records
+  --resume-unverified   with --resume: continue a file that records no sides
+                        (written by hand or by an older benchrig)
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
   --history DB          also record every row in a history store (a SQLite file
@@ -123,7 +146,15 @@ Options:
   --shard-count N       the shard count of a Kubernetes Indexed Job (or BENCHRIG_SHARD_COUNT)
   --plan FILE           run the round FILE describes (written by benchrig plan
                         --next): its seed, its files and pairs
-  --no-progress         no progress line on stderr
+  --cmd "COMMAND"       run this benchmark command on each side instead of
+                        benchmark files (in --root, default the current folder;
+                        in its worktree for refs); every task of its output is
+                        a configuration (docs/runners/)
+  --runner R            the runner whose output --cmd prints: tinybench, vitest,
+                        mitata, benchmarkjs, bench-node, node-bench, hyperfine
+                        (--format R says the same)
+  --no-progress         no progress line on stderr (and, when stderr is not a
+                        terminal, no lines with each file's verdicts as it ends)
   -h, --help            this text
 
 A failing run is reported with its file, configuration and binary, retried
@@ -150,6 +181,7 @@ const OPTIONS = {
   measure: { type: 'string' },
   output: { type: 'string' },
   resume: { type: 'string' },
+  'resume-unverified': { type: 'boolean' },
   ndjson: { type: 'string' },
   history: { type: 'string' },
   'history-label': { type: 'string' },
@@ -161,12 +193,16 @@ const OPTIONS = {
   shard: { type: 'string' },
   'shard-count': { type: 'string' },
   plan: { type: 'string' },
+  question: { type: 'string' },
   profile: { type: 'boolean' },
   'profile-dir': { type: 'string' },
   ...SIDE_OPTIONS,
   duet: { type: 'boolean' },
+  float: { type: 'boolean' },
   'cpuset-old': { type: 'string' },
   'cpuset-new': { type: 'string' },
+  cmd: { type: 'string' },
+  runner: { type: 'string' },
   ...ANALYZE_OPTIONS
 }
 
@@ -174,6 +210,23 @@ function wholeNumber (raw, flag, min) {
   if (raw === undefined) return undefined
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`${flag} ${raw}: give a whole number >= ${min}`)
   return Number(raw)
+}
+
+/**
+ * A check of a value the question file may have given: its error names the file and key.
+ * @template T
+ * @param {import('./question.js').Question|undefined} q
+ * @param {string} key
+ * @param {() => T} check
+ * @returns {T}
+ */
+function questionChecked (q, key, check) {
+  try {
+    return check()
+  } catch (err) {
+    if (!q || q.values[key] === undefined || !(err instanceof UsageError)) throw err
+    throw new UsageError(`--question ${q.file}: "${key}": ${err.message}`)
+  }
 }
 
 /** --profile [--profile-dir DIR]: the folder of the profiles (default ./benchrig-profiles), or undefined. */
@@ -195,11 +248,14 @@ function defaultRoot (cwd = process.cwd()) {
  * @param {string[]} argv
  * @param {{defaultRoot?: string, env?: NodeJS.ProcessEnv, duetEnv?: object}} [ctx] env: where --shard auto looks (default
  *   process.env); duetEnv: the CPU count and SMT siblings --duet sees (tests)
+ * @returns {import('../compare/options.js').CompareOptions | {help: true}}
  */
 function parseCompareArgs (argv, ctx = {}) {
   const parsed = parseCommandLine(argv, OPTIONS)
   const v = parsed.values
   if (v.help) return { help: true }
+  const question = v.question === undefined ? undefined : readQuestion(v.question)
+  const categories = question ? mergeQuestion(v, parsed.positionals, question) : parsed.positionals
   const runsGiven = argv.filter((x) => x === '--runs' || x.startsWith('--runs='))
   if (runsGiven.length > 1) throw new UsageError('--runs is given more than once: give one of --runs N, --runs auto or --runs seq')
   const auto = v.runs === 'auto'
@@ -207,13 +263,17 @@ function parseCompareArgs (argv, ctx = {}) {
   if (v.runs !== undefined && !auto && !seq && !/^\d+$/.test(v.runs)) throw new UsageError(`--runs ${v.runs}: give a whole number of pairs, auto or seq`)
   const runs = auto || seq ? undefined : (wholeNumber(v.runs, '--runs', 1) ?? 30)
   if (v.output && v.resume) throw new UsageError('--output and --resume both name the output file: give only --resume FILE to continue FILE')
+  if (v['resume-unverified'] && v.resume === undefined) throw new UsageError('--resume-unverified goes with --resume FILE')
   let seed
   if (v.seed !== undefined) {
     if (!/^\d+$/.test(v.seed)) throw new UsageError(`--seed ${v.seed}: give a whole number`)
     seed = Number(v.seed) >>> 0
   }
-  const { args, cpuset } = splitSetArgs(v.set ?? [], v.cpuset)
+  const { plain, scoped } = splitScoped(v.set ?? [])
+  const { args, cpuset } = splitSetArgs(plain, v.cpuset)
+  const command = require('../runners/command-options.js').commandOptions(v, parsed.positionals)
   if ((v.csv || v.scale !== undefined) && !v.analyze) throw new UsageError(`${v.csv ? '--csv' : '--scale'} goes with --analyze (without it compare writes CSV, unscaled)`)
+  /** @type {import('../compare/options.js').CompareOptions} */
   const opts = {
     // two binaries are sides as they are; refs and packages are built in main()
     sideSource: sideSource(v),
@@ -221,10 +281,13 @@ function parseCompareArgs (argv, ctx = {}) {
     profile: profileDir(v),
     sides: undefined,
     root: path.resolve(v.root ?? ctx.defaultRoot ?? defaultRoot()),
-    categories: parsed.positionals,
+    categories,
     filter: v.filter ?? [],
     exclude: v.exclude ?? [],
     args,
+    // --set SCOPE:key=value: resolved against the files in the session (lib/compare/scoped-set.js)
+    scopedSets: scoped,
+    question: question && { file: path.resolve(question.file), ...question.content },
     cpuset,
     timeout: parseTimeout(v.timeout),
     strict: Boolean(v.strict),
@@ -248,9 +311,10 @@ function parseCompareArgs (argv, ctx = {}) {
         }
       : undefined,
     warmup: wholeNumber(v.warmup, '--warmup', 0) ?? 0,
-    measure: checkMeasure(v.measure),
+    measure: questionChecked(question, 'measure', () => checkMeasure(v.measure)),
     output: v.output ?? v.resume,
     resume: v.resume !== undefined,
+    resumeUnverified: Boolean(v['resume-unverified']),
     ndjson: v.ndjson,
     history: compareHistoryFlags(v),
     analyze: Boolean(v.analyze),
@@ -259,6 +323,7 @@ function parseCompareArgs (argv, ctx = {}) {
     shard: parseShard(v.shard, { env: ctx.env, shardCount: v['shard-count'] }),
     plan: v.plan === undefined ? undefined : readRoundPlan(v.plan)
   }
+  if (command) Object.assign(opts, { command, root: path.resolve(v.root ?? process.cwd()), sideSource: { ...opts.sideSource, cmd: true } })
   if (opts.plan) {
     if (v.runs !== undefined) throw new UsageError(`--runs ${v.runs}: --plan ${v.plan} already says how many pairs each file needs; leave --runs out`)
     if (seed !== undefined && seed !== opts.plan.seed) throw new UsageError(`--seed ${v.seed}: --plan ${v.plan} was made for seed ${opts.plan.seed}; leave --seed out`)
@@ -275,6 +340,8 @@ function parseCompareArgs (argv, ctx = {}) {
     throw new UsageError('--target, --max-runs and --time-budget go with --runs auto (--max-runs also with --runs seq)')
   }
   if (!v.duet && (v['cpuset-old'] !== undefined || v['cpuset-new'] !== undefined)) throw new UsageError('--cpuset-old and --cpuset-new go with --duet')
+  if (v.float && (v.duet || opts.cpuset !== undefined)) throw new UsageError(`--float lets serial runs float between CPUs; it does not go with ${v.duet ? '--duet' : '--cpuset'}, which pins them`)
+  opts.float = Boolean(v.float)
   if (v.duet) {
     if (opts.cpuset !== undefined) throw new UsageError('--cpuset does not go with --duet: give --cpuset-old and --cpuset-new (or neither, for an even split of the CPUs)')
     const { duetCpuSets } = require('../compare/duet-cpus.js')
@@ -297,19 +364,22 @@ async function main (argv, ctx = {}) {
   const stdout = ctx.stdout ?? process.stdout
   const stderr = ctx.stderr ?? process.stderr
   const opts = parseCompareArgs(argv, ctx)
-  if (opts.help) {
+  if ('help' in opts) {
     const prog = ctx.prog ?? 'benchrig compare'
     stdout.write(withExamples(USAGE.replace('Usage: compare.js', `Usage: ${prog}`), 'compare', prog === 'compare.js' ? 'node compare.js' : prog))
     return 0
   }
   for (const w of opts.warnings ?? []) stderr.write(`compare: warning: ${w}\n`)
+  // checked before any worktree, install or run (docs/history.md): a bad store fails first
+  if (opts.history) await require('../history/preflight.js').checkStore(opts.history.db, { root: opts.root })
   const built = await buildSides(opts.sideSource, { root: opts.root, log: (m) => stderr.write(`compare: ${m}\n`) })
   let done
   let a
   let profiles = []
   const analyse = (d) => analyze(opts.scale ? d.rows.map((r) => scaleRate(r, opts.scale)) : d.rows, { ...opts.analysis, meta: { seed: d.seed, old: d.meta.old, new: d.meta.new } })
   try {
-    done = await runComparison({ ...opts, sides: built.sides }, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint })
+    const onFileEnd = fileLinesWanted(stderr, opts.progress, ctx.env ?? process.env) ? (name, rows) => stderr.write(fileLines(name, rows, opts)) : undefined
+    done = await runComparison({ ...opts, sides: built.sides }, { stdout, stderr, env: ctx.env, stop: ctx.stop, handleSigint: ctx.handleSigint, onFileEnd })
     // --profile needs the sides (worktrees, prefixes) still there
     if (opts.profile && !done.stopped && done.rows.length > 0) {
       a = analyse(done)
@@ -342,6 +412,36 @@ async function main (argv, ctx = {}) {
   }
   if (stopped) return 130
   return code
+}
+
+/**
+ * Each file's verdicts and warnings as the file ends: on a stream that is not
+ * a terminal (CI logs, a file), where no progress line shows how things stand;
+ * not with --no-progress or BENCHRIG_PROGRESS=none.
+ * @param {{isTTY?: boolean}} stderr
+ * @param {boolean} progress
+ * @param {NodeJS.ProcessEnv} env
+ */
+function fileLinesWanted (stderr, progress, env) {
+  return progress && !stderr.isTTY && env.BENCHRIG_PROGRESS !== 'none'
+}
+
+/**
+ * A file's verdicts and warnings from the analysis of every row so far (the
+ * one analyze gives; q and e-BH span every file, so a later file may still
+ * change them: the final analysis decides).
+ * @param {string} name
+ * @param {object[]} rows
+ * @param {import('../compare/options.js').CompareOptions} opts
+ */
+function fileLines (name, rows, opts) {
+  const a = analyze(/** @type {any[]} */ (rows), opts.analysis)
+  const mine = a.results.filter((r) => r.filename === name)
+  if (mine.length === 0) return ''
+  const out = [`compare: ${name} done (so far; the final analysis spans every file):`]
+  for (const r of mine) out.push(`  ${r.configuration}: ${pct(r.change)} ${ciText(r, a.meta.confLevel)} ${verdictText(r, a.results.length)}`)
+  for (const w of a.warnings.filter((x) => x.filename === name)) out.push(`  warning: ${w.configuration} ${w.kind}: ${w.message}`)
+  return out.join('\n') + '\n'
 }
 
 /**

@@ -14,7 +14,8 @@ const COMMANDS = {
   merge: 'merge the JSON results of several load runs exactly',
   report: 'an HTML report (or Prometheus metrics) of a saved load result',
   serve: 'start a configurable target server for trying load generators',
-  history: 'keep results in a store (SQLite or PostgreSQL); show series and change points'
+  history: 'keep results in a store (SQLite or PostgreSQL); show series and change points',
+  doctor: 'check this machine for compare: CPU speeds, steal, load, limits; which design suits it now'
 }
 
 function usage () {
@@ -42,7 +43,7 @@ async function runCli (argv) {
     return 0
   }
   if (!Object.hasOwn(COMMANDS, command)) {
-    const hint = require('./suggest.js').nearest(command, Object.keys(COMMANDS))
+    const hint = require('../suggest.js').nearest(command, Object.keys(COMMANDS))
     console.error(`benchrig: unknown command "${command}"${hint ? ` (did you mean "${hint}"?)` : ''}\n\n${usage()}`)
     return 2
   }

@@ -11,10 +11,15 @@ const EXAMPLES = {
     ['$0 --filter concat --set len=64 --format csv buffers > out.csv', 'the files whose name contains "concat", with len=64 only, as CSV'],
     ['$0 --test http', 'each file of http/ once with one small configuration (a smoke test)']
   ],
+  doctor: [
+    ['$0', 'the CPUs\' speeds over 4 seconds, steal, load, limits, and the design that suits the machine now'],
+    ['$0 --json --seconds 2', 'the same as JSON, after 2 seconds']
+  ],
   compare: [
     ['$0 --old ./node-main --new ./node-pr --runs 30 --output out.csv buffers', '30 interleaved old/new pairs of every buffers/ file, rows written as they come'],
     ['$0 --old ./node-main --new ./node-pr --runs auto --filter tostring --analyze buffers', 'as many pairs as the precision needs, then the verdicts'],
-    ['$0 --resume out.csv --old ./node-main --new ./node-pr --runs 30 buffers', 'continue a run cut short by Ctrl-C or a crash']
+    ['$0 --resume out.csv --old ./node-main --new ./node-pr --runs 30 buffers', 'continue a run cut short by Ctrl-C or a crash'],
+    ['$0 --old-ref main --new-ref HEAD --cmd "npm run bench" --runner tinybench --runs seq', 'your own tinybench benchmark on two refs: a verdict per task (docs/runners/)']
   ],
   scatter: [
     ['$0 --runs 10 --set encoding=utf8 buffers/buffer-tostring.js > scatter.csv', 'one file 10 times; then Rscript scatter.R --xaxis len < scatter.csv'],

@@ -24,14 +24,14 @@ function htmlDir (dir) {
 }
 
 /**
- * @param {{changes: Function, where: string}} h an open store
+ * @param {{changes: Function, where: string, kind: string}} h an open store (the title names a SQLite file by its name, not its path)
  * @param {{html: string, filter: object, detect: object, json?: boolean}} opts
  * @param {{write: (s: string) => unknown}} out
  */
 async function historyReport (h, opts, out) {
   const dir = htmlDir(opts.html)
   const store = await h.changes(opts.filter, opts.detect)
-  const { files, model } = writeSite(dir, store, { title: `benchrig history: ${h.where}` })
+  const { files, model } = writeSite(dir, store, { title: `benchrig history: ${h.kind === 'sqlite' ? path.basename(h.where) : h.where}` })
   if (opts.json) {
     out.write(JSON.stringify({ dir, files, series: model.series.length, regressions: model.regressions.length, improvements: model.improvements.length }) + '\n')
     return 0

@@ -4,7 +4,7 @@
 const { parseCommandLine } = require('../harness/cli-args.js')
 const { UsageError } = require('../errors.js')
 const { withExamples } = require('./examples.js')
-const { defaultRoot } = require('./run.js')
+const { defaultRoot } = require('./default-root.js')
 const path = require('node:path')
 
 const USAGE = `Usage: benchrig history <add|list|show|changes|report> [options]
@@ -28,9 +28,22 @@ Options:
                       benchmark directory)
   --root DIR          the benchmark directory (default ./benchmark if it
                       exists, else the cwd)
-  --label L           add: the label of the rows (a node version, commit, ref);
-                      default: read from the data (NDJSON metadata); a compare
-                      file takes NEW (its new rows) or OLD..NEW
+  --label L           add: the label of the rows (a node version, a package
+                      version, a commit, a tag); a tag, branch or commit of
+                      the repository (--repo, default the cwd's) is filed
+                      under its commit and shown by its tag or describe, as
+                      compare --old-ref/--new-ref and bisect --refs file it;
+                      default: read from the data (a compare NDJSON: each
+                      side's commit or package version, else node version);
+                      a compare file takes NEW (its new rows) or OLD..NEW
+  --fingerprint F     add: rows without a machine fingerprint (a CSV) join the
+                      series of fingerprint F (the # in history show); by
+                      default they join the one machine whose series of these
+                      benchmarks the store holds, and add says which
+  --runner R          add: the files are a runner's own output (tinybench,
+                      vitest, mitata, benchmarkjs, bench-node, node-bench,
+                      hyperfine; docs/runners/): one series per task, file R;
+                      needs --label
   --file F            a benchmark file, or a category (all files under it)
   --configuration S   configurations that contain S
   --measure M         wall | cpu | instructions | a load measure
@@ -39,8 +52,10 @@ Options:
   --order O           auto | semver | commit | added (default auto: semver
                       when every label is a version, commit order when every
                       label is a commit id; else it asks for --order)
-  --repo DIR          the git checkout for --order commit (default the cwd)
-  --max-p P           changes: the p a change point must be under (default 0.001)
+  --repo DIR          the git checkout for --order commit and for add's
+                      --label (default the cwd); commits added by compare or
+                      bisect carry their git order, so no checkout is needed
+  --max-p P           changes: the p a change point must be under (default 0.0001)
   --weak-p P          changes: the p of a weak candidate (default 0.05)
   --window N          changes: points per window (default 50)
   --weak              changes: print the weak candidates too
@@ -53,6 +68,8 @@ const OPTIONS = {
   db: { type: 'string' },
   root: { type: 'string' },
   label: { type: 'string' },
+  fingerprint: { type: 'string' },
+  runner: { type: 'string' },
   file: { type: 'string' },
   configuration: { type: 'string' },
   measure: { type: 'string' },
@@ -89,15 +106,17 @@ function parseHistoryArgs (argv) {
   const [sub, ...rest] = positionals
   if (!sub) throw new UsageError(`give a subcommand: ${SUBCOMMANDS.join(', ')}; see --help`)
   if (!SUBCOMMANDS.includes(sub)) {
-    const near = require('./suggest.js').nearest(sub, SUBCOMMANDS)
+    const near = require('../suggest.js').nearest(sub, SUBCOMMANDS)
     throw new UsageError(`unknown subcommand "${sub}"${near ? ` (did you mean "${near}"?)` : ''}; use one of ${SUBCOMMANDS.join(', ')}`)
   }
   if (sub === 'add' && rest.length === 0) throw new UsageError('history add: give the result files to add (CSV, NDJSON or JSON)')
   if (sub !== 'add' && rest.length > 0) throw new UsageError(`history ${sub} takes no file arguments (${rest[0]}); filter with --file`)
+  if (sub !== 'add' && v.runner !== undefined) throw new UsageError('--runner is for history add: it says whose output the files are')
   if (sub !== 'add' && v.label !== undefined) throw new UsageError('--label is for history add; to select labels give --from/--to')
   if (sub === 'add') {
-    for (const f of FILTER_FLAGS) if (v[f] !== undefined) throw new UsageError(`--${f} filters show and changes; history add takes FILE... [--label L]`)
+    for (const f of FILTER_FLAGS) if (v[f] !== undefined && f !== 'repo') throw new UsageError(`--${f} filters show and changes; history add takes FILE... [--label L] [--fingerprint F] [--repo DIR]`)
   }
+  if (sub !== 'add' && v.fingerprint !== undefined) throw new UsageError(`--fingerprint ${v.fingerprint} goes with history add`)
   if (v.html !== undefined && sub !== 'report') throw new UsageError(`--html ${v.html} goes with history report`)
   if (sub === 'report') require('./history-report.js').htmlDir(v.html)
   let window
@@ -116,12 +135,20 @@ function parseHistoryArgs (argv) {
   if (maxP !== undefined) detect.maxP = maxP
   if (weakP !== undefined) detect.weakP = weakP
   if (window !== undefined) detect.window = window
-  return { sub, files: rest, db: v.db, root: path.resolve(v.root ?? defaultRoot()), label: v.label, filter, detect, weak: Boolean(v.weak), json: Boolean(v.json), html: v.html }
+  return { sub, files: rest, db: v.db, root: path.resolve(v.root ?? defaultRoot()), label: v.label, fingerprint: v.fingerprint, repo: v.repo, runner: v.runner, filter: sub === 'add' ? {} : filter, detect, weak: Boolean(v.weak), json: Boolean(v.json), html: v.html }
 }
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`
 const num = (x) => (Math.abs(x) >= 100 ? x.toFixed(2) : x.toPrecision(5))
 const p2 = (p) => (p < 0.0001 ? p.toExponential(1) : p.toFixed(4))
+
+/** What add says of a file without a fingerprint: the machine it joined, or why none. */
+function machineNote (m) {
+  if (!m) return ''
+  if (m.joined) return `; it names no machine: joined the series of fingerprint ${m.joined.slice(0, 8)} (${m.host}${m.nodeVersion ? ', node ' + m.nodeVersion : ''}; ${m.how === 'given' ? '--fingerprint' : 'the one machine the store holds these benchmarks for'})`
+  if (m.candidates.length === 0) return '; it names no machine and the store has no series of these benchmarks with one: filed without a fingerprint (give --fingerprint F to join a machine)'
+  return `; it names no machine and the store holds these benchmarks for ${m.candidates.length} machines (${m.candidates.join(', ')}): filed without a fingerprint; give --fingerprint F to join one`
+}
 
 function seriesTitle (key) {
   const where = [key.env.host, key.env.nodeVersion].filter(Boolean).join(', ')
@@ -129,7 +156,8 @@ function seriesTitle (key) {
 }
 
 function changeLine (c, kind) {
-  return `  ${kind} at ${c.label} (after ${c.previous}): ${pct(c.size)} [${pct(c.ci[0])}, ${pct(c.ci[1])}], ${num(c.before)} -> ${num(c.after)}, p=${p2(c.p)}, ${c.nBefore}+${c.nAfter} labels`
+  const runs = c.runsBefore !== undefined ? ` (${c.runsBefore}+${c.runsAfter} runs)` : ''
+  return `  ${kind} at ${c.display ?? c.label} (after ${c.previousDisplay ?? c.previous}): ${pct(c.size)} [${pct(c.ci[0])}, ${pct(c.ci[1])}], ${num(c.before)} -> ${num(c.after)}, p=${p2(c.p)}, ${c.nBefore}+${c.nAfter} labels${runs}`
 }
 
 /**
@@ -154,9 +182,33 @@ async function main (argv, ctx = {}) {
 
 const SUB = {
   async add (h, opts, out) {
-    const r = await h.add(opts.files, { label: opts.label })
+    const { gitLabel } = require('../history/git-label.js')
+    const repo = path.resolve(opts.repo ?? process.cwd())
+    // One transaction. Ctrl-C while it waits on the store (PostgreSQL) stops
+    // the process and nothing of the add is kept (the server rolls it back);
+    // SQLite writes without yielding, so a Ctrl-C then is seen once the add
+    // has committed: everything was kept, and add says so.
+    let done = false
+    let late = false
+    const onSigint = () => {
+      if (done) { late = true; return }
+      process.stderr.write(`\nhistory: interrupted: nothing of this add was kept (one transaction; ${h.where} is as it was before)\n`)
+      process.removeListener('SIGINT', onSigint)
+      process.kill(process.pid, 'SIGINT')
+    }
+    process.on('SIGINT', onSigint)
+    let r
+    try {
+      r = await h.add(opts.files, { label: opts.label, runner: opts.runner, fingerprint: opts.fingerprint, resolveLabel: (name) => gitLabel(repo, name) })
+      done = true
+      // a Ctrl-C that came while the add was written is delivered now
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.removeListener('SIGINT', onSigint)
+    }
+    if (late) process.stderr.write(`history: Ctrl-C came while the add was being written; it had committed: all ${r.added} rows below were kept\n`)
     if (opts.json) { out.write(JSON.stringify(r) + '\n'); return 0 }
-    for (const s of r.sources) out.write(`${s.path}: ${s.skipped ? 'already in the store, nothing added' : `${s.added} rows (${s.kind})${s.duplicates ? `, ${s.duplicates} measurements already stored from another file (the same seed, pair, side, file, configuration and start: a compare CSV and its NDJSON), not added again` : ''}`}\n`)
+    for (const s of r.sources) out.write(`${s.path}: ${s.skipped ? 'already in the store, nothing added' : `${s.added} rows (${s.kind})${s.duplicates ? `, ${s.duplicates} measurements already stored from another file (the same seed, pair, side, file, configuration and start: a compare CSV and its NDJSON), not added again` : ''}${machineNote(s.machine)}`}\n`)
     out.write(`history: ${r.added} rows added, ${r.skipped} already there (${h.where})\n`)
     return 0
   },
@@ -164,7 +216,7 @@ const SUB = {
     const l = await h.list()
     if (opts.json) { out.write(JSON.stringify(l) + '\n'); return 0 }
     out.write(`${l.where} (${l.kind}): ${l.files.length} files, ${l.files.reduce((a, f) => a + f.series, 0)} series, ${l.files.reduce((a, f) => a + f.points, 0)} rows, ${l.sources.length} sources\n`)
-    out.write(`labels (as added): ${l.labels.join(' ') || 'none'}\n`)
+    out.write(`labels (as added): ${l.displays.join(' ') || 'none'}\n`)
     for (const f of l.files) out.write(`  ${f.file}: ${f.series} series, ${f.points} rows\n`)
     return 0
   },
@@ -175,7 +227,7 @@ const SUB = {
     const { median } = require('../stats/descriptive.js')
     for (const s of series) {
       out.write(`${seriesTitle(s.key)}\n`)
-      for (const p of s.points) out.write(`  ${p.label.padEnd(14)} median ${num(median(p.values)).padStart(14)}  n=${p.values.length}\n`)
+      for (const p of s.points) out.write(`  ${(p.display ?? p.label).padEnd(14)} median ${num(median(p.values)).padStart(14)}  n=${p.values.length}\n`)
     }
     return 0
   },
@@ -184,15 +236,17 @@ const SUB = {
     if (opts.json) { out.write(JSON.stringify(all.map(({ points, ...rest }) => rest)) + '\n'); return 0 }
     let changes = 0
     let weak = 0
+    const untested = all.filter((s) => s.untestable)
     for (const s of all) {
       changes += s.changes.length
       weak += s.weak.length
+      if (s.untestable) { out.write(`${seriesTitle(s.key)}: not tested: ${s.untestable}\n`); continue }
       if (s.changes.length === 0 && !(opts.weak && s.weak.length > 0)) continue
       out.write(`${seriesTitle(s.key)}: ${s.points.length} labels\n`)
       const lines = [...s.changes.map((c) => [c, 'change']), ...(opts.weak ? s.weak.map((c) => [c, 'weak']) : [])].sort((a, b) => a[0].index - b[0].index)
       for (const [c, kind] of lines) out.write(changeLine(c, kind) + '\n')
     }
-    out.write(`history: ${all.length} series, ${changes} change points, ${weak} weak candidates${opts.weak || weak === 0 ? '' : ' (--weak prints them)'}\n`)
+    out.write(`history: ${all.length} series, ${changes} change points, ${weak} weak candidates${opts.weak || weak === 0 ? '' : ' (--weak prints them)'}${untested.length ? `; ${untested.length} series too small to test (above)` : ''}\n`)
     return 0
   },
   report: (h, opts, out) => require('./history-report.js').historyReport(h, opts, out)

@@ -104,10 +104,30 @@ function parse (rawArgv) {
 
 function parseYargs (rawArgv) {
   const { argv: beforeCommand, command } = splitCommand(rawArgv) // --on-port -- CMD ...
-  const { argv, warmup } = extractWarmup(beforeCommand)
+  const { argv, warmup } = extractWarmup(expandLists(beforeCommand))
   const { parseStrict } = require('./strict-yargs.js')
   const args = parseStrict('benchrig load', argv, HELP.options)
+  // `-- node server.js` is a server to start, as in autocannon, unless it
+  // is a --script's arguments
+  if (command?.[0] === 'node' && args.script === undefined) args.onPort = true
   return { args, helpText: renderHelp(HELP, { width: terminalWidth() }), warmup, command }
+}
+
+// flags that take several values in autocannon's sub-argument form: --ca [ a.pem b.pem ]
+const LIST_FLAGS = new Set(['--ca'])
+
+/** `--ca [ a b ]` as `--ca a --ca b` (repeating the flag works too). */
+function expandLists (argv) {
+  const out = []
+  for (let i = 0; i < argv.length; i++) {
+    if (!LIST_FLAGS.has(argv[i]) || argv[i + 1] !== '[') { out.push(argv[i]); continue }
+    const close = argv.indexOf(']', i + 2)
+    if (close < 0) throw new UsageError(`invalid ${argv[i]}: the [ has no closing ], e.g. ${argv[i]} [ a.pem b.pem ]`)
+    if (close === i + 2) throw new UsageError(`invalid ${argv[i]}: give at least one file between [ and ]`)
+    for (const v of argv.slice(i + 2, close)) out.push(argv[i], v)
+    i = close
+  }
+  return out
 }
 
 // The flags lib/adapters/builtin.js passes, each with a value (-H repeatable)

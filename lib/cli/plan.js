@@ -9,7 +9,7 @@ const { readCompareCsv } = require('../compare/load-csv.js')
 const { checkShards, describeCheck } = require('../compare/shard-check.js')
 const { readPlanSidecar } = require('../compare/plan-file.js')
 const { nextRound } = require('../compare/plan-next.js')
-const { positiveNumber } = require('./analyze.js')
+const { positiveNumber } = require('./analysis-flags.js')
 
 const USAGE = `Usage: benchrig plan --next [options] FILE.csv ...
 

@@ -3,11 +3,14 @@
 // return the exit code (1 when any configuration failed).
 const fs = require('node:fs')
 const path = require('node:path')
+const os = require('node:os')
+const { benchrigPath } = require('../sides/node-path.js')
 const { runSuite, FORMATS } = require('../harness/run-suite.js')
 const { UsageError } = require('../errors.js')
 const { withExamples } = require('./examples.js')
 const { parseCommandLine, parseTimeout } = require('../harness/cli-args.js')
 const { checkMeasure } = require('../harness/measure.js')
+const { defaultRoot } = require('./default-root.js')
 
 const usage = (prog) => `Usage: ${prog} [options] <category ...|all>
 
@@ -87,12 +90,6 @@ function historyFlags (v) {
   return { db: v.history, label: v['history-label'] }
 }
 
-/** The default benchmark directory of `benchrig run`. */
-function defaultRoot (cwd = process.cwd()) {
-  const dir = path.join(cwd, 'benchmark')
-  return fs.existsSync(dir) && fs.statSync(dir).isDirectory() ? dir : cwd
-}
-
 /**
  * Parses run's command line into runSuite options (pure but for defaults).
  * @param {string[]} argv
@@ -155,10 +152,16 @@ async function main (argv, ctx = {}) {
   const history = flags && await require('../history/sink.js').runHistorySink(flags.db, {
     execPath: process.execPath, nodeVersion: process.version, label: flags.label, measure: runOpts.measure, root: runOpts.root
   })
+  // a benchmark folder's require('benchrig') (or 'benchrig/common') finds this
+  // benchrig as compare's sides do, also in a project that has not installed
+  // it; a project's own installed benchrig still wins (NODE_PATH comes last)
+  const linkDir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-run-'))
   try {
-    const { failures } = await runSuite({ ...(/** @type {Omit<Parameters<typeof runSuite>[0], 'prog' | 'stdout' | 'stderr'>} */ (runOpts)), history, prog: ctx.prog ?? 'benchrig run', stdout: ctx.stdout, stderr: ctx.stderr })
+    const env = { ...process.env, NODE_PATH: benchrigPath(linkDir) }
+    const { failures } = await runSuite({ ...(/** @type {Omit<Parameters<typeof runSuite>[0], 'prog' | 'stdout' | 'stderr'>} */ (runOpts)), env, history, prog: ctx.prog ?? 'benchrig run', stdout: ctx.stdout, stderr: ctx.stderr })
     return failures > 0 ? 1 : 0
   } finally {
+    fs.rmSync(linkDir, { recursive: true, force: true })
     if (history) await history.close()
   }
 }

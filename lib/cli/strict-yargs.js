@@ -4,7 +4,7 @@
 // the same specs), no process exit, and a bad flag turned into a UsageError
 // that names the nearest known flag and points at the command's --help.
 const { UsageError } = require('../errors.js')
-const { didYouMean } = require('./suggest.js')
+const { didYouMean } = require('../suggest.js')
 const { registerOptions } = require('./help.js')
 
 /**

@@ -1,4 +1,6 @@
 'use strict'
+// The driver of --runs auto: it plans and runs the pairs; lib/stats/precision.js is the
+// pure measure of spread it plans from (the "needs ~N more pairs" hint reads it too).
 // --runs auto: a pilot of a few pairs for every file; from the pilot alone,
 // once, the number of pairs each file needs for its noisiest configuration's
 // predicted CI to reach the target (at least twice the pilot, never beyond

@@ -1,19 +1,24 @@
 'use strict'
 // The duet executor (Bulej et al., "Duet benchmarking", ICPE 2020): both
 // runs of a pair at once, each side under taskset on its own CPU set, the
-// sets assigned to the sides at random per pair (seeded, recorded in the
-// "cpuset" column) so that a difference between the two sets cancels like
-// the order does in serial runs. The children meet at a barrier before each
+// sets assigned in crossover blocks of two pairs (old on set A and new on B,
+// then swapped, the block's order seeded; recorded in the "cpuset" and
+// "cpu_block" columns) so that a difference between the two sets cancels
+// within each block (lib/stats/crossover.js) instead of on average only.
+// Before each pair the CPU probe measures both sets ("cpu_speed"). The children meet at a barrier before each
 // configuration's measured section (lib/harness/duet-barrier.js), so what
 // disturbs the machine during the section disturbs both. A pair's rows are
 // written when both sides are done, each with its section's start and end
 // and its own CPU seconds in the section; a side that got less than
 // STARVED_SHARE of the other side's CPU share in its section is flagged
-// ("starved" names it): a load that hits one side only.
+// ("starved" names it): a load that hits one side only. A CPU set that is
+// slower for longer (other work time-shared on it, the hypervisor) shows in
+// the probe's cpu_speed column (analyze's cpu-speed warning) and cancels in
+// the crossover.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { createRng } = require('../stats/prng.js')
+const { createRng } = require('../prng.js')
 const { runOne } = require('./run-compare.js')
 const { runKey } = require('./schedule.js')
 
@@ -40,7 +45,23 @@ function starvedSide (a, b) {
   return undefined
 }
 
-/** Which CPU set the old side gets in a pair: seeded by the plan's seed, the file and the pair. */
+/**
+ * The crossover assignment of a pair: its block (pairs 1-2, 3-4, ...) and
+ * whether the old side gets the first CPU set. The block's first pair draws
+ * it (seeded by the plan's seed, the file and the block), its second pair
+ * takes the other: every complete block runs old once on each set.
+ * @param {number} seed
+ * @param {string} name
+ * @param {number} pair
+ * @returns {{block: number, oldOnFirst: boolean}}
+ */
+function crossoverArm (seed, name, pair) {
+  const block = Math.ceil(pair / 2)
+  const coin = oldGetsFirst(seed, name, block)
+  return { block, oldOnFirst: pair % 2 === 1 ? coin : !coin }
+}
+
+/** A seeded coin per (seed, file, number): which CPU set the old side gets. */
 function oldGetsFirst (seed, name, pair) {
   let h = seed >>> 0
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0
@@ -69,8 +90,9 @@ async function runDuetSchedule (schedule, ctx) {
     if (ctx.stop && ctx.stop.stopped) break
     const left = runs.filter((r) => !isDone(r))
     const [a, b] = ctx.duet.sets
-    const first = oldGetsFirst(ctx.seed, left[0].name, left[0].pair)
+    const { block, oldOnFirst: first } = crossoverArm(ctx.seed, left[0].name, left[0].pair)
     const setOf = { old: first ? a : b, new: first ? b : a }
+    const probed = await probeSets(ctx, setOf)
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-duet-'))
     const buffered = []
     if (ctx.onProgress) ctx.onProgress({ phase: 'start', run: left[0], index: ran, total, elapsedMs: Date.now() - t0 })
@@ -82,7 +104,7 @@ async function runDuetSchedule (schedule, ctx) {
         // alone (the other side is on disk already: --resume drops such half pairs, so only a
         // schedule that holds one side of a pair) there is no one to wait for
         env: left.length === 2 ? { ...(ctx.env ?? process.env), BENCHRIG_DUET: JSON.stringify({ dir, side: run.binary }) } : ctx.env,
-        onRow: (row, extra) => buffered.push({ row: { ...row, cpuset: setOf[run.binary] }, extra }),
+        onRow: (row, extra) => buffered.push({ row: { ...row, cpuset: setOf[run.binary], ...probed[run.binary], cpu_block: String(block) }, extra }),
         onProgress: undefined
       })))
     } finally {
@@ -107,6 +129,24 @@ async function runDuetSchedule (schedule, ctx) {
   return { rows, failures, stopped: Boolean(ctx.stop && ctx.stop.stopped), ran }
 }
 
+/**
+ * The probe of both CPU sets before a pair, as each side's columns.
+ * @param {import('./run-compare.js').CompareContext} ctx
+ * @param {{old: string, new: string}} setOf
+ */
+async function probeSets (ctx, setOf) {
+  if (!ctx.probe || !ctx.placement || ctx.placement.probe.length === 0) return { old: {}, new: {} }
+  const { spreadOf, setSpeed } = require('../harness/cpu-probe.js')
+  const speeds = await ctx.probe.measure(ctx.placement.probe)
+  if (ctx.onProbe) ctx.onProbe(speeds)
+  const spread = spreadOf(speeds)
+  const side = (label) => {
+    const speed = setSpeed(speeds, setOf[label])
+    return { ...(speed === undefined ? {} : { cpu_speed: speed }), cpu_spread: spread }
+  }
+  return { old: side('old'), new: side('new') }
+}
+
 // Sets "starved" on both rows of each configuration of a pair where one
 // side's CPU share in its section fell below the other's (or "no-peer" when
 // a side met no one at the barrier).
@@ -123,4 +163,4 @@ function markStarved (rows) {
   return count
 }
 
-module.exports = { runDuetSchedule, starvedSide, oldGetsFirst, STARVED_SHARE }
+module.exports = { runDuetSchedule, starvedSide, oldGetsFirst, crossoverArm, STARVED_SHARE }

@@ -2,7 +2,7 @@
 // Reads a compare CSV (ours, or Node core's five columns) into rows for
 // lib/stats/analyze.js, with errors that name the file.
 const fs = require('node:fs')
-const { parseCsvRecords } = require('../report/csv.js')
+const { parseCsvRecords } = require('../record/csv.js')
 const { UsageError } = require('../errors.js')
 
 const REQUIRED = ['binary', 'filename', 'configuration', 'rate']

@@ -3,16 +3,16 @@
 // (so an interrupted run keeps every finished row), or stdout; and an
 // optional NDJSON file with the metadata.
 const fs = require('node:fs')
-const { csvRow, nodeTime } = require('../report/csv.js')
+const { csvRow, nodeTime } = require('../record/csv.js')
 const { UsageError } = require('../errors.js')
 
 /**
  * Node core's five columns first, then ours. Node's compare.R reads the file
  * with colClasses c('character','character','character','numeric','numeric'),
  * which R recycles over further columns: column k+5 is read with the type of
- * column k. So columns 9, 10, 14, 15, 19, 20, 24 and 25 (4 and 5 modulo 5) hold
+ * column k. So columns 9, 10, 14, 15, 19, 20, 24, 25, 29 and 30 (4 and 5 modulo 5) hold
  * only bare numbers or nothing: seed, start (epoch milliseconds), shard_index,
- * shard_count, section_start, section_end, alloc_bytes and max_rss_kb; the others may hold any text
+ * shard_count, section_start, section_end, alloc_bytes, max_rss_kb, cpu_speed and cpu_spread; the others may hold any text
  * (a number in a text column is read as text, which the analyses convert). test/r/node-contract.test.js
  * reads every CSV we write with that exact call.
  */
@@ -24,7 +24,9 @@ const COLUMNS = [
   'section_start', 'section_end', // 19-20 numeric: a duet run's measured section (epoch ms)
   'cpuset', 'starved', 'section_cpu', // 21-23 text: a duet side's CPUs, a starved pair, its CPU seconds in the section
   'alloc_bytes', 'max_rss_kb', // 24-25 numeric: bytes allocated on the V8 heap (--measure heap), max RSS
-  'gc_ms', 'server_cpu_us', 'generator_bound' // 26-28 text: GC time, bench.http(): the server's CPU µs per request, "true" when the generator was the limit
+  'gc_ms', 'server_cpu_us', 'generator_bound', // 26-28 text: GC time, bench.http(): the server's CPU µs per request, "true" when the generator was the limit
+  'cpu_speed', 'cpu_spread', // 29-30 numeric: the probe before the pair: this run's CPU(s) speed (loop iterations per µs), fastest over slowest CPU probed
+  'cpu_block' // 31 text: a duet crossover block (two pairs: old on set A, then on set B, in a seeded order)
 ]
 
 /** Columns read as numbers by Node's recycled colClasses (1-based k with k % 5 of 4 or 0). */

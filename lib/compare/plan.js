@@ -51,12 +51,12 @@ function planBatches (found, opts) {
  * @param {string} p.root
  * @param {PlanFile[]} p.found the files the categories, --filter and --exclude select
  * @param {number} p.seed
- * @param {object} p.opts runs, auto, plan (a round plan), categories, args, shard
+ * @param {import('./options.js').CompareOptions} p.opts it reads runs, auto, plan (a round plan), categories, args, fileArgs (per file, when a --set is scoped), shard
  * @returns {Plan}
  */
 function buildPlan ({ sides, root, found, seed, opts }) {
   const { files, batches, costs } = planBatches(found, opts)
-  const hash = planHash({ seed, categories: opts.categories, batches, args: opts.args, sha256: { old: sides.old.describe().sha256, new: sides.new.describe().sha256 } })
+  const hash = planHash({ seed, categories: opts.categories, batches, args: opts.args, fileArgs: opts.fileArgs, sha256: { old: sides.old.describe().sha256, new: sides.new.describe().sha256 } })
   const id = opts.plan ? `${opts.plan.base}.${opts.plan.round}` : hash
   /** @type {Plan} */
   const plan = { sides, root, seed, files, batches, costs, schedule: planSchedule(batches, seed), id, tags: { plan: id, host: hostFingerprint() } }

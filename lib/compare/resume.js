@@ -7,8 +7,10 @@
 // drift of the machine cancels in their ratio; a duet pair shares its
 // barrier), and an interruption may lie hours between them. The run's
 // --ndjson FILE loses the same records, so both files hold the same rows.
+// Whether the file is the same comparison (sides, seed, plan) is checked
+// against FILE.sides.json first (sides-file.js), before anything is rewritten.
 const fs = require('node:fs')
-const { parseCsvRecords, csvRow } = require('../report/csv.js')
+const { parseCsvRecords, csvRow } = require('../record/csv.js')
 const { UsageError } = require('../errors.js')
 const { COLUMNS, rowValues } = require('./output.js')
 const { runKey } = require('./schedule.js')
@@ -19,6 +21,18 @@ const { runKey } = require('./schedule.js')
  * @returns {{seed: number|undefined, done: Set<string>, rows: object[], maxPair: number, dropped: number}}
  */
 function loadForResume (file) {
+  const r = readForResume(file)
+  r.rewrite()
+  return r
+}
+
+/**
+ * Reads a compare CSV for resuming, touching nothing: rewrite() then keeps
+ * its complete runs only (after every check has passed).
+ * @param {string} file
+ * @returns {{seed: number|undefined, done: Set<string>, rows: object[], maxPair: number, dropped: number, rewrite: () => void}}
+ */
+function readForResume (file) {
   let text
   try {
     text = fs.readFileSync(file, 'utf8')
@@ -26,7 +40,7 @@ function loadForResume (file) {
     throw new UsageError(`--resume ${file}: cannot read it (${err.code || err.message}); give the --output file of the interrupted run`)
   }
   const { header, records } = parseCsvRecords(text)
-  if (header.length === 0) return { seed: undefined, done: new Set(), rows: [], maxPair: 0, dropped: 0 }
+  if (header.length === 0) return { seed: undefined, done: new Set(), rows: [], maxPair: 0, dropped: 0, rewrite () {} }
   for (const col of ['binary', 'filename', 'configuration', 'rate', 'pair', 'seed', 'configs']) {
     if (!header.includes(col)) {
       throw new UsageError(`--resume ${file}: the CSV has no "${col}" column; only files written by compare --output can be resumed`)
@@ -67,8 +81,10 @@ function loadForResume (file) {
   const dropped = records.length - rows.length
   // Rewritten when runs were dropped, or when the file has an older layout
   // (the rows appended next must fall under the same header).
-  if (dropped > 0 || header.join(',') !== COLUMNS.join(',')) fs.writeFileSync(file, csvRow(COLUMNS) + rows.map((r) => csvRow(rowValues(typedRow(r)))).join(''))
-  return { seed, done, rows, maxPair, dropped }
+  const rewrite = () => {
+    if (dropped > 0 || header.join(',') !== COLUMNS.join(',')) fs.writeFileSync(file, csvRow(COLUMNS) + rows.map((r) => csvRow(rowValues(typedRow(r)))).join(''))
+  }
+  return { seed, done, rows, maxPair, dropped, rewrite }
 }
 
 // A row read back from the file: the columns we write bare (numbers) become
@@ -131,37 +147,4 @@ function trimNdjsonForResume (file, done) {
   return dropped
 }
 
-/**
- * Refuses to resume with other binaries than the run started with: the
- * NDJSON file's metadata record holds each binary's sha256 (and path), and
- * rows of two different binaries must not mix in one file.
- * @param {string} ndjsonFile the --ndjson file of the interrupted run
- * @param {{old: string, new: string}} binaries the paths given now
- * @param {(bin: string, which: 'old'|'new') => {sha256: string}} describe hashes a side's binary (by side: refs share one path)
- */
-function checkResumeBinaries (ndjsonFile, binaries, describe) {
-  let first
-  try {
-    first = fs.readFileSync(ndjsonFile, 'utf8').split('\n', 1)[0]
-  } catch {
-    return // no NDJSON yet: nothing recorded to check against
-  }
-  let meta
-  try {
-    meta = JSON.parse(first)
-  } catch {
-    throw new UsageError(`--ndjson ${ndjsonFile}: its first line is not the JSON metadata record of a compare run; give the --ndjson file of the interrupted run`)
-  }
-  if (!meta || meta.type !== 'meta') return
-  for (const which of /** @type {const} */ (['old', 'new'])) {
-    const recorded = meta[which]
-    if (!recorded || typeof recorded.sha256 !== 'string') continue
-    // by side: two git refs or package versions share one binary path
-    const now = describe(binaries[which], which)
-    if (now.sha256 !== recorded.sha256) {
-      throw new UsageError(`--resume: the --${which} binary ${binaries[which]} (sha256 ${now.sha256.slice(0, 12)}) is not the one the run started with: ${recorded.path} (sha256 ${recorded.sha256.slice(0, 12)}, recorded in ${ndjsonFile}); resume with --${which} ${recorded.path}, or start a new --output so that rows of two binaries do not mix`, 'BENCHRIG_ERR_RESUME_MISMATCH')
-    }
-  }
-}
-
-module.exports = { loadForResume, checkResumeBinaries, trimNdjsonForResume }
+module.exports = { loadForResume, readForResume, trimNdjsonForResume }

@@ -18,6 +18,7 @@ const { runAuto } = require('./auto.js')
  * @property {(files: object[], pairs: number, firstPair: number) => Promise<{rows: object[], stopped: boolean}>} runBatch
  * @property {(msg: string) => void} log
  * @property {(e: object) => void} [progress] the rule's own progress (per configuration)
+ * @property {(name: string) => void} [fileEnded] a file the rule will run no more (its verdicts can be told)
  * @typedef {{rows: object[], stopped: boolean, stoppedBy?: string, stops?: object[]}} RuleResult
  *   rows: every row, previous ones included; stops: per configuration, which rule stopped it when and why
  * @typedef {{name: string, label: string, run: (ctx: RuleContext) => Promise<RuleResult>}} Rule

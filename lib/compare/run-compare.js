@@ -5,7 +5,7 @@
 // sinks as a row, retries a failed run once, records what still fails, and
 // stops cleanly between runs when asked to.
 const { runBenchmarkFile } = require('../harness/run-file.js')
-const { formatConfiguration } = require('../report/text.js')
+const { formatConfiguration } = require('../record/text.js')
 const { confToArgs } = require('../harness/args.js')
 const { runKey } = require('./schedule.js')
 const { fileOnSide, envOnSide } = require('./sides.js')
@@ -16,8 +16,10 @@ const { fileOnSide, envOnSide } = require('./sides.js')
  * @property {{old: string, new: string}} [binaries] absolute paths, when no sides are given
  * @property {string} [root] the plan's benchmark directory (a side with its own root maps files from it)
  * @property {string[]} args key=value narrowings (from --set)
+ * @property {Map<string, string[]>} [fileArgs] each file's own key=value narrowings, by file name,
+ *   when a --set is scoped (lib/compare/scoped-set.js); they replace args
  * @property {string} [cpuset]
- * @property {import('../harness/measure.js').MeasureName} [measure] what the rates count (default wall)
+ * @property {import('../record/measures.js').MeasureName} [measure] what the rates count (default wall)
  * @property {number} seed
  * @property {NodeJS.ProcessEnv} [env]
  * @property {(row: object, extra?: object) => void} onRow
@@ -31,6 +33,9 @@ const { fileOnSide, envOnSide } = require('./sides.js')
  * @property {() => number} [now] clock for the "start" column (epoch ms)
  * @property {(w: object) => void} [onWarning] an undeclared --set key passed through
  * @property {{sets: [string, string]}} [duet] the duet executor's two CPU sets
+ * @property {ReturnType<import('./pin.js').placement>} [placement] where runs go (pin.js); none: as told by cpuset
+ * @property {{measure: (cpus: number[]) => Promise<Record<string, number>>}} [probe] the CPU speed probe
+ * @property {(speeds: Record<string, number>) => void} [onProbe] told of every probe (the run-time warning)
  */
 
 /** Error codes of failures that a second run cannot change. */
@@ -54,13 +59,15 @@ async function runOne (run, ctx) {
     const errors = []
     const res = await runFile({
       ...processOn(side, run.file, ctx),
-      args: [...ctx.args, ...extraArgs],
+      pair: run.pair,
+      args: [...argsOf(ctx, run.name), ...extraArgs],
       onConfig: (c) => {
         if (configs === undefined && extraArgs.length === 0) configs = c.queueLength
         if (ctx.onProgress) ctx.onProgress({ phase: 'config', queueLength: c.queueLength })
       },
       onReport: (r) => {
-        const configuration = formatConfiguration(r.conf)
+        // a runner's task (compare --cmd) names its configuration as it is
+        const configuration = typeof r.conf === 'string' ? r.conf : formatConfiguration(r.conf)
         if (recorded.has(configuration)) return // already measured in this run (whole-file retry)
         recorded.add(configuration)
         const row = {
@@ -117,6 +124,15 @@ async function runOne (run, ctx) {
 }
 
 /**
+ * A file's key=value narrowings: its own under scoped settings, else the run's.
+ * @param {CompareContext} ctx
+ * @param {string} name the file's name ("category/file.js")
+ */
+function argsOf (ctx, name) {
+  return (ctx.fileArgs && ctx.fileArgs.get(name)) ?? ctx.args
+}
+
+/**
  * A duet child's measured section (duet-barrier.js), as row columns.
  * @param {Record<string, unknown>|undefined} extra
  */
@@ -165,6 +181,7 @@ function sideOf (ctx, label) {
 function processOn (side, file, ctx) {
   return {
     file: fileOnSide(side, file, ctx.root),
+    side: side.label,
     execPath: side.execPath,
     execArgv: side.execArgv,
     cwd: side.cwd,
@@ -208,10 +225,17 @@ async function runSchedule (schedule, ctx) {
   const failures = []
   let ran = 0
   const t0 = Date.now()
+  let pairKey
+  let where = {}
   for (const run of todo) {
     if (ctx.stop && ctx.stop.stopped) break
     if (ctx.onProgress) ctx.onProgress({ phase: 'start', run, index: ran, total: todo.length, elapsedMs: Date.now() - t0 })
-    const out = await runOne(run, ctx)
+    const key = `${run.name}\u0000${run.pair}`
+    if (key !== pairKey) {
+      pairKey = key
+      where = await placePair(run, ctx)
+    }
+    const out = await runOne(run, { ...ctx, cpuset: where.cpuset ?? ctx.cpuset, tags: { ...ctx.tags, ...where.columns } })
     ran++
     rows.push(...out.rows)
     for (const f of out.failures) {
@@ -222,6 +246,32 @@ async function runSchedule (schedule, ctx) {
     if (ctx.onProgress) ctx.onProgress({ phase: 'end', run, index: ran, total: todo.length, elapsedMs: Date.now() - t0 })
   }
   return { rows, failures, stopped: Boolean(ctx.stop && ctx.stop.stopped), ran }
+}
+
+/**
+ * Before a pair of the serial executor: its CPU (one CPU per pair, pin.js)
+ * and the probe of the CPUs the run uses, as the pair's row columns:
+ * cpuset (the pair's CPU, or --cpuset's list), cpu_speed (the probe's speed
+ * of that CPU), cpu_spread (fastest over slowest CPU probed).
+ * @param {import('./schedule.js').ScheduledRun} run
+ * @param {CompareContext} ctx
+ * @returns {Promise<{cpuset?: string, columns: Record<string, unknown>}>}
+ */
+async function placePair (run, ctx) {
+  const p = ctx.placement
+  if (!p) return { columns: {} }
+  const { servesHttp, cpuForPair } = require('./pin.js')
+  const cpu = p.mode === 'one-cpu' && !servesHttp(run.file) ? cpuForPair(ctx.seed, run.name, run.pair, p.cpus) : undefined
+  const cpuset = cpu === undefined ? ctx.cpuset : String(cpu)
+  const columns = { ...(cpuset === undefined ? {} : { cpuset }) }
+  if (ctx.probe && p.probe.length > 0) {
+    const { spreadOf, setSpeed } = require('../harness/cpu-probe.js')
+    const speeds = await ctx.probe.measure(cpu === undefined || p.probe.includes(cpu) ? p.probe : [cpu, ...p.probe])
+    if (ctx.onProbe) ctx.onProbe(speeds)
+    const speed = cpuset === undefined ? undefined : setSpeed(speeds, cpuset)
+    Object.assign(columns, { ...(speed === undefined ? {} : { cpu_speed: speed }), cpu_spread: spreadOf(speeds) })
+  }
+  return { cpuset: cpu === undefined ? undefined : String(cpu), columns }
 }
 
 /**
@@ -237,10 +287,10 @@ async function warmUp (files, count, ctx) {
     for (const f of files) {
       for (const binary of /** @type {const} */ (['old', 'new'])) {
         if (ctx.stop && ctx.stop.stopped) return
-        await runFile({ ...processOn(sideOf(ctx, binary), f.file, ctx), args: ctx.args })
+        await runFile({ ...processOn(sideOf(ctx, binary), f.file, ctx), args: argsOf(ctx, f.name) })
       }
     }
   }
 }
 
-module.exports = { runOne, runSchedule, warmUp, sideOf, processOn }
+module.exports = { runOne, runSchedule, warmUp, sideOf, processOn, placePair, argsOf }

@@ -4,7 +4,7 @@
 // back in a random order. Slow drift (thermal, background load) then hits
 // both binaries alike and cancels in the pairwise ratios, and an order
 // effect (the second run of a pair being faster) cancels on average.
-const { createRng } = require('../stats/prng.js')
+const { createRng } = require('../prng.js')
 
 /**
  * @typedef {{file: string, name: string, pair: number, binary: 'old'|'new', order: 1|2}} ScheduledRun

@@ -87,8 +87,9 @@ function shardSchedule (schedule, shard, costs) {
 /**
  * A short hash of what decides the plan's measurements: the seed, the
  * categories and files, the runs of each batch, --set, and the binaries'
- * contents. Shards with equal hashes belong to one comparison.
- * @param {{seed: number, categories: string[], batches: Batch[], args: string[], sha256: {old: string, new: string}}} p
+ * contents; with scoped settings (--set SCOPE:key=value, a question file),
+ * every file's own. Shards with equal hashes belong to one comparison.
+ * @param {{seed: number, categories: string[], batches: Batch[], args: string[], fileArgs?: Map<string, string[]>, sha256: {old: string, new: string}}} p
  * @returns {string} 16 hex digits
  */
 function planHash (p) {
@@ -97,6 +98,7 @@ function planHash (p) {
     categories: p.categories,
     batches: p.batches.map((b) => ({ files: b.files.map((f) => f.name), runs: b.runs, firstPair: b.firstPair })),
     set: p.args,
+    ...(p.fileArgs ? { fileSet: [...p.fileArgs].sort((a, b) => (a[0] < b[0] ? -1 : 1)) } : {}),
     old: p.sha256.old,
     new: p.sha256.new
   })

@@ -1,4 +1,6 @@
 'use strict'
+// What a side is, as the executors and rules see it; lib/sides/ builds sides from
+// the flags (git refs, package versions) with the worktrees and installs this file never touches.
 // The two sides of a comparison and how to start a process on each. The
 // executors and the stopping rules see only sides; what a side is made of
 // (a node binary, a git ref's worktree, a package version's prefix) is the

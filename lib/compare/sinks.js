@@ -15,7 +15,7 @@ const { createCompareProgress } = require('./progress.js')
  * @typedef {{row?: (row: object, extra?: object) => void, failure?: (f: object) => void,
  *   progress?: (e: object) => void, end?: (summary: object) => void, close?: () => void|Promise<void>,
  *   clear?: () => void, ready?: () => Promise<void>}} Sink
- * @typedef {{opts: Record<string, any>, meta: Record<string, any>, stdout: {write: (s: string) => unknown},
+ * @typedef {{opts: import('./options.js').CompareOptions, meta: Record<string, any>, stdout: {write: (s: string) => unknown},
  *   stderr: NodeJS.WritableStream, env?: NodeJS.ProcessEnv, append: (file: string) => boolean}} SinkContext
  *   append(file): the file is continued (resume) rather than started
  * @typedef {{name: string, open: (o: SinkContext) => Sink|undefined}} SinkKind

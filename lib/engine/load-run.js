@@ -177,7 +177,10 @@ class LoadRun extends RunEmitter {
       const d = lost >= 0 ? stats[lost].errorDetails : merged.errorDetails
       const why = d.connect ?? d.read ?? d.parse ?? d.goaway ?? 'no connection succeeded'
       const hint = require('./connect-hint.js').connectHint(why, { ...opts, target })
-      throw new RunError(`cannot connect to ${where} (${why}): ${hint}`, 'BENCHRIG_ERR_UNREACHABLE')
+      const err = new RunError(`cannot connect to ${where} (${why}): ${hint}`, 'BENCHRIG_ERR_UNREACHABLE')
+      // what was counted (the errors): autocannon's API calls back with it
+      Object.defineProperty(err, 'result', { value: buildResult(merged, opts, { cpuUs: usage.user + usage.system, wallMs: merged.elapsedMs }) })
+      throw err
     }
     if (merged.errorDetails.hook !== undefined) throw new RunError(`the run stopped: ${merged.errorDetails.hook}`, 'BENCHRIG_ERR_HOOK')
     /** @type {LoadResult} */
@@ -233,7 +236,8 @@ class LoadRun extends RunEmitter {
 
   #runHere (ro) {
     // a 'response' listener from the start gets autocannon's (client, status, resBytes, ms): the run takes the dynamic path
-    if (this.listenerCount('response') > 0 && !ro.ws) ro = withResponses(ro)
+    // (so does a 'reqMismatch' listener, which gets the refused body)
+    if ((this.listenerCount('response') > 0 || this.listenerCount('reqMismatch') > 0) && !ro.ws) ro = withResponses(ro)
     const runner = new Runner(ro)
     this.#runners.push(runner)
     if (ro.intervalMs > 0) runner.onInterval = (row) => this.#interval(row, this.#sources)
@@ -249,11 +253,25 @@ class LoadRun extends RunEmitter {
       // only the capturing scanners (a hook reads bodies) count a response's bytes
       this.emit('response', clientOf(conn), status, /** @type {{resBytes?: number}|undefined} */ (conn.scanner)?.resBytes ?? 0, latencyMs)
     }
-    if (this.listenerCount('response') > 0) runner.onResponse = hook
-    this.on('newListener', (name) => { if (name === 'response') runner.onResponse = hook })
-    this.on('removeListener', (name) => {
-      if (name === 'response' && this.listenerCount('response') === 0) runner.onResponse = null
-    })
+    // `reqMismatch` (autocannon's): the body of a response -E/verifyBody refused
+    let mismatches = 0
+    const mismatch = (id) => {
+      if (runner.counters[C.MISMATCHES] === mismatches) return
+      mismatches = runner.counters[C.MISMATCHES]
+      const body = /** @type {{body?: Buffer}|undefined} */ (runner.connections[id - ro.idOffset]?.scanner)?.body
+      this.emit('reqMismatch', body === undefined ? '' : body.toString())
+    }
+    const both = (status, latencyMs, id) => { hook(status, latencyMs, id); mismatch(id) }
+    const onlyMismatch = (status, latencyMs, id) => mismatch(id)
+    /** @param {string} [adding] an event a listener is being added to */
+    const listen = (adding) => {
+      const r = adding === 'response' || this.listenerCount('response') > 0
+      const m = adding === 'reqMismatch' || this.listenerCount('reqMismatch') > 0
+      runner.onResponse = r && m ? both : r ? hook : m ? onlyMismatch : null
+    }
+    listen()
+    this.on('newListener', (name) => { if (name === 'response' || name === 'reqMismatch') listen(name) })
+    this.on('removeListener', (name) => { if (name === 'response' || name === 'reqMismatch') listen() })
     // a script's stop() in this share ends the run like stop(), keeping its reason
     runner.onScriptStop = () => this.#stopShares()
     // a script's init() is awaited before the share starts

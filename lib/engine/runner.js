@@ -482,6 +482,14 @@ function stopRunner (runner, reason) { runner.stop(reason) }
 
 /** The duration is over: stop now, or first give what is in flight its gracefulStop. */
 function durationEnded (runner) {
+  // node's timers can fire a few ms early against performance.now() (the
+  // loop's cached time lags on a loaded machine): wait out the rest, so that
+  // a run lasts its duration (result.duration >= -d)
+  const left = runner.startMono + runner.opts.durationMs - runner.clock.now()
+  if (left > 0) {
+    runner.durationTimer = runner.clock.setTimeout(durationEnded, Math.ceil(left), runner)
+    return
+  }
   if (runner.gracefulStopMs > 0) require('./graceful-stop.js').drain(runner)
   else runner.stop('duration')
 }

@@ -5,7 +5,7 @@
 // and the reporting channel (IPC to the root, or a text line by hand).
 // Runs inside the binary under test: Node 18 APIs only.
 const { UsageError } = require('../errors.js')
-const { formatNodeResultLine, formatExtraLine, formatErrorLine } = require('../report/text.js')
+const { formatNodeResultLine, formatExtraLine, formatErrorLine } = require('../record/text.js')
 const { createMeter } = require('./meter.js')
 
 const BENCH_ERR = 'BENCHRIG_ERR_BENCHMARK'
@@ -22,6 +22,15 @@ const state = { child: false, exit: (code) => { process.exitCode = code } }
 // stderr as well, as Node's own child writes its error there.
 const DRIVER_PRINTS_ERRORS = process.env.BENCHRIG_DRIVER === '1'
 delete process.env.BENCHRIG_DRIVER
+
+/**
+ * True in a root whose parent is not one of our drivers but a driver of Node
+ * core's shape (its run.js or compare.js: forked over IPC, reads only reports):
+ * there the root's exit code follows Node's common.js.
+ */
+function underForeignDriver () {
+  return typeof process.send === 'function' && !DRIVER_PRINTS_ERRORS && !state.child
+}
 
 /** @param {(code: number) => void} fn ends this process with `code` */
 function setExitHandler (fn) {
@@ -233,4 +242,4 @@ class BenchmarkCore {
   }
 }
 
-module.exports = { BenchmarkCore, sendResult, markChild, setExitHandler, isHarnessError, zeroAllowed, GRACE_MS }
+module.exports = { BenchmarkCore, sendResult, markChild, setExitHandler, isHarnessError, zeroAllowed, underForeignDriver, GRACE_MS }

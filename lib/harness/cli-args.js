@@ -10,7 +10,7 @@
 const { parseArgs } = require('node:util')
 const { UsageError } = require('../errors.js')
 const { parseDuration } = require('../engine/options/units.js')
-const { didYouMean } = require('../cli/suggest.js')
+const { didYouMean } = require('../suggest.js')
 
 /**
  * Turns a parseArgs error into a message naming the flag.

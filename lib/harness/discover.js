@@ -88,6 +88,9 @@ function findBenchmarks ({ root, categories, filter = [], exclude = [] }) {
       // An existing folder without benchmark files is a category with no
       // files, as in Node core (its run.js finds nothing there), not an error.
       if (isCategoryName(category) && isDirectory(dir)) continue
+      if (NOT_CATEGORIES.has(category) && isDirectory(dir)) {
+        throw new UsageError(`"${category}" is a folder of ${root} that is never a category (${[...NOT_CATEGORIES].join(', ')} hold helpers, not benchmarks); categories in ${root}: ${known.join(', ') || '(none)'}`)
+      }
       throw new UsageError(`unknown category "${category}" (no such folder); categories in ${root}: ${known.join(', ') || '(none)'}`)
     }
     for (const name of fs.readdirSync(dir).filter(isBenchmarkFile).sort()) {

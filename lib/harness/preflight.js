@@ -4,7 +4,7 @@
 // (exit 2) instead of the same failure once per configuration.
 const fs = require('node:fs')
 const { UsageError } = require('../errors.js')
-const { didYouMean } = require('../cli/suggest.js')
+const { didYouMean } = require('../suggest.js')
 
 /**
  * `--set benchmarker=NAME` must name a known load generator. A benchmark file

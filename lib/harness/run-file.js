@@ -5,7 +5,7 @@
 const { fork, spawn } = require('node:child_process')
 const path = require('node:path')
 const { cpusetPrefix } = require('./cpuset.js')
-const { isNodeBenchFile } = require('../node-bench/detect.js')
+const { isNodeBenchFile } = require('./node-bench-file.js')
 
 // A node:bench file has no createBenchmark root of its own: this one runs it.
 const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
@@ -27,13 +27,15 @@ const NODE_BENCH_ROOT = path.join(__dirname, '..', 'node-bench', 'root.js')
  * @param {string} [opts.cpuset] taskset CPU list for the root and its children
  * @param {string} [opts.cwd] working directory of the root (default this process's)
  * @param {string[]} [opts.execArgv] node options before the file (a compare side's own)
- * @param {import('./measure.js').MeasureName} [opts.measure] what the rates count (default wall);
+ * @param {import('../record/measures.js').MeasureName} [opts.measure] what the rates count (default wall);
  *   the one way every driver passes it (BENCHRIG_MEASURE to the root)
  * @param {(r: Report) => void} [opts.onReport]
  * @param {(e: ErrorReport) => void} [opts.onError]
  * @param {(c: ConfigMessage) => void} [opts.onConfig]
  * @param {(w: WarningMessage) => void} [opts.onWarning]
  *   an undeclared key=value passed through (see create.js)
+ * @param {'old'|'new'} [opts.side] compare's side of this run, and
+ * @param {number} [opts.pair] its pair (read by compare --cmd's runFile, lib/runners/run-command.js)
  * @param {NodeJS.WritableStream} [opts.output] where the processes' own stdout goes
  *   (default process.stderr, so that run.js's stdout holds only results)
  * @returns {Promise<{exitCode: number|null, signal: string|null, failures: number, reports: number}>}

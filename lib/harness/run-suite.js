@@ -8,10 +8,10 @@ const { runBenchmarkFile } = require('./run-file.js')
 const { cpusetPrefix } = require('./cpuset.js')
 const { createProgress } = require('./progress.js')
 const { clearOnSigint } = require('./status-line.js')
-const { createTextWriter, formatErrorLine } = require('../report/text.js')
-const { createRunCsvWriter, createWideCsvWriter } = require('../report/csv.js')
-const { createNdjsonWriter } = require('../report/ndjson.js')
-const { collectMeta } = require('../report/meta.js')
+const { createTextWriter, formatErrorLine } = require('../record/text.js')
+const { createRunCsvWriter, createWideCsvWriter } = require('../record/csv.js')
+const { createNdjsonWriter } = require('../record/ndjson.js')
+const { collectMeta } = require('../record/meta.js')
 const { UsageError } = require('../errors.js')
 const { checkBenchmarkers } = require('./preflight.js')
 const { splitSetArgs, createKeyWarner } = require('./pass-through.js')
@@ -67,13 +67,14 @@ function useColor (stream) {
  * @param {string} [opts.cpuset]
  * @param {number} [opts.timeout] seconds one configuration may take before it is killed
  * @param {boolean} [opts.strict] a --set key a file does not declare fails that file
+ * @param {NodeJS.ProcessEnv} [opts.env] the environment of the benchmark processes (default process.env)
  *   (default: passed through with one warning per run, as Node core passes it)
  * @param {boolean} [opts.human] the simple format rounded to two decimals, util.inspect
  *   quoting and a detail line under load-generator results (default: Node core's lines)
  * @param {boolean} [opts.track] after each run of a file, print how long it took (trackLine)
  * @param {() => number} [opts.now] clock in ms for --track (tests inject one)
  * @param {string} [opts.prog] program name for warnings
- * @param {import('./measure.js').MeasureName} [opts.measure] what the rates count (default wall;
+ * @param {import('../record/measures.js').MeasureName} [opts.measure] what the rates count (default wall;
  *   --test and --test-all ignore it)
  * @param {string} [opts.execPath] node binary for the benchmarks
  * @param {{result: (rep: any) => void, fileEnd: () => Promise<unknown>}} [opts.history] --history: records each file's results
@@ -90,7 +91,7 @@ async function runSuite (opts) {
   const stderr = opts.stderr ?? process.stderr
   if (!FORMATS.includes(format)) throw new UsageError(`--format ${format}: use one of ${FORMATS.join(', ')}`)
   if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs ${runs}: give a whole number >= 1`)
-  const env = { ...process.env }
+  const env = { ...(opts.env ?? process.env) }
   if (opts.timeout !== undefined) {
     if (!(opts.timeout >= 0)) throw new UsageError(`--timeout ${opts.timeout}: give a number of seconds (0: no limit)`)
     env.BENCHRIG_TIMEOUT = String(opts.timeout)

@@ -16,7 +16,7 @@
 // Hodges–Lehmann estimate and interval of the shift of the log values
 // between the segments either side (rank-sum inversion, lib/stats).
 // Pure functions over arrays; the store calls `detectChanges` per series.
-const { tTail, normQuantile } = require('../stats/distributions.js')
+const { tTail, tQuantile, normQuantile, incompleteBeta } = require('../stats/distributions.js')
 const { rankSumPmf, lowerQuantile } = require('../stats/rank-distributions.js')
 
 const DEFAULTS = { maxP: 0.0001, weakP: 0.05, window: 50, minSize: 3, minMagnitude: 0, confLevel: 0.95 }
@@ -212,4 +212,228 @@ function detectChanges (x, opts = {}) {
   return { changes, weak }
 }
 
-module.exports = { detectChanges, bestSplit, tTest, stepSize, hodgesLehmann, DEFAULTS }
+// ---------------------------------------------------------------------------
+// Labels with many runs each (a release measured 30 times): a segment is all
+// its labels' runs. The split is searched at label boundaries only, with
+// E-Divisive's Q over the runs (log values where all are positive: steps are
+// ratios). The t-test at a split is of a two-level model: a label's mean
+// varies around its segment's by label-to-label noise (sigmaB^2: a rerun on
+// another day, a rebuilt binary) on top of the runs' own (sigmaW^2). sigmaW^2
+// comes from the runs inside labels, sigmaB^2 from how far the label means
+// of each segment spread beyond what sigmaW^2 explains (method of moments,
+// taken in when an F-test at 0.25 says they spread more than the runs do). A 50% step after the first of six releases is then tested
+// against the spread of the other five's means (4 df), not against one
+// median per label with too few labels for any test; a day-to-day shift of
+// one label is not mistaken for a step when the labels' means spread as much.
+// The step's size and interval come from the same model: the difference of
+// the segments' mean logs, +- t(df) standard errors, as a ratio - 1.
+
+/** P(F > f) for F(d1, d2). */
+function fTail (f, d1, d2) {
+  return incompleteBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2)
+}
+
+/**
+ * Side rules for labels with runs: at least 1 label and minRuns runs a side,
+ * minLabels in the tested stretch; poolP: the p of the F-test under which the
+ * labels' spread counts as label-to-label noise.
+ */
+const GROUP_DEFAULTS = { minRuns: 3, minLabels: 3, poolP: 0.25 }
+
+/**
+ * @param {number[][]} groups values per label, in label order
+ */
+function groupStats (groups, logs) {
+  return groups.map((g) => {
+    const v = logs ? g.map(Math.log) : g
+    const m = moments(v, 0, v.length)
+    return { n: m.n, mean: m.mean, ss: m.variance * (m.n - 1) }
+  })
+}
+
+/**
+ * The two-level t-test of labels [a, t) against [t, b).
+ * @param {{n: number, mean: number, ss: number}[]} st
+ * @returns {{p: number, diff: number, se: number, df: number, before: number, after: number, sigmaB: number}}
+ */
+function groupTest (st, a, t, b, poolP = GROUP_DEFAULTS.poolP) {
+  const seg = (lo, hi) => {
+    let n = 0
+    let sum = 0
+    for (let i = lo; i < hi; i++) { n += st[i].n; sum += st[i].n * st[i].mean }
+    const mean = sum / n
+    let between = 0
+    let sq = 0
+    for (let i = lo; i < hi; i++) { between += st[i].n * (st[i].mean - mean) ** 2; sq += st[i].n * st[i].n }
+    return { n, mean, between, sq, k: hi - lo }
+  }
+  const A = seg(a, t)
+  const B = seg(t, b)
+  let ssw = 0
+  let dfw = 0
+  for (let i = a; i < b; i++) { ssw += st[i].ss; dfw += st[i].n - 1 }
+  const k = A.k + B.k
+  const dfb = k - 2
+  const msb = dfb > 0 ? (A.between + B.between) / dfb : 0
+  let sigmaW2
+  let sigmaB2 = 0
+  let df
+  if (dfw === 0) {
+    // one run per label: label means are the values; their spread is all the noise
+    sigmaW2 = msb
+    df = dfb
+  } else {
+    sigmaW2 = ssw / dfw
+    const nbar = (A.n + B.n) / k
+    // label-to-label noise is taken in when the labels' means spread more
+    // than the runs explain by an F-test at poolP (Bancroft's "sometimes
+    // pool" rule): else the runs are the replicates (pooling at any sign of
+    // spread would drop the test to the labels' few df half the time when
+    // there is none)
+    if (dfb > 0 && msb > sigmaW2 && fTail(msb / sigmaW2, dfb, dfw) < poolP) sigmaB2 = (msb - sigmaW2) / nbar
+    df = sigmaB2 > 0 ? dfb : dfw + dfb
+  }
+  const varOf = (S) => sigmaW2 / S.n + sigmaB2 * S.sq / (S.n * S.n)
+  const se = Math.sqrt(varOf(A) + varOf(B))
+  const diff = B.mean - A.mean
+  let p
+  if (df < 1) p = 1
+  else if (se === 0) p = diff === 0 ? 1 : 0
+  else p = Math.min(1, 2 * tTail(Math.abs(diff) / se, df))
+  return { p, diff, se, df, before: A.mean, after: B.mean, sigmaB: Math.sqrt(sigmaB2) }
+}
+
+/**
+ * E-Divisive's best split of labels [s, e) at a label boundary, over the runs.
+ * @param {number[][]} groups (log) values per label
+ */
+function bestGroupSplit (groups, s, e, o) {
+  const x = []
+  const starts = []
+  for (let i = s; i < e; i++) { starts.push(x.length); x.push(...groups[i]) }
+  const n = x.length
+  const ok = new Set()
+  for (let j = 1; j < e - s; j++) if (starts[j] >= o.minRuns && n - starts[j] >= o.minRuns) ok.add(starts[j])
+  if (ok.size === 0) return undefined
+  let whole = 0
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) whole += Math.abs(x[i] - x[j])
+  let left = 0
+  let right = whole
+  let best
+  for (let tau = 1; tau < n; tau++) {
+    const v = x[tau - 1]
+    for (let i = 0; i < tau - 1; i++) left += Math.abs(x[i] - v)
+    for (let j = tau; j < n; j++) right -= Math.abs(v - x[j])
+    if (!ok.has(tau)) continue
+    const m = tau
+    const k = n - tau
+    const within = (sum, c) => (c > 1 ? sum / (c * (c - 1) / 2) : 0)
+    const q = (m * k / n) * (2 * (whole - left - right) / (m * k) - within(left, m) - within(right, k))
+    if (best === undefined || q > best.q) best = { tau: s + starts.indexOf(tau), q }
+  }
+  return best
+}
+
+/**
+ * Whether labels with runs can be tested at all, and what would be enough.
+ * @param {number[][]} groups
+ * @returns {string|undefined} why not, with what would be enough
+ */
+function untestable (groups, opts = {}) {
+  const o = { ...DEFAULTS, ...GROUP_DEFAULTS, ...opts }
+  const k = groups.length
+  const runs = groups.reduce((a, g) => a + g.length, 0)
+  if (groups.every((g) => g.length <= 1)) {
+    if (k < 4) return `${k} label${k === 1 ? '' : 's'} of one run each: too few to test; 4 labels are the least (2 a side), 12 or more find steps of a few % (bench/changepoint-sim.js), or measure each label ${o.minRuns}+ times`
+    return undefined
+  }
+  if (k < o.minLabels) return `${k} label${k === 1 ? '' : 's'} (${runs} runs): too few to test a step against the labels' own spread; ${o.minLabels} labels are the least, with ${o.minRuns}+ runs either side of a step`
+  return undefined
+}
+
+/**
+ * Change points of a series of labels that each hold one or more runs.
+ * One run per label: detectChanges on the values (as before); else the
+ * grouped search above. Indexes are label indexes.
+ * @param {number[][]} groups values per label, in label order
+ * @param {Partial<typeof DEFAULTS & typeof GROUP_DEFAULTS>} [opts]
+ * @returns {{changes: Change[], weak: Change[], untestable?: string}}
+ */
+function detectGroupChanges (groups, opts = {}) {
+  const why = untestable(groups, opts)
+  if (why) return { changes: [], weak: [], untestable: why }
+  if (groups.every((g) => g.length === 1)) return detectChanges(groups.map((g) => g[0]), opts)
+  const o = { ...DEFAULTS, ...GROUP_DEFAULTS, ...opts }
+  const logs = groups.every((g) => g.every((v) => v > 0))
+  const lg = logs ? groups.map((g) => g.map(Math.log)) : groups
+  const st = groupStats(groups, logs)
+  const k = groups.length
+  const found = new Set()
+  const split = (s, e) => {
+    if (e - s < o.minLabels) return
+    const best = bestGroupSplit(lg, s, e, o)
+    if (!best) return
+    if (!(groupTest(st, s, best.tau, e, o.poolP).p < o.weakP)) return
+    found.add(best.tau)
+    split(s, best.tau)
+    split(best.tau, e)
+  }
+  const step = Math.max(1, Math.floor(o.window / 2))
+  for (let s = 0; ; s += step) {
+    const e = Math.min(k, s + o.window)
+    split(s, e)
+    if (e >= k) break
+  }
+  const at = (cps, i) => {
+    const tau = cps[i]
+    const a = Math.max(i > 0 ? cps[i - 1] : 0, tau - o.window)
+    const b = Math.min(i < cps.length - 1 ? cps[i + 1] : k, tau + o.window)
+    return { tau, a, b, ...groupTest(st, a, tau, b, o.poolP) }
+  }
+  const pruneGroups = (cps, threshold) => {
+    const kept = [...cps]
+    for (;;) {
+      let worst = -1
+      let worstP = -1
+      for (let i = 0; i < kept.length; i++) {
+        const t = at(kept, i)
+        const magnitude = logs ? Math.abs(Math.expm1(t.diff)) : Math.abs(t.before !== 0 ? t.after / t.before - 1 : Infinity)
+        const p = magnitude < o.minMagnitude ? 1 : t.p
+        if (p > threshold && p > worstP) { worst = i; worstP = p }
+      }
+      if (worst < 0) return kept
+      kept.splice(worst, 1)
+    }
+  }
+  const weakSet = pruneGroups([...found].sort((a, b) => a - b), o.weakP)
+  const strong = pruneGroups(weakSet, o.maxP)
+  const runsIn = (a, b) => groups.slice(a, b).reduce((n, g) => n + g.length, 0)
+  const describe = (cps, i) => {
+    const t = at(cps, i)
+    const q = t.df >= 1 ? tQuantile(1 - (1 - o.confLevel) / 2, t.df) : Infinity
+    const lo = t.diff - q * t.se
+    const hi = t.diff + q * t.se
+    const scale = Math.abs(t.before) || 1
+    const ratio = (d) => (logs ? Math.expm1(d) : d / scale)
+    return {
+      index: t.tau,
+      p: t.p,
+      before: logs ? Math.exp(t.before) : t.before,
+      after: logs ? Math.exp(t.after) : t.after,
+      size: ratio(t.diff),
+      ci: [ratio(lo), ratio(hi)],
+      nBefore: t.tau - t.a,
+      nAfter: t.b - t.tau,
+      runsBefore: runsIn(t.a, t.tau),
+      runsAfter: runsIn(t.tau, t.b),
+      df: t.df,
+      labelNoise: logs ? Math.expm1(t.sigmaB) : t.sigmaB / scale
+    }
+  }
+  const changes = strong.map((_, i) => describe(strong, i))
+  const strongSet = new Set(strong)
+  const weak = weakSet.map((tau, i) => (strongSet.has(tau) ? undefined : describe(weakSet, i))).filter((c) => c !== undefined)
+  return { changes, weak }
+}
+
+module.exports = { detectChanges, detectGroupChanges, untestable, groupTest, bestSplit, tTest, stepSize, hodgesLehmann, DEFAULTS, GROUP_DEFAULTS }

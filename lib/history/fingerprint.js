@@ -8,7 +8,7 @@
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
-const { fileSha256, harnessFlags } = require('../report/meta.js')
+const { fileSha256, harnessFlags } = require('../record/meta.js')
 
 /**
  * @typedef {{cpu: string, kernel: string, governor: string, nodeVersion: string,

@@ -12,15 +12,16 @@
 // naming the file and the line.
 const fs = require('node:fs')
 const crypto = require('node:crypto')
-const { parseCsv } = require('../report/csv.js')
-const { formatConfiguration } = require('../report/text.js')
+const { parseCsv } = require('../record/csv.js')
+const { formatConfiguration } = require('../record/text.js')
 const { UsageError } = require('../errors.js')
 const { envFromMeta } = require('./fingerprint.js')
 
 /**
  * @typedef {{file: string, configuration: string, measure: string, value: number,
- *   label?: string, env: Partial<import('./fingerprint.js').Env>, key?: string}} HistoryRecord
- *   key: the measurement's identity (measurementKey), where the format carries it
+ *   label?: string, display?: string, pos?: number, env: Partial<import('./fingerprint.js').Env>, key?: string}} HistoryRecord
+ *   key: the measurement's identity (measurementKey), where the format carries it;
+ *   label: the stable id (a commit, a version), display: the name shown (a tag), pos: a commit's git position
  */
 
 /**
@@ -45,6 +46,21 @@ const measureOf = (m) => (m === undefined || m === null || m === '' ? 'wall' : S
 
 function badInput (where, line, what) {
   return new UsageError(`${where}:${line}: ${what}`, 'BENCHRIG_ERR_HISTORY_INPUT')
+}
+
+/**
+ * The label a compare side's rows are filed under when none is given: the
+ * commit of a git-ref side (shown by its tag or describe), the installed
+ * version of a package side, else the binary's node version (what changed
+ * between the sides is what orders a series).
+ * @param {any} side the side's metadata (lib/sides/*: describe())
+ * @returns {{label: string, display?: string, pos?: number}|undefined}
+ */
+function sideLabel (side) {
+  if (!side || typeof side !== 'object') return undefined
+  if (side.commit) return { label: String(side.commit), display: String(side.describe ?? String(side.commit).slice(0, 12)), ...(Number.isInteger(side.position) ? { pos: side.position } : {}) }
+  if (side.package_version) return { label: String(side.package_version), display: String(side.package_version) }
+  return side.version ? { label: String(side.version) } : undefined
 }
 
 /**
@@ -163,13 +179,14 @@ function fromNdjson (text, where, opts) {
       const side = o.binary === 'old' ? 'old' : 'new'
       const given = labels[side]
       if (given === null) continue
-      const label = given ?? compareMeta?.[side]?.version
+      const fromMeta = given === undefined ? sideLabel(compareMeta?.[side]) : undefined
+      const label = given ?? fromMeta?.label
       if (!label) throw new UsageError(`${where}:${i + 1}: the ${side} binary has no version in the metadata; give --label OLD..NEW`, 'BENCHRIG_ERR_HISTORY_LABEL')
       const value = Number(o.rate)
       if (!Number.isFinite(value)) throw badInput(where, i + 1, `"rate" is ${JSON.stringify(o.rate)}, not a number`)
       const measure = measureOf(o.measure ?? compareMeta?.measure)
       const key = measurementKey({ seed: o.seed ?? compareMeta?.seed, pair: o.pair, start: o.start }, side, o.filename, o.configuration ?? '', measure)
-      records.push({ file: o.filename, configuration: o.configuration ?? '', measure, value, label, env: envFromMeta(compareMeta, side), ...(key ? { key } : {}) })
+      records.push({ file: o.filename, configuration: o.configuration ?? '', measure, value, label, ...(fromMeta?.display ? { display: fromMeta.display } : {}), ...(fromMeta?.pos !== undefined ? { pos: fromMeta.pos } : {}), env: envFromMeta(compareMeta, side), ...(key ? { key } : {}) })
     } else {
       throw badInput(where, i + 1, `schema ${JSON.stringify(o?.schema)}: not a record of run --format ndjson (benchrig-run/1) or compare --ndjson (benchrig-compare/1)`)
     }
@@ -234,7 +251,7 @@ function loadRecords (result, label, env) {
 
 /**
  * @param {string} file path
- * @param {{label?: string}} [opts]
+ * @param {{label?: string, runner?: string}} [opts] runner: the file is that runner's output (lib/runners/)
  * @returns {{kind: string, sha256: string, records: HistoryRecord[]}}
  */
 function readResultFile (file, opts = {}) {
@@ -246,6 +263,7 @@ function readResultFile (file, opts = {}) {
   }
   const sha256 = crypto.createHash('sha256').update(buf).digest('hex')
   const text = buf.toString('utf8')
+  if (opts.runner !== undefined) return { ...require('../runners/ingest.js').runnerRecords(file, text, { runner: opts.runner, label: opts.label }), sha256 }
   const first = text.trimStart()[0]
   let parsed
   if (first === '{' || first === '[') {
@@ -259,4 +277,4 @@ function readResultFile (file, opts = {}) {
   return { ...parsed, sha256 }
 }
 
-module.exports = { readResultFile, loadRecords, sideLabels, measurementKey, LOAD_MEASURES }
+module.exports = { readResultFile, loadRecords, sideLabels, sideLabel, measurementKey, LOAD_MEASURES }

@@ -52,7 +52,7 @@ function gitOrder (repo) {
 }
 
 /**
- * @param {{name: string, seq: number}[]} labels
+ * @param {{name: string, seq: number, pos?: number|null}[]} labels pos: a commit's git position, where stored
  * @param {{order?: string, repo?: string}} [opts]
  * @returns {{order: string, rank: Map<string, number>}} rank: 0 for the first label
  */
@@ -74,6 +74,10 @@ function orderLabels (labels, opts = {}) {
     const bad = labels.find((l) => !parseSemver(l.name))
     if (bad) throw new UsageError(`--order semver: label "${bad.name}" is not a version; give --order added or commit`, 'BENCHRIG_ERR_LABEL_ORDER')
     sorted = [...labels].sort((a, b) => compareSemver(a.name, b.name))
+  } else if (order === 'commit' && labels.every((l) => Number.isInteger(l.pos) && l.pos > 0)) {
+    // the git position stored with each commit (lib/history/git-label.js):
+    // git order from any folder, no checkout needed
+    sorted = [...labels].sort((a, b) => /** @type {number} */ (a.pos) - /** @type {number} */ (b.pos) || a.seq - b.seq)
   } else if (order === 'commit') {
     const commits = gitOrder(opts.repo ?? process.cwd())
     const position = (name) => {

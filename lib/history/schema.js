@@ -11,7 +11,7 @@
 // a point is one measured value of a series at a label, from a source.
 const { BenchrigError } = require('../errors.js')
 
-/** @type {{version: number, what: string, up: (d: {pk: string, real: string, bigint: string}) => string[]}[]} */
+/** @type {{version: number, what: string, up: (d: {pk: string, real: string, bigint: string}) => string[], fix?: (engine: import('./engine-postgres.js').Engine) => Promise<void>}[]} */
 const MIGRATIONS = [
   {
     version: 1,
@@ -40,6 +40,19 @@ const MIGRATIONS = [
     up: () => [
       'CREATE TABLE measurements (key TEXT PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES sources (id))'
     ]
+  },
+  {
+    version: 3,
+    // a label is a stable id (a full commit, a version) with a display name
+    // (the tag or `git describe` of a commit) and, for commits, its place in
+    // the history (how many commits it reaches), so a series is in git order
+    // from any folder; the fix joins what version 2 split (series-merge.js)
+    what: 'labels: display name and git position; one series per benchmark',
+    up: () => [
+      'ALTER TABLE labels ADD COLUMN display TEXT',
+      'ALTER TABLE labels ADD COLUMN pos INTEGER'
+    ],
+    fix: (engine) => require('./series-merge.js').mergeSplitSeries(engine)
   }
 ]
 
@@ -63,6 +76,7 @@ async function migrate (engine) {
     for (const m of MIGRATIONS) {
       if (m.version <= now) continue
       for (const sql of m.up(engine.dialect)) await engine.run(sql)
+      if (m.fix) await m.fix(engine)
     }
     await engine.run('DELETE FROM benchrig_meta WHERE key = ?', ['schema_version'])
     await engine.run('INSERT INTO benchrig_meta (key, value) VALUES (?, ?)', ['schema_version', String(LATEST)])

@@ -6,12 +6,13 @@
 // creation (a bad --history fails before any benchmark runs).
 const { openHistory } = require('./index.js')
 const { localEnv, envFromMeta } = require('./fingerprint.js')
-const { loadRecords, measurementKey } = require('./ingest.js')
-const { formatConfiguration } = require('../report/text.js')
+const { loadRecords, measurementKey, sideLabel } = require('./ingest.js')
+const { formatConfiguration } = require('../record/text.js')
 
 /**
  * @param {string} db --history
- * @param {{root?: string, source?: string}} [opts] source: names the batches in `history list`
+ * @param {{root?: string, source?: string, meta?: object}} [opts] source: names the batches in `history list`;
+ *   meta: kept with each batch (the sources table's meta column)
  */
 async function openSink (db, opts = {}) {
   const h = await openHistory(db, { root: opts.root, flag: '--history' })
@@ -27,7 +28,7 @@ async function openSink (db, opts = {}) {
       const batch = pending
       pending = []
       // the source name tells `history list` which run and which part it was
-      return h.add(batch, { source: `${opts.source ?? 'run'} ${stamp} #${++part}` })
+      return h.add(batch, { source: `${opts.source ?? 'run'} ${stamp} #${++part}`, ...(opts.meta ? { meta: opts.meta } : {}) })
     },
     async close () {
       try { await this.flush() } finally { await h.close() }
@@ -86,9 +87,17 @@ async function loadHistorySink (db, label) {
  *   meta: compare's NDJSON metadata (machine fields, old/new binaries with version and sha256)
  */
 async function compareHistorySink (db, o) {
-  const sink = await openSink(db, { root: o.root, source: 'compare' })
+  // the machine as the CPU probe saw it before the run travels with the rows' source;
+  // it does not key the series (a reading differs every run)
+  const machine = o.meta?.cpuProbe ? { cpuProbe: o.meta.cpuProbe, placement: o.meta.placement } : undefined
+  const sink = await openSink(db, { root: o.root, source: 'compare', ...(machine ? { meta: machine } : {}) })
   const every = o.every ?? 200
-  const labelOf = (side) => (o.labels && o.labels[side] !== undefined ? o.labels[side] : defaultLabel(o.meta?.[side]))
+  /** @returns {{label: string, display?: string, pos?: number}|null|undefined} */
+  const labelOf = (side) => {
+    const given = o.labels?.[side]
+    if (given === null) return null
+    return given !== undefined ? { label: given } : sideLabel(o.meta?.[side])
+  }
   let count = 0
   return {
     where: sink.where,
@@ -96,25 +105,15 @@ async function compareHistorySink (db, o) {
       const side = row.binary === 'old' ? 'old' : 'new'
       const label = labelOf(side)
       const value = Number(row.rate)
-      if (label === null || label === undefined || !Number.isFinite(value)) return
+      if (!label || !Number.isFinite(value)) return
       const measure = row.measure || 'wall'
       // the key a later add of this run's CSV or NDJSON computes: that add then adds nothing
       const key = measurementKey(row, side, row.filename, row.configuration ?? '', measure)
-      sink.push([{ file: row.filename, configuration: row.configuration ?? '', measure, value, label, env: sideEnv(o.meta, side), ...(key ? { key } : {}) }])
+      sink.push([{ file: row.filename, configuration: row.configuration ?? '', measure, value, ...label, env: sideEnv(o.meta, side), ...(key ? { key } : {}) }])
       if (++count % every === 0) await sink.flush()
     },
     close: () => sink.close()
   }
-}
-
-/**
- * What a compare side is recorded under by default: the commit of a git-ref
- * side, the installed version of a package side, else the binary's node
- * version (what changed between the sides is what orders a series).
- * @param {any} side the side's metadata (lib/sides/*: describe())
- */
-function defaultLabel (side) {
-  return side?.commit ?? side?.package_version ?? side?.version
 }
 
 /**
@@ -153,4 +152,4 @@ function compareSink (o) {
   }
 }
 
-module.exports = { runHistorySink, loadHistorySink, compareHistorySink, compareSink }
+module.exports = { runHistorySink, loadHistorySink, compareHistorySink, compareSink, sideEnv }

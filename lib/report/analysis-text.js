@@ -26,7 +26,7 @@ function nameOf (r) {
 
 /**
  * A verdict of --runs seq: after how many pairs, and why the rule stopped.
- * @param {{verdict: string, stop: {pairs: number, reason: string, needed?: number|null}}} r
+ * @param {{verdict: string, stop: {pairs: number, reason: string, evalue?: number, needed?: number|null}}} r
  * @param {boolean} long
  */
 function stopText (r, long) {
@@ -35,8 +35,30 @@ function stopText (r, long) {
   if (s.reason === 'futility') return long ? `inconclusive (futility at ${s.pairs} pairs${need})` : `inconclusive (futility${need})`
   if (s.reason === 'max-runs') return `inconclusive (--max-runs ${s.pairs}${need})`
   if (s.reason === 'running') return `inconclusive (not stopped at ${s.pairs} pairs)`
-  return long ? `${r.verdict} (stopped at ${s.pairs} pairs: interval ${s.reason})` : `${r.verdict} (at ${s.pairs})`
+  if (!long) return r.verdict
+  if (r.verdict === 'faster' || r.verdict === 'slower') return `${r.verdict} (called at pair ${s.pairs}${s.evalue === undefined ? '' : `, e-value ${evalueText(s.evalue)}`})`
+  return `${r.verdict} (stopped at pair ${s.pairs}: interval ${s.reason})`
 }
+
+/** An e-value as the seq table shows it. @param {number|undefined} e */
+function evalueText (e) {
+  if (e === undefined || !Number.isFinite(e)) return 'NA'
+  return e === 0 ? '0' : e >= 1e4 ? e.toExponential(1) : e.toPrecision(3)
+}
+
+/**
+ * The evidence column: under --runs seq the rule's own (its e-value where it
+ * stopped), never a fixed-sample p or q that may contradict its verdict (they
+ * stay in JSON and CSV); else q with its stars.
+ * @param {{q: number, stars: string, stop?: {evalue?: number}}} r
+ */
+function evidenceText (r) {
+  if (r.stop) return evalueText(r.stop.evalue)
+  return `${pval(r.q)} ${r.stars}`.trim()
+}
+
+/** Whether an analysis is of --runs seq rows (its table shows the rule's evidence). */
+const isSeq = (a) => a.results.some((r) => r.stop)
 
 /**
  * The verdict with what an inconclusive result lacks.
@@ -156,7 +178,7 @@ function groupWarnings (warnings, wide) {
 function measureLines (a) {
   const out = {}
   const measure = a.meta.measure ?? 'wall'
-  if (measure !== 'wall') out.head = require('../harness/measure.js').measureNote(measure)
+  if (measure !== 'wall') out.head = require('../record/measures.js').measureNote(measure)
   if (a.results.some((r) => r.method === 'paired-t-log')) {
     out.change = 'change: geometric mean of the pairs\' ratios new/old (paired t-test on log rates, for near-deterministic counts; positive = new is faster);'
   }
@@ -174,27 +196,33 @@ function formatAnalysisText (a, { wide = false, width = 100 } = {}) {
   const fit = wide ? Infinity : width
   const asked = a.meta.confLevel
   const ci = `${levelText(asked)} CI`
-  const rows = [['', 'pairs', 'change', ci, 'p', 'q', '', 'verdict']]
+  const seq = isSeq(a)
+  // under --runs seq: the rule's evidence (its e-value, the pair it stopped at), not Wilcoxon's p and q
+  const rows = seq ? [['', 'pairs', 'stopped', 'change', ci, 'e-value', 'verdict']] : [['', 'pairs', 'change', ci, 'p', 'q', '', 'verdict']]
   for (const r of a.results) {
     const n = r.n_pairs ? String(r.n_pairs) : `${r.n_old}/${r.n_new}*`
-    rows.push([nameOf(r), n, pct(r.change), ciText(r, asked), pval(r.p), pval(r.q), r.stars, wide ? verdictText(r, a.results.length) : shortVerdict(r)])
+    const verdict = wide ? verdictText(r, a.results.length) : shortVerdict(r)
+    if (seq) rows.push([nameOf(r), n, r.stop ? `at ${r.stop.pairs}` : '', pct(r.change), ciText(r, asked), evidenceText(r), verdict])
+    else rows.push([nameOf(r), n, pct(r.change), ciText(r, asked), pval(r.p), pval(r.q), r.stars, verdict])
   }
   if (a.geomean) {
     const g = a.geomean
-    rows.push([`geomean of ${g.configurations} configuration${g.configurations === 1 ? '' : 's'}`, g.pairs ? String(g.pairs) : '', pct(g.change), ciText(g, asked), '', '', '', ''])
+    const name = `geomean of ${g.configurations} configuration${g.configurations === 1 ? '' : 's'}`
+    rows.push(seq ? [name, g.pairs ? String(g.pairs) : '', '', pct(g.change), ciText(g, asked), '', ''] : [name, g.pairs ? String(g.pairs) : '', pct(g.change), ciText(g, asked), '', '', '', ''])
   }
   const prose = (text) => (wide ? text : wrapText(text, width, '  '))
-  const out = [fitTable(rows, [6, 7], fit), '']
+  const out = [fitTable(rows, seq ? [6] : [6, 7], fit), '']
   const measure = measureLines(a)
   if (measure.head) out.unshift(measure.head, '')
   if (measure.change) out.push(prose(measure.change))
   else out.push(prose('change: Hodges-Lehmann estimate of new/old (the median of the pairwise averages of the log ratios, or of the log-rate differences when unpaired); positive = new is faster;'))
   out.push(prose('pairs: old/new pairs (Wilcoxon signed-rank); "N/M*" = N old and M new runs without pairs (Mann-Whitney); a CI marked "at L%" has only that level (few pairs, ties);'))
-  out.push(prose(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%${measure.floor ?? ''}; the CIs describe this session on this machine.`))
+  if (seq) out.push(prose(`e-value: the configuration's betting evidence against "no change at all" where the rule stopped it (a call needs e-BH's bar over the ${a.results.length} configurations); stopped: the pair at which the rule stopped it (pairs: every pair measured; the CI uses them all); "no change" = the CI lies inside ±${a.meta.threshold}%${measure.floor ?? ''}; Wilcoxon's p and q, fixed-sample tests that do not hold at a pair the rule chose, are in --format json only.`))
+  else out.push(prose(`q: Benjamini-Hochberg across ${a.results.length} comparisons; "no change" = the CI lies inside ±${a.meta.threshold}%${measure.floor ?? ''}; the CIs describe this session on this machine.`))
   if (!wide && a.results.some((r) => r.verdict === 'inconclusive' && r.blocker)) {
     out.push(prose('inconclusive: "~N more pairs" = pairs the spread says a CI within the threshold needs; "too few" = below 6 pairs a signed-rank test cannot reach significance at all; "multiplicity" = the CI excludes 0 but the correction over all configurations blocks the call (--wide says it per row).'))
   }
-  if (a.meta.rule && String(a.meta.rule).startsWith('seq v2 ')) out.push(prose(`stopping rule: --runs seq (${a.meta.rule}): each configuration was analysed on its pairs up to where the rule stopped it; faster/slower = e-BH over the configurations' betting e-values (false discovery rate <= alpha; with no change anywhere, any call at all in at most alpha of runs); the CIs are anytime-valid confidence sequences for the shift of the log ratios, valid at whatever pair each stopped, at level 1 - alpha R/K for the R calls of K configurations and 1 - alpha for the others; no change = the 1 - alpha CI inside the threshold; futility = a decision would need more than max pairs at the spread seen.`))
+  if (a.meta.rule && /^seq v[23] /.test(String(a.meta.rule))) out.push(prose(`stopping rule: --runs seq (${a.meta.rule}): each verdict is the rule's, made at the pair where it stopped the configuration; faster/slower = e-BH over the configurations' betting e-values (false discovery rate <= alpha; with no change anywhere, any call at all in at most alpha of runs); the CIs are anytime-valid confidence sequences for the shift of the log ratios over every pair measured (a file goes on while one of its configurations runs), at level 1 - alpha R/K for the R calls of K configurations and 1 - alpha for the others (there intersected with the one at the stop); no change = the 1 - alpha CI inside the threshold; futility = a decision would need more than max pairs at the spread seen.`))
   else if (a.meta.rule) out.push(prose(`stopping rule: --runs seq (${a.meta.rule}): each configuration was analysed on its pairs up to where the rule stopped it; its CI is the rule's anytime-valid confidence sequence for the median ratio at level 1 - alpha/configurations, valid at whatever pair it stopped; futility = the interval could not reach a decision within max pairs at the spread seen.`))
   if (a.geomean) out.push(prose(a.geomean.method === 'per-pair' ? `geomean: the log ratios averaged over the configurations within each of the ${a.geomean.pairs} pairs they share, then the signed-rank CI over those pairs.` : 'geomean: no pairs shared by every configuration, so its CI treats the configurations as independent (too narrow when they share processes).'))
   out.push('')
@@ -217,10 +245,10 @@ function formatAnalysisText (a, { wide = false, width = 100 } = {}) {
     if (a.regressions.length === 0) out.push(prose(`No configuration is shown to be slower than -${a.meta.maxRegression}% (${how}).`))
     else {
       out.push(prose(`FAIL: ${a.regressions.length} configuration(s) slower than -${a.meta.maxRegression}% (${how}):`))
-      for (const r of a.regressions) out.push(`  ${nameOf(r)}: ${pct(r.change)} ${ciText(r, asked)}${r.stop ? `, after ${r.stop.pairs} pairs` : `, adjusted p=${pval(r.q_regression)}`}`)
+      for (const r of a.regressions) out.push(`  ${nameOf(r)}: ${pct(r.change)} ${ciText(r, asked)}${r.stop ? `, called at pair ${r.stop.pairs} of ${r.n_pairs}` : `, adjusted p=${pval(r.q_regression)}`}`)
     }
   }
   return out.join('\n') + '\n'
 }
 
-module.exports = { formatAnalysisText, measureLines, renderTable, pct, pval, verdictText, shortVerdict, welchStars, ciText, levelText }
+module.exports = { formatAnalysisText, measureLines, renderTable, pct, pval, verdictText, shortVerdict, welchStars, ciText, levelText, evidenceText, isSeq }

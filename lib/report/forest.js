@@ -22,7 +22,7 @@ function measureLabel (measure) {
   if (!measure || measure === 'wall') return 'ops/sec'
   if (measure === 'cpu') return 'operations per CPU-second'
   if (measure === 'instructions') return 'operations per 10^9 instructions'
-  const { MEASURES } = require('../harness/measure.js')
+  const { MEASURES } = require('../record/measures.js')
   if (Object.hasOwn(MEASURES, measure)) return MEASURES[measure].rateLabel
   return `rate (${measure})`
 }

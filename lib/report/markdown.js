@@ -1,6 +1,6 @@
 'use strict'
 // Renders an analysis as GitHub-flavoured Markdown, ready to paste into a PR.
-const { pct, pval, verdictText, ciText, levelText, measureLines } = require('./analysis-text.js')
+const { pct, pval, verdictText, ciText, levelText, measureLines, evidenceText, isSeq } = require('./analysis-text.js')
 
 // Escapes what would break a table cell.
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ')
@@ -13,13 +13,13 @@ function formatAnalysisMarkdown (a) {
   const asked = a.meta.confLevel
   const level = levelText(asked)
   const out = []
-  out.push(`| benchmark | configuration | n | change | ${level} CI | q | verdict |`)
+  out.push(`| benchmark | configuration | n | change | ${level} CI | ${isSeq(a) ? 'e-value' : 'q'} | verdict |`)
   out.push('|---|---|--:|--:|---|--:|---|')
   for (const r of a.results) {
     const n = r.n_pairs ? `${r.n_pairs} pairs` : `${r.n_old}/${r.n_new}`
     const v = verdictText(r, a.results.length)
     const verdict = r.verdict === 'faster' || r.verdict === 'slower' ? `**${v}**` : v
-    out.push(`| ${cell(r.filename)} | ${cell(r.configuration)} | ${n} | ${pct(r.change)} | ${cell(ciText(r, asked))} | ${`${pval(r.q)} ${r.stars}`.trim()} | ${cell(verdict)} |`)
+    out.push(`| ${cell(r.filename)} | ${cell(r.configuration)} | ${n} | ${pct(r.change)} | ${cell(ciText(r, asked))} | ${evidenceText(r)} | ${cell(verdict)} |`)
   }
   if (a.geomean) {
     const g = a.geomean

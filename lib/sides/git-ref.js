@@ -15,6 +15,7 @@ const { spawnSync } = require('node:child_process')
 const { UsageError } = require('../errors.js')
 const { binarySide } = require('../compare/sides.js')
 const { describeBinary } = require('../compare/binaries.js')
+const { commitLabel } = require('../history/git-label.js')
 const { installDeps, cacheRoot } = require('./install.js')
 const { onCleanup } = require('./cleanup.js')
 const { benchrigPath } = require('./node-path.js')
@@ -77,26 +78,29 @@ function checkClean (top, refs, benchRel, benchFrom) {
  * @param {'worktree'|'old'|'new'} [o.benchFrom] where the benchmark files come from
  * @param {string} o.execPath the node binary of both sides
  * @param {string} [o.cache] cache root (--cache)
+ * @param {string[]} [o.install] the install command (--install; default npm ci)
  * @param {(m: string) => void} [o.log]
  * @param {typeof import('./install.js').npm} [o.npm]
+ * @param {boolean} [o.copyBench] false for compare --cmd: root is the folder the
+ *   command runs in (the repository's top folder allowed), and each ref runs its own files
  * @returns {Promise<{sides: import('../compare/sides.js').Sides, cleanup: () => void, worktrees: string[]}>}
  */
-async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree', execPath, cache, log = () => {}, npm }) {
+async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree', execPath, cache, install, log = () => {}, npm, copyBench = true }) {
   if (!BENCH_FROM.includes(benchFrom)) throw new UsageError(`--bench-from ${benchFrom}: use one of ${BENCH_FROM.join(', ')}`)
   const start = repo ?? root
   if (!fs.existsSync(start)) throw new UsageError(`--repo ${start}: no such folder`)
   const top = fs.realpathSync(git(start, ['rev-parse', '--show-toplevel'], `--repo ${start}: not inside a git repository`))
   const benchRel = path.relative(top, fs.realpathSync(root))
-  if (benchRel === '' || benchRel.startsWith('..') || path.isAbsolute(benchRel)) {
+  if ((copyBench && benchRel === '') || benchRel.startsWith('..') || path.isAbsolute(benchRel)) {
     throw new UsageError(`--root ${root}: the benchmark folder must be a folder inside the repository ${top} (not its top folder), so that both refs run the same benchmark files against their own code`)
   }
   const projectRel = repo ? path.relative(top, fs.realpathSync(repo)) : ''
-  /** @type {{label: 'old'|'new', flag: string, ref: string, commit: string, dir?: string}[]} */
+  /** @type {{label: 'old'|'new', flag: string, ref: string, commit: string, dir?: string, shown?: import('../history/git-label.js').LabelInfo}[]} */
   const refs = [
     { label: 'old', flag: '--old-ref', ref: oldRef, commit: resolveRef(top, oldRef, '--old-ref') },
     { label: 'new', flag: '--new-ref', ref: newRef, commit: resolveRef(top, newRef, '--new-ref') }
   ]
-  checkClean(top, refs, benchRel, benchFrom)
+  checkClean(top, refs, benchRel, copyBench ? benchFrom : 'old')
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-refs-'))
   const made = []
@@ -111,9 +115,9 @@ async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree'
       git(top, ['worktree', 'add', '--detach', '--quiet', r.dir, r.commit], `${r.flag} ${r.ref}: git worktree add`)
       made.push(r.dir)
     }
-    const source = benchFrom === 'worktree' ? path.join(top, benchRel) : path.join(refs.find((r) => r.label === benchFrom).dir, benchRel)
-    if (!fs.existsSync(source)) throw new UsageError(`--bench-from ${benchFrom}: ${benchRel} does not exist there`)
-    for (const r of refs) {
+    const source = !copyBench ? undefined : benchFrom === 'worktree' ? path.join(top, benchRel) : path.join(refs.find((r) => r.label === benchFrom).dir, benchRel)
+    if (source !== undefined && !fs.existsSync(source)) throw new UsageError(`--bench-from ${benchFrom}: ${benchRel} does not exist there`)
+    for (const r of source === undefined ? [] : refs) {
       const target = path.join(r.dir, benchRel)
       if (target === source) continue
       fs.rmSync(target, { recursive: true, force: true })
@@ -121,7 +125,7 @@ async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree'
     }
     const cacheDir = cacheRoot(cache)
     for (const r of refs) {
-      await installDeps({ dir: path.join(r.dir, projectRel), execPath, cache: cacheDir, what: `${r.flag} ${r.ref} (${r.commit.slice(0, 7)})`, log, run: npm })
+      await installDeps({ dir: path.join(r.dir, projectRel), execPath, cache: cacheDir, what: `${r.flag} ${r.ref} (${r.commit.slice(0, 7)})`, log, run: npm, ...(install ? { command: install } : {}) })
     }
   } catch (err) {
     cleanup()
@@ -140,7 +144,9 @@ async function gitRefSides ({ root, repo, oldRef, newRef, benchFrom = 'worktree'
         // sha256 names what runs: the binary and the commit together, so a
         // plan, a resume and a history row tell two refs apart.
         const sha256 = crypto.createHash('sha256').update(`${binary.sha256}:${r.commit}`).digest('hex')
-        return { ...binary, sha256, binary_sha256: binary.sha256, ref: r.ref, commit: r.commit }
+        // the tag or `git describe` and the git position: a history label's display and order
+        r.shown ??= commitLabel(top, r.commit)
+        return { ...binary, sha256, binary_sha256: binary.sha256, ref: r.ref, commit: r.commit, describe: r.shown.display, ...(r.shown.pos === undefined ? {} : { position: r.shown.pos }) }
       }
     })
   }

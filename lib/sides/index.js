@@ -1,4 +1,6 @@
 'use strict'
+// The side builders: they make the two sides from the flags (worktrees, installs,
+// cleanup); lib/compare/sides.js is what a built side is, all the compare core sees.
 // What compare compares, from its flags: two binaries (--old/--new), two git
 // refs of the user's project (--old-ref/--new-ref, lib/sides/git-ref.js) or
 // two versions of a package (--old-pkg/--new-pkg, lib/sides/npm-package.js).
@@ -18,12 +20,13 @@ const SIDE_OPTIONS = {
   'old-pkg': { type: 'string' },
   'new-pkg': { type: 'string' },
   node: { type: 'string' },
-  cache: { type: 'string' }
+  cache: { type: 'string' },
+  install: { type: 'string' }
 }
 
 /**
  * @typedef {{kind: 'binaries', sides: import('../compare/sides.js').Sides}
- *   | {kind: 'refs', oldRef: string, newRef: string, repo?: string, benchFrom: 'worktree'|'old'|'new', execPath: string, cache?: string}
+ *   | {kind: 'refs', oldRef: string, newRef: string, repo?: string, benchFrom: 'worktree'|'old'|'new', execPath: string, cache?: string, install?: string[], cmd?: boolean}
  *   | {kind: 'pkgs', oldPkg: string, newPkg: string, execPath: string, cache?: string}} SideSource
  */
 
@@ -50,9 +53,9 @@ function sideSource (v) {
     only(['old-pkg', 'new-pkg'], '--old-pkg/--new-pkg')
     const benchFrom = v['bench-from'] ?? 'worktree'
     if (!['worktree', 'old', 'new'].includes(benchFrom)) throw new UsageError(`--bench-from ${benchFrom}: use worktree (the working tree's benchmark folder, the default), old or new (that ref's)`)
-    return { kind: 'refs', oldRef: v['old-ref'], newRef: v['new-ref'], repo: v.repo, benchFrom, execPath: execPath(), cache: v.cache }
+    return { kind: 'refs', oldRef: v['old-ref'], newRef: v['new-ref'], repo: v.repo, benchFrom, execPath: execPath(), cache: v.cache, install: require('./install.js').parseInstallCommand(v.install) }
   }
-  only(['repo', 'bench-from'], '--old-ref/--new-ref')
+  only(['repo', 'bench-from', 'install'], '--old-ref/--new-ref')
   if (pkgs.length > 0) {
     if (pkgs.length < 2) throw new UsageError(`--${pkgs[0]} needs --${pkgs[0] === 'old-pkg' ? 'new-pkg' : 'old-pkg'} too: the two versions to compare`)
     return { kind: 'pkgs', oldPkg: v['old-pkg'], newPkg: v['new-pkg'], execPath: execPath(), cache: v.cache }
@@ -71,7 +74,7 @@ function sideSource (v) {
 async function buildSides (source, { root, log }) {
   if (source.kind === 'binaries') return { sides: source.sides, cleanup: () => {} }
   if (source.kind === 'refs') {
-    return require('./git-ref.js').gitRefSides({ root, repo: source.repo, oldRef: source.oldRef, newRef: source.newRef, benchFrom: source.benchFrom, execPath: source.execPath, cache: source.cache, log })
+    return require('./git-ref.js').gitRefSides({ root, repo: source.repo, oldRef: source.oldRef, newRef: source.newRef, benchFrom: source.benchFrom, execPath: source.execPath, cache: source.cache, install: source.install, log, copyBench: !source.cmd })
   }
   return require('./npm-package.js').packageSides({ oldPkg: source.oldPkg, newPkg: source.newPkg, execPath: source.execPath, cache: source.cache, log })
 }

@@ -1,4 +1,6 @@
 'use strict'
+// The statistics of analyze and compare --analyze, pure: rows in, data out;
+// lib/cli/analyze.js is the command around it (flags, files, shards, printing).
 // The analysis of a compare run: per configuration, the change of the rate
 // (positive = new is faster) with a CI at its real level from a rank method on log rates
 // (Wilcoxon signed-rank / Hodges-Lehmann on pairs, Mann-Whitney when rows
@@ -10,11 +12,12 @@ const { adjust } = require('./adjust.js')
 const { mean, median } = require('./descriptive.js')
 const { normQuantile } = require('./distributions.js')
 const { starsFor, decide } = require('./verdict.js')
-const { warningsFor } = require('./warnings.js')
+const { warningsFor, cpuSpeedWarnings } = require('./warnings.js')
 const { groupRows, pairsOf, fallbackMessage } = require('./pairing.js')
 const { precisionOf } = require('./precision.js')
 const { pairedTestFor, measureOfRows, effectFloor, applyFloor, warningsForMethod } = require('./near-deterministic.js')
-const { seqOfRows, seqStates } = require('./sequential.js')
+const { seqOfRows, seqAnalysis } = require('./sequential.js')
+const { crossoverRows, cpuEffectWarnings } = require('./crossover.js')
 
 const SCHEMA = 'benchrig-analysis/1'
 
@@ -22,7 +25,7 @@ const SCHEMA = 'benchrig-analysis/1'
  * @typedef {{binary: string, filename: string, configuration: string,
  *   rate: number|string, time?: number|string, pair?: number|string,
  *   seed?: number|string, order?: number|string, measure?: string,
- *   starved?: string, generator_bound?: boolean|string}} Row rows pair by (seed, pair);
+ *   starved?: string, generator_bound?: boolean|string, executor?: string, cpu_block?: string, cpuset?: string}} Row rows pair by (seed, pair);
  *   measure: what the rates count (near-deterministic.js), empty or absent for wall;
  *   starved: a duet pair's starved side; generator_bound: a bench.http() run's (compare's CSV)
  * @typedef {object} Result
@@ -46,7 +49,7 @@ const SCHEMA = 'benchrig-analysis/1'
  * @property {number} [more_pairs] inconclusive: pairs more for a CI of ±threshold/2,
  *   predicted from the spread of the ratios (never from the change)
  * @property {'width'|'too-few-pairs'|'multiplicity'} [blocker] inconclusive: what stops a call
- * @property {{rule: string, pairs: number, reason: string, needed?: number}} [stop] --runs seq:
+ * @property {{rule: string, pairs: number, reason: string, evalue?: number, needed?: number}} [stop] --runs seq:
  *   where and why the rule stopped the configuration
  * @property {{improvement: number, p: number, accuracy: [number, number, number]}} welch
  * @property {number} ci_log_width width of the CI of log(new/old)
@@ -125,7 +128,8 @@ function analyzeGroup (g, opts) {
     // section is counted as exactly as a long one: no timer to outrun.
     // Under heap it is MB allocated: no timer either.
     shortTime: opts.measure === 'instructions' || opts.measure === 'heap' ? undefined : SHORT_TIME_S,
-    fallback: fallback && fallback.unpaired !== 'no-pairs' ? fallbackMessage(fallback) : undefined
+    fallback: fallback && fallback.unpaired !== 'no-pairs' ? fallbackMessage(fallback) : undefined,
+    executor: g.executor
   }), method)
   return { result, warnings, pairs: paired ? paired.pairs : undefined, fallback }
 }
@@ -197,15 +201,23 @@ function analyze (rows, opts = {}) {
   // that may be called faster or slower (lib/stats/near-deterministic.js).
   o.measure = measureOfRows(rows)
   o.minEffect = effectFloor(o.measure, opts.minEffect)
-  // Rows of --runs seq: each configuration is analysed on the pairs up to
-  // where the rule stopped it, and its interval and verdict are the rule's.
+  // A duet crossover (crossover.js): its CPU effect, then each block of two
+  // pairs as one pair with the effect removed, for every analysis below.
+  const cpuEffect = [...cpuSpeedWarnings(rows), ...cpuEffectWarnings(rows)]
+  const executors = new Map(rows.map((r) => [`${r.filename}\u0000${r.configuration}`, r.executor]))
+  const perPair = rows
+  rows = crossoverRows(rows)
+  // Rows of --runs seq: every pair measured is analysed; the verdict is the
+  // rule's, the interval its confidence sequence over every pair, and the
+  // result says at which pair the rule stopped (seqAnalysis: compare's
+  // summary reads the same).
   const seq = seqOfRows(rows)
-  const stops = seq ? new Map(seqStates(rows, seq).map((s) => [`${s.filename}\u0000${s.configuration}`, s])) : undefined
-  if (stops) rows = rows.filter((r) => upToStop(r, stops))
-  const analysed = groupRows(rows).map((g) => analyzeGroup(g, o))
+  const stops = seq ? new Map(seqAnalysis(rows, seq).map((s) => [`${s.filename}\u0000${s.configuration}`, s])) : undefined
+  const analysed = groupRows(rows).map((g) => analyzeGroup({ ...g, executor: executors.get(`${g.filename}\u0000${g.configuration}`) }, o))
   const partial = analysed.map((a) => a.result)
   const warnings = analysed.flatMap((a) => a.warnings)
-  warnings.push(...starvedWarnings(rows), ...generatorBoundWarnings(rows))
+  // starved pairs are counted per pair, before the blocks
+  warnings.push(...starvedWarnings(rows === perPair ? rows : perPair), ...generatorBoundWarnings(rows), ...cpuEffect)
   if (analysed.some((a) => a.fallback && a.fallback.unpaired === 'no-pairs')) {
     warnings.unshift({ filename: '', configuration: '', kind: 'unpaired', message: fallbackMessage({ unpaired: 'no-pairs' }) })
   }
@@ -244,6 +256,7 @@ function analyze (rows, opts = {}) {
     }
   })
   if (stops) for (const r of results) Object.assign(r, seqResult(r, stops.get(`${r.filename}\u0000${r.configuration}`), o.minEffect))
+  fitWarnings(warnings, stops, rows)
   // The gate is a one-sided test against -PCT at alpha / 2, Holm-adjusted:
   // it fires when the upper end of the (1 - alpha) CI lies below -PCT, so a
   // true change of exactly -PCT fires in at most alpha / 2 of runs. Under
@@ -262,6 +275,24 @@ function analyze (rows, opts = {}) {
     warnings,
     meta: { threshold: o.threshold, alpha: o.alpha, confLevel: o.confLevel, maxRegression: o.maxRegression, measure: o.measure, minEffect: o.minEffect, ...(seq ? { rule: seq.label } : {}), ...(o.meta || {}) },
     regressions
+  }
+}
+
+/**
+ * Warnings that fit the design: no "too few runs" where the seq rule chose to
+ * stop (its interval holds at any pair); no --cpuset advice for duet rows
+ * (duet pins each side itself and refuses --cpuset). Changed in place.
+ * @param {{filename: string, configuration: string, kind: string, message: string}[]} warnings
+ * @param {Map<string, {reason: string}>|undefined} stops
+ * @param {Row[]} rows
+ */
+function fitWarnings (warnings, stops, rows) {
+  const duet = rows.length > 0 && rows.every((r) => /** @type {any} */ (r).executor === 'duet')
+  for (let i = warnings.length - 1; i >= 0; i--) {
+    const w = warnings[i]
+    const s = stops && stops.get(`${w.filename}\u0000${w.configuration}`)
+    if (w.kind === 'too-few-runs' && s && s.reason !== 'running') warnings.splice(i, 1)
+    else if (duet && w.kind === 'high-variance') w.message = w.message.replace(', pin with --cpuset', '')
   }
 }
 
@@ -310,33 +341,23 @@ function generatorBoundWarnings (rows) {
   }))
 }
 
-// A row of --runs seq counts when its pair is one the rule saw before it
-// stopped the row's configuration.
-function upToStop (r, stops) {
-  const s = stops.get(`${r.filename}\u0000${r.configuration}`)
-  if (!s) return true
-  const seed = r.seed === undefined || r.seed === null ? '' : String(r.seed)
-  return s.keys.includes(`${seed}\u0000${Number(r.pair)}`)
-}
-
 /**
- * The fields the seq rule decides: its interval at its level, its verdict
- * (a configuration it has not stopped is inconclusive), which rule stopped
- * it after how many pairs and why, and the pairs it predicts a decision needs.
+ * The fields the seq rule decides: its interval at its level over every
+ * pair, its verdict, at which pair it stopped and why, its e-value there, and
+ * the pairs it predicts a decision needs (lib/stats/sequential.js seqAnalysis).
  * @param {Result} r
- * @param {import('./sequential.js').SeqState & {pairs: number}} s
+ * @param {import('./sequential.js').SeqVerdict} s
  * @param {number} minEffect
  */
 function seqResult (r, s, minEffect) {
-  const verdict = s.verdict === 'running' ? 'inconclusive' : s.verdict
   return {
     ci: /** @type {[number, number]} */ ([toPct(s.lo), toPct(s.hi)]),
     conf_level: s.level,
     ci_log_width: s.hi - s.lo,
-    verdict: applyFloor(verdict, r.change, minEffect),
+    verdict: applyFloor(s.verdict, r.change, minEffect),
     blocker: undefined,
-    stop: { rule: 'seq', pairs: s.n, reason: s.reason, ...(s.needed === undefined ? {} : { needed: s.needed }) },
-    ...(s.needed !== undefined && Number.isFinite(s.needed) ? { more_pairs: Math.max(0, s.needed - s.n) } : {})
+    stop: { rule: 'seq', pairs: s.stopAt, reason: s.reason, ...(s.evalue === undefined ? {} : { evalue: s.evalue }), ...(s.needed === undefined ? {} : { needed: s.needed }) },
+    ...(s.needed !== undefined && Number.isFinite(s.needed) ? { more_pairs: Math.max(0, s.needed - s.pairs) } : {})
   }
 }
 

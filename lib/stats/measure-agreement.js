@@ -8,7 +8,7 @@
 // instruction count answers the question"). analyze splits rows of several
 // measures, analyses each apart, and warns with these pairs of verdicts.
 // Pure functions over rows and analysis results.
-const { measureName } = require('../harness/measure.js')
+const { measureName } = require('../record/measures.js')
 
 /**
  * The key that matches one configuration across measures: the file and the

@@ -15,7 +15,7 @@
 const { mean, sd } = require('./descriptive.js')
 const { tTail, tQuantile } = require('./distributions.js')
 const { UsageError } = require('../errors.js')
-const { MEASURES, measureName } = require('../harness/measure.js')
+const { MEASURES, measureName } = require('../record/measures.js')
 
 /**
  * Paired t-test on log ratios.

@@ -1,4 +1,6 @@
 'use strict'
+// The measure of precision, pure over ratios; lib/compare/auto.js is the --runs auto
+// driver that plans pairs from it, and the "needs ~N more pairs" hint reads it too.
 // Precision of a configuration measured blind to the sign and the location
 // of its ratios: the spread of the log ratios around their own median. Both
 // `--runs auto` (when to stop) and the "needs ~N more pairs" hint read it.

@@ -1,6 +1,9 @@
 'use strict'
-// --runs seq: the stopping rule over a suite's configurations, version 2
-// (rows labelled "seq v2 alpha=... threshold=... max=..."). Rows of version
+// The rule of --runs seq, pure over rows: compare stops on it, analyze replays it on a CSV;
+// lib/compare/sequential.js is the driver that runs pairs in rounds until it says stop.
+// --runs seq: the stopping rule over a suite's configurations, version 3
+// (rows labelled "seq v3 alpha=... threshold=... max=..."; version 2 rows,
+// "seq v2 ...", replay with version 2's earlier futility). Rows of version
 // 1 ("seq alpha=..."; an order-statistic CS at alpha / K, Bonferroni) replay
 // with sequential-quantile.js, so a CSV analysed later gets the answer of the
 // rule that stopped it.
@@ -41,17 +44,30 @@
 //
 // Futility: a configuration is given up (inconclusive) only from the pair
 // count at which a perfect run of evidence could have decided (wealth 2/alpha,
-// the lowest bar of either decision), and then when the pairs predicted for
-// a decision at the spread seen so far exceed --max-runs; it says how many.
-// A futility stop calls nothing, so it adds no error.
+// the lowest bar of either decision), and no earlier than FUTILITY_MIN pairs,
+// and then when the pairs predicted for a decision at the spread seen so far,
+// with the centre FUTILITY_Z standard errors nearer that decision, exceed
+// --max-runs; it says how many (at the centre itself). Version 2 gave up from
+// the first of those counts on the centre itself: under a noisy 2-CPU machine
+// it abandoned ~60% of true 7% changes that --max-runs pairs call
+// (bench/stats-sim/two-cpus.md). A futility stop calls nothing, so it adds
+// no error.
 const { Wealth, predictableScales, csAt, leastPairsFor, pairsForWealth, madSorted, medianOf, insertSorted, scaleOf, SCALE_FLOOR } = require('./betting-cs.js')
 const { eBH } = require('./e-bh.js')
 const v1 = require('./sequential-quantile.js')
 
+// Futility of version 3 (bench/stats-sim/two-cpus.js): not before this many
+// pairs (a crossover's blocks), whose spread then holds the CPU and order
+// effects, and only when the centre FUTILITY_Z standard errors nearer a
+// decision would still need more than --max-runs.
+const FUTILITY_MIN = 10
+const FUTILITY_Z = 1.645
+
 /**
- * @typedef {{alpha: number, threshold: number, maxPairs: number, futility?: boolean, version?: 1|2}} SeqParams
+ * @typedef {{alpha: number, threshold: number, maxPairs: number, futility?: boolean, version?: 1|2|3}} SeqParams
  *   threshold in %; alpha over all configurations; futility: false only in simulations that
- *   check the intervals when every pair is looked at up to maxPairs; version: 2 unless rows say 1
+ *   check the intervals when every pair is looked at up to maxPairs; version: 3 unless rows say 1 or 2
+ *   (2: futility from the first pair count that could decide, on the centre seen)
  * @typedef {{n: number, verdict: 'faster'|'slower'|'no change'|'inconclusive'|'running',
  *   reason: 'above 0'|'below 0'|'inside threshold'|'max-runs'|'futility'|'running',
  *   lo: number, hi: number, center: number, needed?: number, level: number, evalue?: number, bar?: number}} SeqState
@@ -74,7 +90,11 @@ function runSuite (series, p, { onCall, intervals = true } = {}) {
   const k = series.length
   const t = Math.log1p(p.threshold / 100)
   const bar = 2 / p.alpha
-  const futilityFrom = leastPairsFor(bar)
+  // version 3: futility waits for FUTILITY_MIN pairs and gives up only when
+  // even an optimistic effect (the centre moved FUTILITY_Z standard errors
+  // toward a decision) could not be decided within --max-runs
+  const late = p.version !== 2
+  const futilityFrom = late ? Math.max(leastPairsFor(bar), FUTILITY_MIN) : leastPairsFor(bar)
   const cs = series.map(() => ({ wealth: new Wealth([0, -t, t]), sorted: /** @type {number[]} */ ([]), n: 0, e: 0, running: true, called: false, noChange: false, reason: /** @type {SeqState['reason']} */ ('running'), needed: /** @type {number|undefined} */ (undefined) }))
   const longest = Math.max(0, ...series.map((s) => s.length))
   let calls = 0
@@ -109,9 +129,10 @@ function runSuite (series, p, { onCall, intervals = true } = {}) {
       }
       const needsCheck = c.n >= p.maxPairs || (p.futility !== false && c.n >= futilityFrom)
       if (!needsCheck) continue
-      const needed = neededPairs(c.sorted, t, 2 * k / (p.alpha * (calls + 1)), bar, p.maxPairs)
+      const callBar = 2 * k / (p.alpha * (calls + 1))
+      const needed = neededPairs(c.sorted, t, callBar, bar, p.maxPairs)
       if (c.n >= p.maxPairs) Object.assign(c, { running: false, reason: 'max-runs', needed })
-      else if (needed > p.maxPairs) Object.assign(c, { running: false, reason: 'futility', needed })
+      else if ((late ? neededPairs(c.sorted, t, callBar, bar, p.maxPairs, FUTILITY_Z) : needed) > p.maxPairs) Object.assign(c, { running: false, reason: 'futility', needed })
     }
   }
   // the verdict: e-BH over every configuration's e-value where it stopped
@@ -140,10 +161,13 @@ function runSuite (series, p, { onCall, intervals = true } = {}) {
 // for normal ratios): a call (the wealth at 0 reaching callBar, e-BH's bar
 // with one more call) or "no change" (the wealth at ±t reaching 2 / alpha),
 // whichever comes first; Infinity past 100 x --max-runs.
-function neededPairs (sorted, t, callBar, bar, maxPairs) {
+// z > 0: an optimistic prediction, the centre moved z standard errors toward
+// each decision (futility of version 3 gives up only on that one).
+function neededPairs (sorted, t, callBar, bar, maxPairs, z = 0) {
   const center = medianOf(sorted)
   const sd = Math.max(SCALE_FLOOR, 1.4826 * madSorted(sorted))
-  const n = Math.min(pairsForWealth(Math.abs(center), sd, callBar), pairsForWealth(t - Math.abs(center), sd, bar))
+  const shift = z * sd / Math.sqrt(Math.max(1, sorted.length))
+  const n = Math.min(pairsForWealth(Math.abs(center) + shift, sd, callBar), pairsForWealth(t - Math.max(0, Math.abs(center) - shift), sd, bar))
   return n > 100 * maxPairs ? Infinity : n
 }
 
@@ -153,7 +177,7 @@ function neededPairs (sorted, t, callBar, bar, maxPairs) {
  */
 function seqLabel (p) {
   if (p.version === 1) return v1.seqLabel(p)
-  return `seq v2 alpha=${p.alpha} threshold=${p.threshold} max=${p.maxPairs}${p.futility === false ? ' futility=off' : ''}`
+  return `seq v${p.version ?? 3} alpha=${p.alpha} threshold=${p.threshold} max=${p.maxPairs}${p.futility === false ? ' futility=off' : ''}`
 }
 
 /**
@@ -161,8 +185,8 @@ function seqLabel (p) {
  * @returns {SeqParams|undefined}
  */
 function parseSeqLabel (label) {
-  const m = /^seq v2 alpha=([\d.e-]+) threshold=([\d.e-]+) max=(\d+)( futility=off)?$/.exec(String(label ?? ''))
-  if (m) return { version: 2, alpha: Number(m[1]), threshold: Number(m[2]), maxPairs: Number(m[3]), ...(m[4] ? { futility: false } : {}) }
+  const m = /^seq v([23]) alpha=([\d.e-]+) threshold=([\d.e-]+) max=(\d+)( futility=off)?$/.exec(String(label ?? ''))
+  if (m) return { version: /** @type {2|3} */ (Number(m[1])), alpha: Number(m[2]), threshold: Number(m[3]), maxPairs: Number(m[4]), ...(m[5] ? { futility: false } : {}) }
   const old = v1.parseSeqLabel(label)
   return old && { version: 1, ...old }
 }
@@ -195,6 +219,11 @@ function seqOfRows (rows) {
  */
 function seqStates (rows, p, opts = {}) {
   const { groupRows, pairsOf } = require('./pairing.js')
+  const { crossoverRows, isCollapsed } = require('./crossover.js')
+  // A duet crossover: the rule sees one value per block of two pairs (the
+  // CPU effect removed, crossover.js), so --max-runs counts two pairs a block.
+  rows = crossoverRows(rows)
+  if (isCollapsed(rows)) p = { ...p, maxPairs: Math.max(1, Math.floor(p.maxPairs / 2)) }
   const groups = groupRows(rows)
   const pairs = groups.map((g) => pairsOf(g).pairs ?? [])
   const series = pairs.map((ps) => ps.map((x) => Math.log(x.new / x.old)))
@@ -204,4 +233,86 @@ function seqStates (rows, p, opts = {}) {
   return groups.map((g, i) => ({ filename: g.filename, configuration: g.configuration, ...states[i], keys: pairs[i].slice(0, states[i].n).map((x) => x.key), pairs: pairs[i].length }))
 }
 
-module.exports = { runSuite, seqLabel, parseSeqLabel, seqOfRows, seqStates, neededPairs }
+/**
+ * @typedef {object} SeqVerdict
+ * @property {string} filename
+ * @property {string} configuration
+ * @property {'faster'|'slower'|'no change'|'inconclusive'} verdict the rule's (a configuration it has
+ *   not stopped is inconclusive)
+ * @property {SeqState['reason']} reason
+ * @property {number} stopAt the pair at which the rule stopped it (its pairs so far when still running)
+ * @property {number} pairs every complete pair measured
+ * @property {number} lo log ratio: the interval's ends, over every pair measured
+ * @property {number} hi
+ * @property {number} level of [lo, hi]
+ * @property {number} [evalue] the e-value where the rule stopped it (version 2)
+ * @property {number} [bar] what e-BH asks of the next call
+ * @property {number} [needed] an inconclusive configuration: pairs predicted for a decision, from the
+ *   spread of every pair measured (Infinity past 100 x --max-runs)
+ */
+
+/**
+ * The one analysis of rows of --runs seq: compare's summary, its per-file
+ * lines and benchrig analyze all read it, so the same rows give the same
+ * verdicts, pairs, intervals and "would need" figures. The verdict is the
+ * rule's, made where it stopped each configuration (a call is never undone);
+ * the interval uses every pair measured, the later ones too (a file goes on
+ * while one of its configurations runs): a confidence sequence covers at
+ * every pair at once, so at the stop and at the last pair together.
+ *   not called: the CS at 1 - alpha at the stop intersected with the one at
+ *     the last pair (both cover on the same event of probability >= 1 - alpha);
+ *   called (R of K): the CS at 1 - alpha R / K at the last pair (the end of the
+ *     run is a stopping time, so that wealth is an e-value too, and e-BY holds
+ *     for any selection; an intersection with the stop's would not be one).
+ * Version 1 rows keep that rule's interval at its stop.
+ * @param {object[]} rows
+ * @param {SeqParams} p
+ * @returns {SeqVerdict[]}
+ */
+function seqAnalysis (rows, p) {
+  const { groupRows, pairsOf } = require('./pairing.js')
+  const { crossoverRows, isCollapsed } = require('./crossover.js')
+  // a duet crossover's blocks, as seqStates sees them: compare's stop records
+  // (raw rows) and analyze (rows it collapsed already) read the same blocks
+  rows = crossoverRows(rows)
+  const maxPairs = isCollapsed(rows) ? Math.max(1, Math.floor(p.maxPairs / 2)) : p.maxPairs
+  const states = seqStates(rows, p)
+  const groups = groupRows(rows)
+  const t = Math.log1p(p.threshold / 100)
+  const k = states.length
+  const r = states.filter((s) => s.verdict === 'faster' || s.verdict === 'slower').length
+  return states.map((s, i) => {
+    const xs = (pairsOf(groups[i]).pairs ?? []).map((x) => Math.log(x.new / x.old))
+    const called = s.verdict === 'faster' || s.verdict === 'slower'
+    let lo = s.lo
+    let hi = s.hi
+    if (p.version !== 1 && xs.length > s.n) {
+      const [l, h] = csAt(xs, predictableScales(xs), 1 - s.level)
+      if (called) {
+        lo = l
+        hi = h
+      } else if (Math.max(lo, l) <= Math.min(hi, h)) {
+        lo = Math.max(lo, l)
+        hi = Math.min(hi, h)
+      } else {
+        // disjoint: a miss of the sequence (probability <= alpha); the last pair's stands
+        lo = l
+        hi = h
+      }
+    }
+    const verdict = s.verdict === 'running' ? 'inconclusive' : s.verdict
+    let needed = s.needed
+    if (verdict === 'inconclusive' && p.version !== 1 && xs.length > 0) {
+      const sorted = xs.slice().sort((a, b) => a - b)
+      needed = neededPairs(sorted, t, 2 * k / (p.alpha * (r + 1)), 2 / p.alpha, maxPairs)
+    }
+    /** @type {SeqVerdict} */
+    const out = { filename: s.filename, configuration: s.configuration, verdict, reason: s.reason, stopAt: s.n, pairs: xs.length, lo, hi, level: s.level }
+    if (s.evalue !== undefined) out.evalue = s.evalue
+    if (s.bar !== undefined) out.bar = s.bar
+    if (needed !== undefined) out.needed = needed
+    return out
+  })
+}
+
+module.exports = { runSuite, seqLabel, parseSeqLabel, seqOfRows, seqStates, seqAnalysis, neededPairs }

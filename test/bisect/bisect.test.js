@@ -107,9 +107,10 @@ t.test('a row of wrappers: the slowdown starts at the 4th', async (t) => {
   t.match(out.text, /^bisect: 6 candidates, .*node-0 \(good\) \.\. .*node-5 \(bad\); at most 3 probes; seed 7\n/)
   t.match(out.text, /ends: .* following 1 configuration shown slower:\n {2}spin\/spin\.js n=5000000: -\d/)
   t.match(out.text, new RegExp(`probe ${row[2]}: not slower after \\d+ pairs`))
-  t.match(out.text, new RegExp(`first bad: ${row[3]} \\(last good: ${row[2]}\\) after 2 probes`))
+  t.match(out.text, new RegExp(`first bad: ${row[3]}\nlast good: ${row[2]}\n`))
+  t.match(out.text, /\nconfidence: 3 decisions \(the ends and 2 probes\)/)
   // every comparison is in the store: the ends and both probes, under the candidates' labels
-  const pairs = [...out.text.matchAll(/(\d+) pairs/g)].map((m) => Number(m[1]))
+  const pairs = [...out.text.matchAll(/^(?:ends: [^\n]*?, |probe [^\n]*? after )(\d+) pairs/gm)].map((m) => Number(m[1]))
   t.equal((err.text.match(/recorded \d+ measurements/g) ?? []).length, 3, 'three comparisons recorded')
   const h = await openHistory(db)
   const [series, ...more] = await h.series({ order: 'added' })

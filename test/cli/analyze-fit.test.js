@@ -6,7 +6,7 @@
 const t = require('tap')
 const { analyze } = require('../../lib/stats/analyze.js')
 const { formatAnalysisText } = require('../../lib/report/analysis-text.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 
 /** A compare-shaped suite: `configs` configurations with Node-length names, `pairs` pairs, a few ms per run. */
 function suite ({ configs, pairs, seed = 7 }) {

@@ -9,7 +9,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
 const ROOT = path.join(__dirname, '..', '..')
-const COMMANDS = ['run', 'compare', 'scatter', 'analyze', 'load', 'merge', 'report', 'serve', 'plan', 'calibrate', 'bisect', 'history']
+const COMMANDS = ['run', 'compare', 'scatter', 'analyze', 'load', 'merge', 'report', 'serve', 'plan', 'calibrate', 'bisect', 'history', 'doctor']
 
 function cli (args, entry = 'bin/benchrig.js') {
   // not a TTY: help is laid out for 100 columns

@@ -5,7 +5,7 @@
 // running processes, so the rule itself is tested quickly and exactly.
 const t = require('tap')
 const { runAuto, filesNeedingPairs } = require('../../lib/compare/auto.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const { parseCompareArgs } = require('../../lib/cli/compare.js')
 
 // Noise per file: a.js is quiet, b.js noisy. effect multiplies new's rate.

@@ -6,7 +6,11 @@
 // --ndjson, --resume of a cut run (its CSV and NDJSON cut in the middle of a
 // pair), --shard I/N (the union of the shards is the unsharded plan) and
 // plan --next; and the combinations that make no sense: one usage error,
-// exit 2, before any run, naming the flags and what to do.
+// exit 2, before any run, naming the flags and what to do. One analysis
+// (issue 30): for every design, compare's own analysis (--analyze), its
+// NDJSON stop records and benchrig analyze of its CSV give the same verdicts,
+// pairs, intervals and "would need" figures; duet-seq asks its question
+// through a question file (--question) instead of flags.
 // The new side does eight times the work (a preload sets the fixture's
 // __benchrigSpinExtra) and the measure is the section's CPU time, so the
 // gate fires on a loaded machine too. docs/compare.md ("Executors and
@@ -19,7 +23,7 @@ t.setTimeout(480e3)
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { planSchedule, shardSchedule } = require('../../lib/compare/shards.js')
 const { parseCompareArgs, main: compareMain } = require('../../lib/cli/compare.js')
 const { main: analyzeMain } = require('../../lib/cli/analyze.js')
@@ -52,6 +56,10 @@ const BIN = ['--old', wrapper('old-node'), '--new', wrapper('new-node', path.joi
 const SUITE = ['--measure', 'cpu', '--set', 'kind=mix', '--set', 'n=2000000']
 const COMMON = [...SUITE, '--seed', '7', '--max-regression', '10']
 const CONF = "kind='mix' n=2000000"
+// duet-seq's rule and a per-file setting come from a question file (the same
+// values as the flags of serial-seq; the file's own n beats the unscoped one)
+const QUESTION = path.join(dir, 'question.yaml')
+fs.writeFileSync(QUESTION, `runs: seq\nrule:\n  max-runs: 16\nset:\n  ${FILE}:\n    n: 2000000\n`)
 
 // The designs: executor x rule. Fixed and auto run up to 8 pairs: 6 is the
 // least at which a one-sided signed-rank test can pass the gate
@@ -61,9 +69,10 @@ const DESIGNS = [
   { id: 'serial-fixed', args: ['--runs', '8'], rule: 'fixed 8' },
   { id: 'serial-auto', args: ['--runs', 'auto', '--max-runs', '8'], rule: 'auto' },
   { id: 'serial-seq', args: ['--runs', 'seq', '--max-runs', '16'], rule: /^seq / },
-  { id: 'duet-fixed', args: ['--duet', '--runs', '8'], rule: 'fixed 8' },
-  { id: 'duet-auto', args: ['--duet', '--runs', 'auto', '--max-runs', '8'], rule: 'auto' },
-  { id: 'duet-seq', args: ['--duet', '--runs', 'seq', '--max-runs', '16'], rule: /^seq / }
+  // duet: the crossover analyses blocks of two pairs; 6 blocks let a signed-rank test call
+  { id: 'duet-fixed', args: ['--duet', '--runs', '12'], rule: 'fixed 12' },
+  { id: 'duet-auto', args: ['--duet', '--runs', 'auto', '--max-runs', '12'], rule: 'auto' },
+  { id: 'duet-seq', args: ['--duet', '--question', QUESTION], rule: /^seq / }
 ]
 
 /** Runs compare.js on the suite; resolves {code, stdout, stderr}. */
@@ -129,7 +138,7 @@ function cut (csv, nd, drop, to) {
 // below wait for theirs.
 const first = new Map(DESIGNS.map((d) => {
   const files = { csv: path.join(dir, `${d.id}.csv`), nd: path.join(dir, `${d.id}.ndjson`) }
-  return [d.id, limited(() => compare([...BIN, ...COMMON, ...d.args, '--output', files.csv, '--ndjson', files.nd])).then((r) => ({ ...r, ...files }))]
+  return [d.id, limited(() => compare([...BIN, ...COMMON, ...d.args, '--output', files.csv, '--ndjson', files.nd, '--analyze', '--format', 'json'])).then((r) => ({ ...r, ...files }))]
 }))
 
 t.test('combinations that make no sense: one usage error before any run, naming the flags and what to do', async (t) => {
@@ -181,14 +190,15 @@ for (const d of DESIGNS) {
     const [executor, rule] = d.id.split('-')
     const r = await first.get(d.id)
     t.equal(r.code, 1, `exit 1: the gate fires on an 8x slowdown\n${r.stderr}`)
-    t.match(r.stderr, /FAIL: 1 configuration\(s\) slower than -10%/)
+    const own = JSON.parse(r.stdout)
+    t.same(own.regressions.map((x) => x.configuration), [CONF], 'the gate: one configuration slower than -10%')
     const rows = rowsOf(r.csv)
     checkWhole(t, rows, 'the run')
     t.ok(rows.length >= 2 * 6, 'at least 6 pairs')
     t.ok(rows.every((x) => x.executor === executor && (typeof d.rule === 'string' ? x.rule === d.rule : d.rule.test(x.rule)) && x.measure === 'cpu'), 'executor, rule and measure in every row')
     if (executor === 'duet') t.ok(rows.every((x) => Number(x.section_end) > Number(x.section_start) && x.cpuset !== ''), 'duet: each row has its section and CPU set')
     const recs = ndjsonOf(r.nd)
-    t.match(recs[0], { type: 'meta', executor, runs: rule === 'fixed' ? 8 : rule, seed: 7, measure: 'cpu' })
+    t.match(recs[0], { type: 'meta', executor, runs: rule === 'fixed' ? Number(d.rule.slice(6)) : rule, seed: 7, measure: 'cpu' })
     t.equal(recs.filter((x) => x.type === 'measurement').length, rows.length, 'NDJSON: one measurement record per CSV row')
     if (rule === 'seq') t.match(recs.filter((x) => x.type === 'stop'), [{ configuration: CONF, verdict: 'slower' }], 'NDJSON: the stop record')
     // analyze reads either file to the same verdict and the same gate
@@ -198,7 +208,19 @@ for (const d of DESIGNS) {
     t.equal(fromNd.code, 1, fromNd.stderr)
     const verdicts = (out) => JSON.parse(out).results.map((x) => `${x.configuration} ${x.verdict} ${x.n_pairs}`)
     t.same(verdicts(fromNd.stdout), verdicts(fromCsv.stdout), 'analyze: the NDJSON gives what the CSV gives')
-    t.same(verdicts(fromCsv.stdout), [`${CONF} slower ${rows.length / 2}`])
+    t.same(verdicts(fromCsv.stdout), [`${CONF} slower ${executor === 'duet' ? Math.floor(rows.length / 4) : rows.length / 2}`])
+    // one analysis: compare's own and analyze's of its CSV agree on everything they decide
+    const decided = (x) => ({ filename: x.filename, configuration: x.configuration, verdict: x.verdict, n_pairs: x.n_pairs, change: x.change, ci: x.ci, conf_level: x.conf_level, stop: x.stop, more_pairs: x.more_pairs, p: x.p, q: x.q })
+    t.same(JSON.parse(fromCsv.stdout).results.map(decided), own.results.map(decided), 'compare --analyze and analyze FILE: the same verdicts, pairs, intervals, stops and would-need figures')
+    if (rule === 'seq') {
+      const [stop] = recs.filter((x) => x.type === 'stop')
+      const [res] = own.results
+      t.same({ verdict: stop.verdict, pairs: stop.pairs, stop_at: stop.stop_at, ci: stop.ci, conf_level: stop.conf_level, needed: stop.needed ?? undefined },
+        { verdict: res.verdict, pairs: res.n_pairs, stop_at: res.stop.pairs, ci: res.ci, conf_level: res.conf_level, needed: res.stop.needed ?? undefined }, 'the stop record (compare\'s summary) is the analysis')
+      t.ok(res.stop.pairs <= res.n_pairs, 'the pair the rule stopped at, among every pair measured')
+      t.match(r.stderr, new RegExp(`--runs seq: ${FILE} ${CONF}: slower (after|stopped at pair) ${res.stop.pairs}`), 'the summary line says where the rule stopped')
+    }
+    if (d.id === 'duet-seq') t.match(recs[0], { question: { file: QUESTION, runs: 'seq', rule: { 'max-runs': 16 } }, fileArgs: { [FILE]: ['kind=mix', 'n=2000000'] } }, 'the question in the NDJSON meta')
     if (needTool(t, 'Rscript')) {
       // Node's compare.R reads the file this way (test/r/node-contract.R)
       const nodes = spawnSync('Rscript', [path.join(REPO, 'test', 'r', 'node-contract.R'), 'compare'], { input: fs.readFileSync(r.csv), encoding: 'utf8' })
@@ -240,7 +262,7 @@ t.test('shards of serial and duet fixed runs: their union is the plan; analyze; 
     t.equal(union.length, 4, `${executor}: the union is the plan's 2 pairs`)
     const a = await analyze([`${base}0.csv`, `${base}1.csv`])
     t.equal(a.code, 0, a.stderr)
-    t.same(JSON.parse(a.stdout).results.map((x) => x.n_pairs), [2], `${executor}: analyze merges the shards`)
+    t.same(JSON.parse(a.stdout).results.map((x) => x.n_pairs), [executor === 'duet' ? 0 : 2], `${executor}: analyze merges the shards (duet: one crossover block, too few to pair)`)
     const plan = await inProcess(planMain, ['--next', '--target', '0.001', '--max-runs', '3', '--output', `${base}-plan.json`, `${base}0.csv`, `${base}1.csv`])
     t.equal(plan.code, 0, plan.stderr)
     const next = JSON.parse(fs.readFileSync(`${base}-plan.json`, 'utf8'))
@@ -252,6 +274,6 @@ t.test('shards of serial and duet fixed runs: their union is the plan; analyze; 
     t.ok(r2.every((r) => r.plan.endsWith('.2') && r.rule === 'fixed' && r.executor === executor), `${executor}: the round's plan, rule ("fixed": the plan gives the pairs) and executor`)
     const all = await analyze([`${base}0.csv`, `${base}1.csv`, `${base}-r2.csv`])
     t.equal(all.code, 0, all.stderr)
-    t.same(JSON.parse(all.stdout).results.map((x) => x.n_pairs), [3], `${executor}: both rounds analysed together`)
+    t.same(JSON.parse(all.stdout).results.map((x) => x.n_pairs), [executor === 'duet' ? 0 : 3], `${executor}: both rounds analysed together (duet: one complete block; the third pair's is not)`)
   }))
 })

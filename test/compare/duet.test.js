@@ -62,16 +62,45 @@ t.test('starved sides and the seeded assignment', async (t) => {
   t.equal(oldGetsFirst(7, 'a/b.js', 3), oldGetsFirst(7, 'a/b.js', 3), 'seeded')
 })
 
+t.test('crossover blocks: old once on each set per block, seeded, block order random', async (t) => {
+  const { crossoverArm } = require('../../lib/compare/duet.js')
+  let firstOnA = 0
+  for (let block = 1; block <= 200; block++) {
+    const a = crossoverArm(7, 'a/b.js', 2 * block - 1)
+    const b = crossoverArm(7, 'a/b.js', 2 * block)
+    t.equal(a.block, block)
+    t.equal(b.block, block)
+    if (a.oldOnFirst === b.oldOnFirst) t.fail(`block ${block}: both pairs put old on the same set`)
+    if (a.oldOnFirst) firstOnA++
+  }
+  t.ok(firstOnA > 80 && firstOnA < 120, `the block's first pair puts old on set A in ${firstOnA} of 200 blocks`)
+  t.same(crossoverArm(7, 'a/b.js', 5), crossoverArm(7, 'a/b.js', 5), 'seeded')
+})
+
 t.test('a real duet run: both sides meet, CPUs per side, Node\'s read.csv', async (t) => {
   const dir = t.testdir()
   const csv = path.join(dir, 'duet.csv')
   let err = ''
-  const code = await main([...BIN, '--duet', '--runs', '3', '--seed', '4', '--root', ROOT, '--output', csv, '--no-progress', 'sect'], { stdout: { write: () => true }, stderr: { write: (s) => { err += s; return true } }, handleSigint: false })
+  const code = await main([...BIN, '--duet', '--runs', '4', '--seed', '4', '--root', ROOT, '--output', csv, '--no-progress', 'sect'], { stdout: { write: () => true }, stderr: { write: (s) => { err += s; return true } }, handleSigint: false })
   t.equal(code, 0, err)
   const rows = readRows(csv)
-  t.equal(rows.length, 12, '3 pairs x 2 configurations x 2 sides')
-  t.ok(rows.every((r) => r.executor === 'duet' && r.rule === 'fixed 3'))
-  for (let pair = 1; pair <= 3; pair++) {
+  t.equal(rows.length, 16, '4 pairs x 2 configurations x 2 sides')
+  t.ok(rows.every((r) => r.executor === 'duet' && r.rule === 'fixed 4'))
+  t.same([...new Set(rows.map((r) => `${r.pair}:${r.cpu_block}`))].sort(), ['1:1', '2:1', '3:2', '4:2'], 'pairs 1-2 and 3-4 form the crossover blocks')
+  for (const block of ['1', '2']) {
+    const oldSets = new Set(rows.filter((r) => r.cpu_block === block && r.binary === 'old').map((r) => r.cpuset))
+    t.equal(oldSets.size, 2, `block ${block}: old ran once on each CPU set`)
+  }
+  const probed = rows.filter((r) => r.cpu_speed !== '')
+  if (probed.length > 0) {
+    t.equal(probed.length, rows.length, 'the probe measured both sets before every pair')
+    t.ok(rows.every((r) => Number(r.cpu_speed) > 0 && Number(r.cpu_spread) >= 1))
+  }
+  const { analyze } = require('../../lib/stats/analyze.js')
+  const a = analyze(rows)
+  t.ok(a.results.every((r) => r.n_pairs === 2), 'the analysis takes each block as one pair')
+  t.equal(a.warnings.filter((w) => w.kind === 'cpu-effect').length, 1, 'and reports the CPU effect')
+  for (let pair = 1; pair <= 4; pair++) {
     for (const kind of ['sqrt', 'mix']) {
       const two = rows.filter((r) => Number(r.pair) === pair && r.configuration.includes(kind))
       t.equal(two.length, 2)
@@ -88,7 +117,7 @@ t.test('a real duet run: both sides meet, CPUs per side, Node\'s read.csv', asyn
   if (!needTool(t, 'Rscript')) return
   const r = spawnSync('Rscript', [path.join(__dirname, '..', 'r', 'node-contract.R'), 'compare'], { input: fs.readFileSync(csv), encoding: 'utf8' })
   t.equal(r.status, 0, r.stderr)
-  t.match(r.stdout, /section_start section_end/, 'Node\'s read.csv reads the section columns as numbers')
+  t.match(r.stdout, /section_start section_end alloc_bytes max_rss_kb cpu_speed cpu_spread/, 'Node\'s read.csv reads the section and probe columns as numbers')
 })
 
 t.test('starved pairs: a warning of the analysis and a count on the progress line', async (t) => {

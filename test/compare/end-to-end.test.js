@@ -30,7 +30,7 @@ t.test('a new binary that does 25% more work is called slower, with a CI that ex
   t.equal(r.code, 1, `exit 1 for a regression beyond -5%: ${r.stderr}`)
   t.match(r.stderr, /FAIL: 1 configuration\(s\) slower than -5% \(one-sided test against -5%/)
   const text = fs.readFileSync(out, 'utf8')
-  t.equal(text.split('\n')[0], '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs","measure","plan","shard_index","shard_count","host","executor","rule","section_start","section_end","cpuset","starved","section_cpu","alloc_bytes","max_rss_kb","gc_ms","server_cpu_us","generator_bound"')
+  t.equal(text.split('\n')[0], '"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs","measure","plan","shard_index","shard_count","host","executor","rule","section_start","section_end","cpuset","starved","section_cpu","alloc_bytes","max_rss_kb","gc_ms","server_cpu_us","generator_bound","cpu_speed","cpu_spread","cpu_block"')
   const rows = readRows(out)
   t.equal(rows.length, 16, '8 pairs x 2 binaries x 1 configuration')
   t.same([...new Set(rows.map((x) => x.binary))].sort(), ['new', 'old'])

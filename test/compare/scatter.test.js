@@ -4,7 +4,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { BENCH, ROOT } = require('./fixtures/helpers.js')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { spawnOutput } = require('../helpers/spawn-output.js')
 
 const SPIN = path.join(BENCH, 'cpu', 'spin.js')

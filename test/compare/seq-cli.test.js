@@ -39,37 +39,42 @@ t.test('a short seq run: the rule in every row, its stops in NDJSON and on stder
   t.equal(code, 0, err.text)
   const rows = readRows(csv)
   t.equal(rows.length, 6, '3 pairs x 2 sides: every configuration reached --max-runs')
-  t.ok(rows.every((r) => r.rule === 'seq v2 alpha=0.05 threshold=1 max=3' && r.executor === 'serial'), 'the rule and the executor travel with each row')
+  t.ok(rows.every((r) => r.rule === 'seq v3 alpha=0.05 threshold=1 max=3' && r.executor === 'serial'), 'the rule and the executor travel with each row')
   t.match(err.text, /--runs seq: cpu\/spin\.js kind='mix' n=1000000: inconclusive after 3 pairs \(--max-runs reached/)
   t.match(err.text, /compare: seq 0\/1 stopped; open 1, nearest cpu\/spin\.js kind='mix' n=1000000 at \d pairs/, 'progress: how far the open configuration is')
   const records = fs.readFileSync(nd, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
-  t.match(records[0], { type: 'meta', rule: 'seq v2 alpha=0.05 threshold=1 max=3', executor: 'serial', runs: 'seq' })
-  t.match(records.find((r) => r.type === 'stop'), { filename: 'cpu/spin.js', rule: 'seq v2 alpha=0.05 threshold=1 max=3', pairs: 3, verdict: 'inconclusive', reason: 'max-runs' })
+  t.match(records[0], { type: 'meta', rule: 'seq v3 alpha=0.05 threshold=1 max=3', executor: 'serial', runs: 'seq' })
+  t.match(records.find((r) => r.type === 'stop'), { filename: 'cpu/spin.js', rule: 'seq v3 alpha=0.05 threshold=1 max=3', pairs: 3, verdict: 'inconclusive', reason: 'max-runs' })
   const a = analyze(rows)
   t.match(a.results[0], { verdict: 'inconclusive', stop: { rule: 'seq', pairs: 3, reason: 'max-runs' } })
   t.equal(a.results[0].ci[0], -100, 'three pairs cannot bound the median: the interval is unbounded')
-  await t.rejects(main([...BIN, '--runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', csv, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of the rule "seq v2 alpha=0.05 threshold=1 max=3": resume it with --runs seq/ }, 'a seq file resumes only under its rule')
+  await t.rejects(main([...BIN, '--runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', csv, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of the rule "seq v3 alpha=0.05 threshold=1 max=3": resume it with --runs seq/ }, 'a seq file resumes only under its rule')
   // a CSV of version 1 of the rule: analyze replays version 1, and no run resumes it
   const old = path.join(dir, 'v1.csv')
-  fs.writeFileSync(old, fs.readFileSync(csv, 'utf8').replaceAll('seq v2 alpha=', 'seq alpha='))
+  fs.writeFileSync(old, fs.readFileSync(csv, 'utf8').replaceAll('seq v3 alpha=', 'seq alpha='))
   t.match(analyze(readRows(old)).results[0], { verdict: 'inconclusive', stop: { rule: 'seq', pairs: 3, reason: 'max-runs' }, conf_level: 0.95 })
   t.equal(analyze(readRows(old)).meta.rule, 'seq alpha=0.05 threshold=1 max=3')
   const { formatAnalysisText } = require('../../lib/report/analysis-text.js')
-  t.match(formatAnalysisText(analyze(rows)), /stopping rule: --runs seq \(seq v2 [^)]*\): .*e-BH/s, 'the text says how version 2 decides')
+  t.match(formatAnalysisText(analyze(rows)), /stopping rule: --runs seq \(seq v3 [^)]*\): .*e-BH/s, 'the text says how version 2 decides')
   t.match(formatAnalysisText(analyze(readRows(old))), /stopping rule: --runs seq \(seq alpha=[^)]*\): .*1 - alpha\/configurations/s, 'and version 1 how it did')
   await t.rejects(main([...BIN, '--runs', 'seq', '--max-runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', old, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of version 1 of --runs seq \("seq alpha=0.05 threshold=1 max=3"\): benchrig analyze still replays that rule on them, but a run cannot be resumed under it/ })
+  // a CSV of version 2: analyze replays it with version 2's futility; no run resumes it
+  const v2 = path.join(dir, 'v2.csv')
+  fs.writeFileSync(v2, fs.readFileSync(csv, 'utf8').replaceAll('seq v3 alpha=', 'seq v2 alpha='))
+  t.match(analyze(readRows(v2)).results[0], { verdict: 'inconclusive', stop: { rule: 'seq', pairs: 3, reason: 'max-runs' } })
+  await t.rejects(main([...BIN, '--runs', 'seq', '--max-runs', '3', '--set', 'kind=mix', '--root', BENCH, '--resume', v2, 'cpu'], { stdout: sink(), stderr: sink(), handleSigint: false }), { message: /holds rows of version 2 of --runs seq \("seq v2 alpha=0.05 threshold=1 max=3"\)/ })
 })
 
 t.test('the summary lines and the progress text say why and how far', async (t) => {
   const { summary, describeOpen } = require('../../lib/compare/sequential.js')
   const base = { filename: 'f.js', configuration: 'a=1', rule: 'seq v2 alpha=0.05 threshold=1 max=100', ci: [1, 2], conf_level: 0.975 }
   const lines = summary([
-    { ...base, pairs: 9, verdict: 'faster', reason: 'above 0', evalue: 68.5 },
-    { ...base, pairs: 7, verdict: 'inconclusive', reason: 'futility', needed: null },
-    { ...base, pairs: 8, verdict: 'inconclusive', reason: 'futility', needed: 280 },
-    { ...base, pairs: 7, verdict: 'no change', reason: 'inside threshold' }
+    { ...base, pairs: 12, stop_at: 9, verdict: 'faster', reason: 'above 0', evalue: 68.5 },
+    { ...base, pairs: 7, stop_at: 7, verdict: 'inconclusive', reason: 'futility', needed: null },
+    { ...base, pairs: 8, stop_at: 8, verdict: 'inconclusive', reason: 'futility', needed: 280 },
+    { ...base, pairs: 7, stop_at: 7, verdict: 'no change', reason: 'inside threshold' }
   ])
-  t.match(lines[0], /faster after 9 pairs \(interval above 0 \(e-value 68\.5\): CI 1\.00%\.\.2\.00% at 97\.50%\)/)
+  t.match(lines[0], /faster stopped at pair 9 of 12 \(e-value 68\.5: CI 1\.00%\.\.2\.00% at 97\.50%\)/, 'where the rule called it, and the pairs its interval uses')
   t.match(lines[1], /futility: would need more than 100x --max-runs pairs;/)
   t.match(lines[2], /futility: would need ~280 pairs;/)
   t.match(lines[3], /no change after 7 pairs \(interval inside the threshold/)

@@ -281,7 +281,7 @@ function capture () {
 t.test('benchrig analyze over NDJSON shards and benchrig plan --next over CSV shards, in process', async (t) => {
   const { main: analyzeMain } = require('../../lib/cli/analyze.js')
   const { main: planMain } = require('../../lib/cli/plan.js')
-  const { csvRow } = require('../../lib/report/csv.js')
+  const { csvRow } = require('../../lib/record/csv.js')
   const { COLUMNS } = require('../../lib/compare/output.js')
   const dir = t.testdir()
   const shards = [0, 1, 2].map((shard) => rowsOf({ pairs: [shard + 1, shard + 4], shard, plan: 'f00d', configs: ['x=1'] }))

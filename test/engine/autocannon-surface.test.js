@@ -10,7 +10,7 @@ const path = require('node:path')
 const { showsColor } = require('../../lib/engine/autocannon/print-result.js')
 const { runningLines } = require('../../lib/engine/autocannon/track.js')
 const { load, RefusedRun } = require('../../lib/engine/autocannon/api.js')
-const { parseArguments, start } = require('../../lib/engine/autocannon/start.js')
+const { parseArguments, start } = require('../../lib/cli/autocannon-start.js')
 
 function server (t, handler = (req, res) => res.end('ok')) {
   const s = http.createServer(handler)
@@ -79,7 +79,10 @@ t.test('parseArguments: -i, --har, -V, -h; start prints an error as its message'
     t.match(printed[0], ['err', /benchrig load \[options\] <url\.\.\.>/], 'the help')
     printed.length = 0
     await start({ url: 'http://127.0.0.1:9/', connections: 0 })
-    t.match(printed, [['err', /-c\/--connections/]], 'a bad option: its message')
+    t.same(printed, [['err', 'connections can not be less than 1']], 'a bad option: its message, in autocannon\'s words')
+    printed.length = 0
+    await start({ url: 'http://127.0.0.1:9/', connections: 1, timeout: 'abc' })
+    t.match(printed, [['err', /^invalid -t\/--timeout "abc"/]], 'one autocannon has no words for: benchrig\'s')
   } finally {
     console.error = err
     console.log = log

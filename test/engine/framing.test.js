@@ -79,6 +79,23 @@ t.test('HEAD, 204 and 304 have no body; 1xx is skipped', async (t) => {
   t.equal(h.errors, 0)
 })
 
+t.test('a 1xx with no request in flight is not counted: after the run\'s last response it is ignored, mid-run it is a response without a request', async (t) => {
+  // the last answer and an interim response nobody asked for, in one write
+  const last = await serve(t, (s, req) => { if (req.n === 2) s.write(response('a') + response('b') + 'HTTP/1.1 100 Continue\r\n\r\n') })
+  const r = await load({ url: last.url, connections: 1, pipelining: 2, amount: 2, timeout: 5 })
+  t.equal(r.requests.total, 2)
+  t.equal(r.informational, 0, 'not one of the run\'s')
+  t.equal(r.errors, 0)
+  // mid-run (one request at a time): the first answer carries an interim
+  // response after it, while nothing is in flight
+  const mid = await serve(t, (s, req) => s.write(response('a') + (req.total === 1 ? 'HTTP/1.1 103 Early Hints\r\n\r\n' : '')))
+  const m = await load({ url: mid.url, connections: 1, pipelining: 1, amount: 3, timeout: 5 })
+  t.equal(m.informational, 0)
+  t.equal(m.errorsByKind.parse, 1, 'a response without a request, as a final one would be')
+  t.equal(m.requests.total, 3, 'the connection is re-opened and the run goes on')
+  t.equal(m.reconnects, 1)
+})
+
 t.test('close-delimited bodies: the response ends when the server closes', async (t) => {
   const srv = await serve(t, (s) => {
     s.write('HTTP/1.0 200 OK\r\nServer: raw\r\n\r\nbody until ')

@@ -112,3 +112,46 @@ t.test('another HdrHistogram implementation reads our encoding', async (t) => {
     t.ok(Math.abs(a - b) <= Math.max(1, b * 0.001), `p${p}: theirs ${a}, ours ${b}`)
   }
 })
+
+t.test('the summaries, add and fromTransfer scan the span between min and max: the same answers as a scan of every bucket', async (t) => {
+  const next = rng(34)
+  // brute force over the whole array, as before the span
+  const full = (h) => {
+    let n = 0
+    let sum = 0
+    for (let i = 0; i < h.counts.length; i++) {
+      n += h.counts[i]
+      sum += h.counts[i] * h.midpoint(i)
+    }
+    return { n, mean: n === 0 ? 0 : sum / n }
+  }
+  for (let round = 0; round < 20; round++) {
+    const a = new Histogram()
+    const b = new Histogram()
+    const lo = Math.floor(next() * 1e6)
+    for (let i = 0; i < 200; i++) a.record(lo + Math.floor(next() * 10 ** (1 + Math.floor(next() * 6))))
+    for (let i = 0; i < 50 * (round % 3); i++) b.record(Math.floor(next() * 3e9))
+    const copy = Histogram.fromTransfer(a.toTransfer())
+    t.same(copy.counts, a.counts, 'fromTransfer copies every count')
+    a.add(Histogram.fromTransfer(b.toTransfer()))
+    const f = full(a)
+    t.equal(a.totalCount, f.n)
+    t.ok(Math.abs(a.mean() - f.mean) <= 1e-9 * Math.max(1, f.mean), 'mean')
+    let seen = 0
+    let last = -1
+    for (let i = 0; i < a.counts.length; i++) if (a.counts[i] !== 0) last = i
+    t.equal(a.lastIndex(), last, 'lastIndex')
+    // the percentile's rank walk from the start agrees
+    for (const p of [0.1, 50, 99.9, 100]) {
+      const rank = Math.max(1, Math.ceil((p / 100) * a.totalCount - 1e-9))
+      let at = 0
+      seen = 0
+      for (; at < a.counts.length; at++) { seen += a.counts[at]; if (seen >= rank) break }
+      const high = a.valueFromIndex(at) + a.rangeAtIndex(at) - 1
+      t.equal(a.percentile(p), Math.max(a.minValue, Math.min(high, a.maxValue)), `p${p}`)
+    }
+  }
+  t.equal(new Histogram().mean(), 0)
+  t.equal(new Histogram().lastIndex(), -1)
+  t.equal(Histogram.fromTransfer(new Histogram().toTransfer()).totalCount, 0)
+})

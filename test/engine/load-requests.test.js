@@ -155,7 +155,7 @@ t.test('-f runs round after round until SIGINT; -T titles the result', async (t)
 t.test('--debug prints errors; -x leaves non-2xx out of the latency', async (t) => {
   const { url } = await echoServer(t)
   const d = await run(['-c', '1', '-d', '1', '-t', '0.3', '-j', '--debug', `${url}/never`])
-  t.match(d.stderr, /^error: timeout error: request timeout$/m)
+  t.match(d.stderr, /^error: request timed out$/m)
   const x = await run(['-c', '2', '-a', '20', '-j', '-x', `${url}/`, `${url}/404`])
   t.equal(x.code, 0, x.stderr)
   const j = JSON.parse(x.stdout)

@@ -439,3 +439,11 @@ t.test('errors name the input', async (t) => {
   t.equal(r.code, 2)
   t.match(r.stderr, /--hist-out .*dir\.hgrm: cannot write the histogram \(ENOENT\)/)
 })
+
+t.test('the saturation warning: a busy thread over a run long enough to judge, none for a run of a few requests', async (t) => {
+  const { saturationWarning } = require('../../lib/engine/result/result.js')
+  t.match(saturationWarning(0.97, 2000), /a generator thread was busy 97% of the run/)
+  t.equal(saturationWarning(0.97, 10), undefined, 'a 10 ms run: its busy share is its own start-up')
+  t.equal(saturationWarning(0.5, 5000), undefined, 'half busy: no limit reached')
+  t.equal(saturationWarning(0.9, 1000), saturationWarning(0.9, 60000), 'from 1 s on, as long runs')
+})

@@ -153,7 +153,7 @@ t.test('one comment per marker: created once, then edited', async (t) => {
 t.test('the record and comment steps run as written, on a compare NDJSON', async (t) => {
   // the steps' own bash, with benchrig at benchrig/ as the workflow checks it out
   const fixture = fs.readFileSync(path.join(ROOT, 'test', 'r', 'fixtures', 'paired.csv'), 'utf8')
-  const { parseCsvRecords } = require('../../lib/report/csv.js')
+  const { parseCsvRecords } = require('../../lib/record/csv.js')
   const rows = parseCsvRecords(fixture).records
   const meta = { schema: 'benchrig-compare/1', type: 'meta', seed: 42, measure: 'wall', old: { version: 'v22.11.0', sha256: 'a'.repeat(64) }, new: { version: 'v22.12.0', sha256: 'b'.repeat(64) }, cpu: { model: 'Example CPU', count: 2 }, os: { platform: 'linux', release: '6.1.0', arch: 'x64' }, hostname: 'runner' }
   const dir = t.testdir({ 'compare.ndjson': [meta, ...rows.map((r) => ({ schema: 'benchrig-compare/1', type: 'measurement', ...r, rate: Number(r.rate) }))].map((r) => JSON.stringify(r)).join('\n') + '\n' })

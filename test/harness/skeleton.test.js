@@ -25,8 +25,8 @@ test('package.json: commonjs, the benchrig bin, exports, engines, scripts, tools
   t.equal(require('benchrig/common.js'), require('benchrig/common'))
   t.ok(pkg.dependencies.yargs && pkg.dependencies.autocannon, 'yargs and autocannon are dependencies')
   for (const dev of ['tap', 'eslint', 'neostandard', 'typescript']) t.ok(pkg.devDependencies[dev], `${dev} is a dev dependency`)
-  // lint is eslint, then the type check of lib/ (tsconfig.check.json)
-  t.equal(pkg.scripts.lint, 'eslint . && tsc -p tsconfig.check.json')
+  // lint is eslint, then the type check of lib/ (tsconfig.check.json), then the import order
+  t.equal(pkg.scripts.lint, 'eslint . && tsc -p tsconfig.check.json && node scripts/import-graph.js --check')
   const help = spawnSync(process.execPath, [path.join(REPO, pkg.bin.benchrig), '--help'], { encoding: 'utf8' })
   t.equal(help.status, 0)
   for (const cmd of ['run', 'compare', 'scatter', 'analyze', 'load']) t.match(help.stdout, new RegExp(`^  ${cmd} `, 'm'), `benchrig ${cmd} is listed`)

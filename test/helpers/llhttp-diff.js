@@ -31,7 +31,9 @@ const ALLOWED = {
   'te-http10': 'an HTTP/1.0 response with Transfer-Encoding: the engine closes the connection after it (RFC 9112 §6.1 MUST), llhttp reads on',
   'bws-chunk': 'whitespace between a chunk size and ";": allowed by RFC 9112 §7.1.1 (BWS), llhttp rejects',
   'value-ctl': 'NUL or another control byte in the value of a field the engine does not read: llhttp rejects, the engine skips it (RFC 9110 §5.5: reject, or replace NUL with SP)',
-  'value-cr': 'a bare CR in the value of a field the engine does not read: llhttp rejects, the engine skips it (RFC 9112 §2.2: invalid, or replaced with SP)'
+  'value-cr': 'a bare CR in the value of a field the engine does not read: llhttp rejects, the engine skips it (RFC 9112 §2.2: invalid, or replaced with SP)',
+  'reason-cr': 'a bare CR in a reason phrase: llhttp rejects, the engine skips the phrase (RFC 9112 §2.2: invalid, or replaced with SP)',
+  'trailer-framing': 'Content-Length or Connection in a chunked trailer section: llhttp rejects the first and acts on the second, the engine ignores both (RFC 9110 §6.5.1-6.5.2: trailer fields cannot frame the message, nor be merged into the header section)'
 }
 
 // Each allowed reading as a rewrite of the stream into what the engine reads
@@ -46,6 +48,7 @@ const READINGS = {
   // control bytes and a bare CR in a skipped value: replaced with SP
   'value-ctl': (s) => s.replace(/X-Ctl: a[^\r\n]b/g, 'X-Ctl: a b'),
   'value-cr': (s) => s.replace(/X-Cr: a\rb/g, 'X-Cr: a b'),
+  'reason-cr': (s) => s.replace(/HTTP\/1\.[01] \d{3}[^\r\n]*(?:\r(?!\n)[^\r\n]*)+/g, (line) => line.replace(/\r(?!\n)/g, ' ')),
   // a status line the engine refuses: one llhttp refuses too
   'version-2': (s) => s.replace(/HTTP\/2\.0 200 OK/g, 'XTTP/2.0 200 OK'),
   'status-range': (s) => s.replace(/HTTP\/1\.1 600 Odd/g, 'XTTP/1.1 600 Odd'),
@@ -69,9 +72,14 @@ const READINGS = {
   'cl-tab': (s) => s.replace(/(content-length:[ \t]*\d+)\t/gi, '$1'),
   // BWS before a chunk extension
   'bws-chunk': (s) => s.replace(/([0-9a-fA-F]) ;/g, '$1;'),
+  // framing fields of a trailer section go (those with a bad name stay: an error on both sides)
+  'trailer-framing': (s) => s.replace(TRAILER_SECTION, (all, last, fields) => last + fields.replace(/(?:^|(?<=\r\n))(?:content-length|connection):[^\r\n]*\r\n/gi, '') + '\r\n'),
   // an HTTP/1.0 response with a transfer coding closes the connection
   'te-http10': (s) => mapHeads(s, (h) => /^HTTP\/1\.0/.test(h) && /\ntransfer-encoding\s*:/i.test(h) ? h.replace(/keep-alive/gi, 'close').replace(/\r\n\r\n$/, '\r\nConnection: close\r\n\r\n') : h),
 }
+
+// a chunked body's last chunk line and its trailer fields (up to the blank line)
+const TRAILER_SECTION = /(\r\n0+(?:[ \t]*;[^\r\n]*)?\r\n)((?:[^\r\n]+\r\n)*)\r\n/g
 
 /** Each whole head of a stream (status line to blank line) through `fn`. */
 function mapHeads (s, fn) {
@@ -222,8 +230,61 @@ const BREAKS = {
     if (ends.length === 0) return s.slice(0, statusStarts(s).at(-1) ?? 0)
     return s.slice(0, r.pick(ends))
   },
-  'trailing-garbage': (r, s) => s + r.pick(['junk', 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n', '\r\n\r\n', 'HTTP/9'])
+  'trailing-garbage': (r, s) => s + r.pick(['junk', 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n', '\r\n\r\n', 'HTTP/9']),
+  // whitespace between a field name and its colon (RFC 9112 §5.1: a server
+  // MUST reject it, a proxy MUST remove it): on a framing line whose value is
+  // right (`Content-Length\t: 43` of a 43-byte body, which a lenient reader
+  // would count), or on any field anywhere in a head, a 1xx head or a trailer
+  'ws-colon': (r, s) => {
+    const gap = r.pick([' ', '\t', '  ', ' \t', '\t\t', '\t '])
+    const framing = [...s.matchAll(/\r\n(content-length|transfer-encoding|connection)(?=:)/gi)]
+    if (framing.length > 0 && r.chance(0.6)) {
+      const m = r.pick(framing)
+      const at = m.index + m[0].length
+      return s.slice(0, at) + gap + s.slice(at)
+    }
+    const name = r.pick([...CASES_OF('Content-Length'), 'Transfer-Encoding', 'Connection', 'Content-Type', 'Cache-Control', 'TE', 'Trailer', 'X-Other', 'Server', 'C', 'T'])
+    const value = /length/i.test(name) ? '0' : /transfer/i.test(name) ? 'chunked' : /^connection$/i.test(name) ? 'keep-alive' : 'v'
+    return insertFieldAnywhere(r, s, `${name}${gap}: ${value}`)
+  },
+  // Content-Length given twice or as a list: identical values (one length,
+  // RFC 9110 §8.6: tagged dup-cl when on two lines; a list is an error on
+  // both sides), or conflicting ones (an error everywhere), on a response
+  // that has a length, a chunked one (tagged te-cl) or one without either
+  'cl-conflict': (r, s, tags) => {
+    const lines = [...s.matchAll(/\r\n(content-length[ \t]*:[ \t]*)(\d+)([ \t]*)(?=\r\n)/gi)]
+    if (lines.length === 0 || r.chance(0.2)) {
+      if (/\ntransfer-encoding\s*:/i.test(s)) tags.add('te-cl')
+      return insertFieldAnywhere(r, s, `Content-Length: ${r.int(10)}\r\n${r.pick(CASES_OF('Content-Length'))}: ${10 + r.int(10)}`)
+    }
+    const m = r.pick(lines)
+    const v = Number(m[2])
+    const at = m.index + m[0].length
+    const head = s.slice(s.lastIndexOf('\r\n\r\n', m.index) + 1, s.indexOf('\r\n\r\n', m.index))
+    if (/\ntransfer-encoding\s*:/i.test(head)) tags.add('te-cl')
+    switch (r.pick(['list-same', 'list-other', 'second-other', 'first-other', 'second-same', 'second-zeros'])) {
+      case 'list-same': return s.slice(0, m.index) + `\r\n${m[1]}${v}${r.pick([', ', ','])}${v}${m[3]}` + s.slice(at)
+      case 'list-other': return s.slice(0, m.index) + `\r\n${m[1]}${v}, ${v + 1 + r.int(5)}${m[3]}` + s.slice(at)
+      case 'second-other': return s.slice(0, at) + `\r\n${r.pick(CASES_OF('Content-Length'))}: ${Math.max(0, v + r.pick([-1, 1, 7]))}` + s.slice(at)
+      case 'first-other': return s.slice(0, m.index) + `\r\nContent-Length: ${v + 1}` + s.slice(m.index)
+      case 'second-same': tags.add('dup-cl'); return s.slice(0, at) + `\r\n${r.pick(CASES_OF('Content-Length'))}:${r.pick([' ', '', '\t'])}${v}` + s.slice(at)
+      default: tags.add('dup-cl'); return s.slice(0, at) + `\r\nContent-Length: 00${v}` + s.slice(at)
+    }
+  },
+  // the server closes in the middle of a response that is not the first
+  // (status line, head or body): the requests behind it were never answered
+  'close-mid-pipelined': (r, s) => {
+    const starts = statusStarts(s)
+    if (starts.length < 2) return s.slice(0, r.int(s.length))
+    const j = 1 + r.int(starts.length - 1)
+    const end = j + 1 < starts.length ? starts[j + 1] : s.length
+    return s.slice(0, starts[j] + 1 + r.int(Math.max(1, end - starts[j] - 1)))
+  }
 }
+
+const FOCUS_BREAKS = ['ws-colon', 'cl-conflict', 'close-mid-pipelined']
+// Breaks after which the server always closes (the case's point is the close).
+const CLOSING_BREAKS = new Set(['close-mid-pipelined'])
 
 /** Where each status line of a stream starts. */
 function statusStarts (s) {
@@ -236,6 +297,17 @@ function replaceStatus (r, s, line) {
   if (starts.length === 0) return s
   const m = r.pick(starts)
   return s.slice(0, m.index) + line + s.slice(m.index + m[0].length)
+}
+
+/** A field line inserted at a random line of a random head (a final or 1xx head, or a trailer section). */
+function insertFieldAnywhere (r, s, field) {
+  const heads = [...s.matchAll(/(?:HTTP\/1\.[01] \d{3}[^\r\n]*|\r\n0(?:;[^\r\n]*)?)\r\n(?:[^\r\n]+\r\n)*\r\n/g)]
+  if (heads.length === 0) return insertField(r, s, field)
+  const m = r.pick(heads)
+  const ends = [...m[0].matchAll(/\r\n/g)].map((x) => m.index + x.index + 2)
+  // after the status line (or the last-chunk line) and before the blank line
+  const at = r.pick(ends.slice(m[0].startsWith('\r\n') ? 1 : 0, -1))
+  return s.slice(0, at) + field + '\r\n' + s.slice(at)
 }
 
 /** A field line inserted right after a random status line. */
@@ -267,14 +339,22 @@ function makeCase (seed) {
       break
     }
   }
-  const breaks = r.chance(0.4) ? r.pick(Object.keys(BREAKS)) : 'none'
+  // the classes of issue 34 (whitespace before a colon, Content-Length twice
+  // or as a list, a close in the middle of a pipelined response) a third of
+  // the breaks, the others the rest
+  const breaks = r.chance(0.45) ? (r.chance(0.33) ? r.pick(FOCUS_BREAKS) : r.pick(Object.keys(BREAKS))) : 'none'
   if (breaks !== 'none') s = BREAKS[breaks](r, s, tags)
   // a cut may leave a bare LF where a CRLF was (bodies never hold one)
   if (/(^|[^\r])\n/.test(s)) tags.add('bare-lf')
+  // a cut may join a status line to the bytes after a CR
+  if (/HTTP\/1\.[01] \d{3}[^\r\n]*\r(?!\n)/.test(s)) tags.add('reason-cr')
+  if ([...s.matchAll(TRAILER_SECTION)].some((m) => /(?:^|\n)(?:content-length|connection):/i.test(m[2]))) tags.add('trailer-framing')
   const bytes = Buffer.from(s, 'latin1')
   // a stream that ends with a close-delimited body needs the close to end it;
   // otherwise the server closes or keeps the socket open at random
-  const closeAtEnd = closed || r.chance(0.5)
+  // (kept open a quarter of the time: a stream that ends unfinished on an open
+  // socket waits for the engine's -t, which dominates the time of a run)
+  const closeAtEnd = closed || CLOSING_BREAKS.has(breaks) || r.chance(0.75)
   // byte by byte only when the server closes: on a socket it keeps open the
   // engine's verdict on an unfinished response comes from -t, which a slow
   // byte-by-byte write on a loaded machine could trip early
@@ -285,12 +365,18 @@ function makeCase (seed) {
     for (let n = 1 + r.int(6); n > 0; n--) cuts.push(1 + r.int(Math.max(1, bytes.length - 1)))
     cuts.sort((a, b) => a - b)
   }
-  return { seed, k, method: head ? 'HEAD' : 'GET', bytes, closeAtEnd, cuts: [...new Set(cuts)], split, breaks, tags: [...tags] }
+  // the later connections misbehave too: each answers its first request and
+  // closes in the middle of the answer to its second, so the policy's
+  // re-sends are counted over several connections
+  const cutAgain = k >= 3 && r.chance(0.25)
+  return { seed, k, method: head ? 'HEAD' : 'GET', bytes, closeAtEnd, cuts: [...new Set(cuts)], split, breaks, tags: [...tags], cutAgain }
 }
 
 // What a later connection answers to each request: a plain response with a
-// status of its own, so the re-sent requests show in the counts
+// status of its own, so the re-sent requests show in the counts (with
+// cutAgain, its second answer is cut short by the server's close)
 const RESENT_ANSWER = 'HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n'
+const RESENT_CUT = 'HTTP/1.1 202 Acc'
 const RESENT_STATUS = 202
 
 /**
@@ -301,7 +387,8 @@ const RESENT_STATUS = 202
 async function caseServer (c) {
   return rawServer((socket, req) => {
     if (req.conn.id !== 1) {
-      socket.write(RESENT_ANSWER)
+      if (!c.cutAgain || req.n === 1) socket.write(RESENT_ANSWER)
+      else if (req.n === 2) socket.end(RESENT_CUT)
       return
     }
     if (req.n !== c.k) return
@@ -372,7 +459,8 @@ async function engineVerdict (c, timeoutS) {
  * and the requests after it, of which nothing was read, are sent again on a
  * new connection (RFC 9112 §9.3.2: a client that pipelines retries
  * unanswered requests when the connection closes), whose answers are read
- * by a fresh parser.
+ * by a fresh parser, by the same rules, until every request is answered or
+ * failed (a cutAgain server cuts each later connection's second answer).
  * @returns {Promise<Verdict>}
  */
 async function llhttpVerdict (c) {
@@ -381,13 +469,17 @@ async function llhttpVerdict (c) {
     const first = await llhttpConnection(srv.port, c, c.k, true)
     const out = { statuses: first.statuses, informational: first.informational, errors: { parse: 0, read: 0, timeout: 0 }, resent: 0, hung: first.hung }
     if (first.failed !== undefined) out.errors[first.failed]++
-    const unanswered = c.k - first.statuses.length - (first.failed !== undefined ? 1 : 0)
-    if (unanswered > 0) {
+    let unanswered = c.k - first.statuses.length - (first.failed !== undefined ? 1 : 0)
+    // each later connection answers at least one request: this ends
+    while (unanswered > 0) {
       const again = await llhttpConnection(srv.port, c, unanswered, false)
-      out.resent = unanswered
+      out.resent += unanswered
       out.statuses.push(...again.statuses)
       out.informational += again.informational
-      out.hung = out.hung || again.hung || again.failed !== undefined
+      if (again.failed !== undefined) out.errors[again.failed]++
+      out.hung = out.hung || again.hung || (again.statuses.length === 0 && again.failed === undefined)
+      if (out.hung) break
+      unanswered -= again.statuses.length + (again.failed !== undefined ? 1 : 0)
     }
     out.statuses.sort()
     return out

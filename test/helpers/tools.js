@@ -17,6 +17,7 @@ const PROBES = {
   pyyaml: ['python3', ['-c', 'import yaml']],
   script: ['script', ['--version']],
   valgrind: ['valgrind', ['--version']],
+  hyperfine: ['hyperfine', ['--version']],
   // Debian's name for node_exporter (the textfile collector reads --prometheus files)
   node_exporter: ['prometheus-node-exporter', ['--version']],
   // the one-node cluster of scripts/slurm-local.sh needs all three

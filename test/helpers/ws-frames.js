@@ -6,7 +6,7 @@
 // makeStream(seed).
 const { Receiver } = require('ws') // node_modules/ws/lib/receiver.js
 const { FrameReader } = require('../../lib/engine/ws/frame-reader.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 
 /** ws's error codes, as our kinds */
 const WS_KIND = {
@@ -20,7 +20,7 @@ const WS_KIND = {
   WS_ERR_INVALID_CLOSE_CODE: 'close-code'
 }
 
-/** A seeded generator of numbers in [0, 1) (lib/stats/prng.js). */
+/** A seeded generator of numbers in [0, 1) (lib/prng.js). */
 function rng (seed) {
   const r = createRng(seed)
   return () => r.uniform()

@@ -6,7 +6,7 @@
 const t = require('tap')
 const { detectChanges, bestSplit, tTest, stepSize, hodgesLehmann } = require('../../lib/history/changepoint.js')
 const { rankSumTest } = require('../../lib/stats/wilcoxon.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const { simulate } = require('../../bench/changepoint-sim.js')
 
 t.test('the split of largest divergence is the step', async (t) => {
@@ -69,4 +69,32 @@ t.test('seeded simulation: recall of 2% and 5% steps, false alarms without a ste
   t.ok(two.recall >= 0.85, `2% step found in ${two.recall}`)
   t.ok(five.ciCovers >= 0.85, `the CI holds a found 5% step in ${five.ciCovers}`)
   t.ok(none.falseAlarmSeries <= 0.1, `step-free series with a false alarm: ${none.falseAlarmSeries}`)
+})
+
+t.test('runs per label: a -50% step after the first of six releases of 30 runs', async (t) => {
+  // bench/changepoint-sim.js --grid runs 200 a cell; 60 here, seeded
+  const o = { series: 60, length: 6, runs: 30, noise: 0.02, tolerance: 0, seed: 11, at: 'first' }
+  const half = simulate({ ...o, step: -0.5 })
+  t.ok(half.recall >= 0.95, `found at the second label in ${half.recall}`)
+  t.ok(half.ciCovers >= 0.85, `its interval holds -50% in ${half.ciCovers}`)
+  const none = simulate({ ...o, step: 0 })
+  t.ok(none.falseAlarmSeries <= 0.05, `step-free series with a false alarm: ${none.falseAlarmSeries}`)
+  // label-to-label noise (1%) on top of the runs' 2%: the spread of the label means is taken in
+  const drift = simulate({ ...o, step: 0, labelNoise: 0.01 })
+  t.ok(drift.falseAlarmSeries <= 0.1, `with 1% label noise: ${drift.falseAlarmSeries}`)
+  // the same releases with one run each: a step after the first label is not told from an outlier
+  t.equal(simulate({ ...o, runs: 1, step: -0.5 }).recall, 0)
+})
+
+t.test('runs per label: too small a series says so and what would be enough', async (t) => {
+  const { detectGroupChanges } = require('../../lib/history/changepoint.js')
+  const two = detectGroupChanges([[100, 101, 99], [50, 51, 49]])
+  t.same(two.changes, [])
+  t.match(two.untestable, /^2 labels \(6 runs\): too few to test a step against the labels' own spread; 3 labels are the least, with 3\+ runs either side of a step$/)
+  const three = detectGroupChanges([[100], [101], [50]])
+  t.match(three.untestable, /^3 labels of one run each: too few to test; 4 labels are the least/)
+  const enough = detectGroupChanges([[100, 101, 99, 100], [50, 51, 49, 50], [50, 49, 51, 50]])
+  t.notOk(enough.untestable)
+  t.same(enough.changes.map((c) => c.index), [1], 'three labels of four runs: the step after the first is found')
+  t.ok(enough.changes[0].ci[0] < -0.49 && enough.changes[0].ci[1] > -0.51, `interval ${enough.changes[0].ci}`)
 })

@@ -48,3 +48,22 @@ t.test('binary sides: labelled by node version (a history across releases: one s
   t.equal(series.length, 1)
   t.same(series[0].points.map((p) => [p.label, p.values]), [['v24.1.0', [100]], ['v26.0.0', [80]]])
 })
+
+t.test('the CPU probe\'s summary travels with the source, not with the fingerprint', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-probe-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const db = path.join(dir, 'h.sqlite')
+  const cpuProbe = { speeds: { 0: 440, 1: 250 }, spread: 1.76 }
+  for (const meta of [{ ...MACHINE, old: BINARY, new: BINARY, cpuProbe, placement: 'one-cpu' }, { ...MACHINE, old: BINARY, new: BINARY, cpuProbe: { speeds: { 0: 430, 1: 432 }, spread: 1 }, placement: 'one-cpu' }]) {
+    const sink = await compareHistorySink(db, { meta, labels: { old: 'a', new: 'b' } })
+    // a second run measures other rates (the same bytes would be the same source)
+    for (const row of rows) await sink.write({ ...row, rate: row.rate + meta.cpuProbe.spread })
+    await sink.close()
+  }
+  const h = await openHistory(db)
+  try {
+    const list = await h.list()
+    t.same(list.sources.map((s) => s.meta), [{ cpuProbe, placement: 'one-cpu' }, { cpuProbe: { speeds: { 0: 430, 1: 432 }, spread: 1 }, placement: 'one-cpu' }])
+    t.equal((await h.series({ order: 'added' })).length, 1, 'two probe readings, one series')
+  } finally { await h.close() }
+})

@@ -61,9 +61,11 @@ for (const [engine, dbOf] of Object.entries(ENGINES)) {
       t.same({ added: again.added, skipped: again.skipped }, { added: 0, skipped: 3 }, 'same bytes: nothing added')
 
       const a = await h.series({ file: 'buffers/a.js', measure: 'wall' })
-      t.equal(a.length, 3, 'n=1 (machine env), n=2, and n=1 from the CSV (no env): fingerprints never mixed')
+      t.equal(a.length, 2, 'n=1 and n=2: the CSV (no env) joined the one machine that has series of buffers/a.js')
+      t.match(more.sources[0].machine, { joined: a[0].key.fingerprint, how: 'known', host: 'box' }, 'and add says which')
+      t.same(more.sources[1].machine, { candidates: [] }, 'a cpu CSV: no machine has a cpu series of it, so none joined')
       const withEnv = a.find((s) => s.key.configuration === 'n=1' && s.key.env.host === 'box')
-      t.same(withEnv.points.map((p) => [p.label, p.order, p.values]), [['v18.20.0', 0, [100]], ['v20.1.0', 1, [101]]], 'semver order')
+      t.same(withEnv.points.map((p) => [p.label, p.order, p.values]), [['v18.20.0', 0, [100]], ['v20.1.0', 1, [101]], ['v22.0.0', 2, [150]]], 'semver order')
       t.same(withEnv.key.env, { cpu: 'Test CPU', kernel: '6.1.0', governor: 'performance', nodeVersion: '', nodeSha256: '', v8Flags: '', host: 'box' }, 'the node version is the label, so not in the key')
       t.equal((await h.series({ file: 'buffers', measure: 'cpu' }))[0].points[0].values[0], 90, 'a category; the measure column')
       t.same((await h.series({ file: 'buffers/b.js' })).map((s) => s.key.configuration), ["enc='utf8' len=16", "enc='utf8' len=32"].sort().map((c) => c).filter(() => false).concat((await h.series({ file: 'buffers/b.js' })).map((s) => s.key.configuration)), 'scatter rows keyed by their variables')
@@ -84,8 +86,8 @@ for (const [engine, dbOf] of Object.entries(ENGINES)) {
       const db = await dbOf(t)
       if (!db) return
       const dir = tmp(t)
-      const { createNdjsonWriter } = require('../../lib/report/ndjson.js')
-      const { collectMeta } = require('../../lib/report/meta.js')
+      const { createNdjsonWriter } = require('../../lib/record/ndjson.js')
+      const { collectMeta } = require('../../lib/record/meta.js')
       // what `run --format ndjson` writes, with the children's env as the driver knows it
       const ndjson = (name, env, rate) => {
         let text = ''
@@ -106,7 +108,7 @@ for (const [engine, dbOf] of Object.entries(ENGINES)) {
       t.equal(series.length, 2, 'two flag sets, two series')
       const byFlags = Object.fromEntries(series.map((s) => [s.key.env.v8Flags, s.points[0].values.slice().sort((a, b) => a - b)]))
       t.same(byFlags, { '': [100, 101], '--jitless': [50] }, 'the same flags: one series')
-      for (const s of series) t.equal(s.key.env.nodeSha256, require('../../lib/report/meta.js').fileSha256(process.execPath), 'the binary\'s sha256 from the metadata')
+      for (const s of series) t.equal(s.key.env.nodeSha256, require('../../lib/record/meta.js').fileSha256(process.execPath), 'the binary\'s sha256 from the metadata')
     })
 
     t.test('a compare CSV and its NDJSON sidecar: the second adds nothing of the same measurements', async (t) => {

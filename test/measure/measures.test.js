@@ -6,12 +6,13 @@
 // real configuration under valgrind.
 const { test } = require('tap')
 const path = require('node:path')
-const { checkMeasure, measureNote, MEASURE_NAMES } = require('../../lib/harness/measure.js')
+const { checkMeasure } = require('../../lib/harness/measure.js')
+const { measureNote, MEASURE_NAMES } = require('../../lib/record/measures.js')
 const { createMeter } = require('../../lib/harness/meter.js')
 const { callgrindCommand, readCount, switchOn } = require('../../lib/harness/callgrind.js')
 const { runBenchmarkFile } = require('../../lib/harness/run-file.js')
 const { runIn, sink } = require('../helpers/run-in-process.js')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { UsageError, ToolMissingError, RunError } = require('../../lib/errors.js')
 const { needTool } = require('../helpers/tools.js')
 

@@ -128,3 +128,51 @@ test('g: entry files copied into another project\'s benchmark folder run the ins
   t.equal(missing.status, 2)
   t.equal(missing.stderr, 'scatter.js: benchrig is not installed where this copy is: run "npm install --save-dev benchrig" in its project\n')
 })
+
+// What Node core's run.js and compare.js do with a benchmark file, written
+// here from their behaviour (not their code): fork it with IPC, keep its
+// 'report' messages, ignore the rest, and exit with its exit code when that
+// is not 0. Core dumps off: a SIGABRT or SIGTRAP child would write one.
+const NODE_SHAPED_DRIVER = `
+const { fork } = require('node:child_process')
+const child = fork(process.argv[1], process.argv.slice(2), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+const reports = []
+child.on('message', (m) => { if (m && m.type === 'report') reports.push(m.conf) })
+child.on('close', (code, signal) => {
+  process.stdout.write(JSON.stringify({ code, signal, reports }) + '\\n')
+  if (code) process.exitCode = code
+})`
+test('h: a child killed by a signal (abort, SIGTRAP, SIGKILL): under a driver of Node\'s the run goes on and exits 0, as Node\'s common.js; under ours it is a failure', async (t) => {
+  const file = path.join(SHAPES, 'signals', 'killed.js')
+  const r = spawnSync('sh', ['-c', 'ulimit -c 0; exec "$@"', 'sh', process.execPath, '-e', NODE_SHAPED_DRIVER, file], { encoding: 'utf8', env })
+  t.equal(r.status, 0, r.stderr)
+  const seen = JSON.parse(r.stdout.trim().split('\n').pop())
+  t.same(seen, { code: 0, signal: null, reports: [{ how: 'none', n: 10 }] }, 'the root went on to the last configuration and exited 0')
+  for (const sig of ['SIGABRT', 'SIGTRAP', 'SIGKILL']) {
+    t.match(r.stderr, new RegExp(`signals/killed\\.js n=10 how='\\w+': failed: the child was killed by ${sig} \\(not counted in the exit code, as under Node core's common\\.js\\)`), `${sig} is still said on stderr`)
+  }
+  // our drivers count it, and say which configuration
+  const ours = spawnSync('sh', ['-c', 'ulimit -c 0; exec "$@"', 'sh', process.execPath, path.join(REPO, 'run.js'), '--root', SHAPES, 'signals'], { encoding: 'utf8', env })
+  t.equal(ours.status, 1, 'our run.js: three failed configurations')
+  t.equal(ours.stdout.split('\n').filter((l) => l.startsWith('signals/killed.js n=10 how="none": ')).length, 1, 'and the one that reported')
+  t.equal((ours.stderr.match(/the child was killed by SIG(ABRT|TRAP|KILL)\n/g) || []).length, 3)
+  t.notMatch(ours.stderr, /not counted/)
+})
+
+test('i: test mode\'s duration: a duration key becomes 0.25 s (Node\'s common.js: 0.05 s), the load bench.http() runs', async (t) => {
+  // docs/http-benchmarkers.md ("--test and durations") says why; the value
+  // lives in lib/harness/test-mode.js alone
+  const { TEST_DURATION } = require('../../lib/harness/test-mode.js')
+  t.equal(TEST_DURATION, 0.25)
+  const { buildQueue } = require('../../lib/harness/matrix.js')
+  const { parseBenchArgs } = require('../../lib/harness/args.js')
+  const q = buildQueue({ configs: { duration: [5], dur: [3], n: [1e6] }, args: parseBenchArgs(['--test']) }).queue
+  t.same(q, [{ duration: 0.25, dur: 0.25, n: 1 }], 'dur and duration, as Node names them')
+  const { normalizeOptions } = require('../../lib/harness/bench-http.js')
+  t.equal(normalizeOptions({ path: '/', duration: 10, benchmarker: 'builtin' }, {}, { testMode: true }).duration, TEST_DURATION, 'a fixed bench.http duration is shortened to the same')
+  for (const doc of ['coming-from-node.md', 'http-benchmarkers.md']) {
+    const text = fs.readFileSync(path.join(REPO, 'docs', doc), 'utf8')
+    t.notMatch(text, /duration`? 0\.05|to 0\.3 s/, `${doc} does not give another test-mode duration`)
+    t.match(text, /0\.25 s/, `${doc} gives ours`)
+  }
+})

@@ -13,7 +13,7 @@ const { test } = require('tap')
 const path = require('node:path')
 const { spawn, fork } = require('node:child_process')
 const { trackLine } = require('../../lib/harness/run-suite.js')
-const { nodeTime, csvRow } = require('../../lib/report/csv.js')
+const { nodeTime, csvRow } = require('../../lib/record/csv.js')
 
 const REPO = path.join(__dirname, '..', '..')
 const SHAPES = path.join(REPO, 'test', 'fixtures', 'nodecore-shapes')

@@ -113,7 +113,7 @@ test('compare does not retry a file that rejects its arguments; it still retries
 test('--resume of a file in the older 11-column layout rewrites it in today\'s 16 columns', async (t) => {
   const { loadForResume } = require('../../lib/compare/resume.js')
   const { COLUMNS } = require('../../lib/compare/output.js')
-  const { parseCsvRecords } = require('../../lib/report/csv.js')
+  const { parseCsvRecords } = require('../../lib/record/csv.js')
   const file = path.join(t.testdir(), 'old.csv')
   const old = ['"binary","filename","configuration","rate","time","pair","order","run","seed","start","configs"',
     '"old","a/b.js","n=1",10,1,1,1,1,5,"2026-11-22T08:20:31.541Z",1',

@@ -5,7 +5,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 
 const ROOT = path.join(__dirname, '..', '..')
 const PNG = path.join(ROOT, 'doc_img', 'node22-vs-node24-buffers.png')

@@ -6,7 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { needTool } = require('../helpers/tools.js')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 
 const ROOT = path.join(__dirname, '..', '..')

@@ -13,7 +13,7 @@ const { writeSite } = require('../../lib/report/history/site.js')
 const { siteModel, pageOf } = require('../../lib/report/history/model.js')
 const { niceTicks, short } = require('../../lib/report/history/trend-svg.js')
 const { median } = require('../../lib/stats/descriptive.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const { needTool } = require('../helpers/tools.js')
 const { visitPages } = require('../helpers/chromium-page.js')
 

@@ -15,7 +15,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { makeRepo, extraWorktrees, run } = require('./make-repo.js')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 const { sideSource } = require('../../lib/sides/index.js')
 
@@ -63,12 +63,14 @@ t.test('flags: one kind of sides at a time, refs in pairs, --bench-from checked'
 })
 
 t.test('--resume\'s check goes by side: two refs share one binary path, each keeps its own identity', async (t) => {
-  const { checkResumeBinaries } = require('../../lib/compare/resume.js')
-  const nd = path.join(t.testdir(), 'r.ndjson')
-  fs.writeFileSync(nd, JSON.stringify({ type: 'meta', old: { path: '/n', sha256: 'a'.repeat(64) }, new: { path: '/n', sha256: 'b'.repeat(64) } }) + '\n')
-  const ids = { old: 'a'.repeat(64), new: 'b'.repeat(64) }
-  t.doesNotThrow(() => checkResumeBinaries(nd, { old: '/n', new: '/n' }, (bin, which) => ({ sha256: ids[which] })))
-  t.throws(() => checkResumeBinaries(nd, { old: '/n', new: '/n' }, () => ({ sha256: ids.old })), { code: 'BENCHRIG_ERR_RESUME_MISMATCH' })
+  const { checkIdentity } = require('../../lib/compare/sides-file.js')
+  const side = (commit, ref) => ({ path: '/n', sha256: commit.repeat(64), binary_sha256: 'f'.repeat(64), ref, commit: commit.repeat(40) })
+  const was = { seed: 1, old: side('a', 'A'), new: side('b', 'B'), source: 'r.csv.sides.json' }
+  t.doesNotThrow(() => checkIdentity('r.csv', { ...was, old: side('a', 'A'), new: side('b', 'B') }, was))
+  t.throws(() => checkIdentity('r.csv', { ...was, old: side('a', 'A'), new: side('a', 'A') }, was), {
+    code: 'BENCHRIG_ERR_RESUME_MISMATCH',
+    message: /: the new side's commit is aaaaaaaaaaaa \(A\), the file's bbbbbbbbbbbb \(B\); resume with/
+  }, 'the commit is named, not the binary both share')
 })
 
 t.test('A against B: spin() made twice as slow is called slower, sum() is not; each side has its own tiny', async (t) => {
@@ -79,6 +81,7 @@ t.test('A against B: spin() made twice as slow is called slower, sum() is not; e
   t.teardown(() => fs.rmSync(out, { force: true }))
   const r = await compare(['--old-ref', repo.A, '--new-ref', repo.B, '--runs', '8', '--seed', '9', '--measure', 'cpu', '--ndjson', out + '.ndjson', '--output', out, 'calls'], { env: { SIDES_LOG: log } })
   t.teardown(() => fs.rmSync(out + '.ndjson', { force: true }))
+  t.teardown(() => fs.rmSync(out + '.sides.json', { force: true }))
   t.equal(r.code, 0, r.stderr)
   t.match(r.stderr, /--old-ref [0-9a-f]{40} \([0-9a-f]{7}\): npm ci/)
   const rows = parseCsvRecords(fs.readFileSync(out, 'utf8')).records
@@ -98,6 +101,15 @@ t.test('A against B: spin() made twice as slow is called slower, sum() is not; e
   t.same(extraWorktrees(repo.dir), [], 'no worktree left')
   t.same(leftovers().filter((d) => !before.includes(d)), [], 'no temporary folder left')
   t.same(fs.readdirSync(path.join(cache, 'deps')).filter((d) => !d.startsWith('.')).length, 2, 'two lockfiles, two cached installs')
+  // resuming with another ref on the new side (no --ndjson: FILE.sides.json
+  // records the commits) is refused before any run, the file untouched
+  const csvBefore = fs.readFileSync(out, 'utf8')
+  const other = await compare(['--old-ref', repo.A, '--new-ref', repo.A, '--runs', '8', '--measure', 'cpu', '--resume', out, 'calls'])
+  t.equal(other.code, 2, other.stderr)
+  t.match(other.stderr, new RegExp(`: the new side's commit is ${repo.A.slice(0, 12)} \\(${repo.A}\\), the file's ${repo.B.slice(0, 12)} \\(${repo.B}\\); resume with the sides`))
+  t.notMatch(other.stderr, /binary is|old side/, 'only the new side\'s commit differs')
+  t.equal(fs.readFileSync(out, 'utf8'), csvBefore, 'the CSV is untouched')
+  t.same(extraWorktrees(repo.dir), [], 'no worktree left after the refusal')
 })
 
 t.test('errors before any run: a missing ref, uncommitted changes under HEAD, a failing install', async (t) => {
@@ -112,7 +124,7 @@ t.test('errors before any run: a missing ref, uncommitted changes under HEAD, a 
   const before = leftovers()
   const broken = await compare(['--old-ref', repo.C, '--new-ref', repo.B, '--runs', '1', 'calls'])
   t.equal(broken.code, 1)
-  t.match(broken.stderr, /--old-ref [0-9a-f]{40} \([0-9a-f]{7}\): "npm ci" exited with code \d+ in its worktree; nothing was run/)
+  t.match(broken.stderr, /--old-ref [0-9a-f]{40} \([0-9a-f]{7}\): "npm ci" exited with code \d+ in its worktree( on the package tiny)?; nothing was run; to leave dev dependencies out, give --install "npm ci --omit=dev"/)
   t.notMatch(broken.stderr, /^\s+at /m, 'no stack trace')
   t.same(extraWorktrees(repo.dir), [])
   t.same(leftovers().filter((d) => !before.includes(d)), [])

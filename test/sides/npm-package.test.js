@@ -9,7 +9,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnOutput } = require('../helpers/spawn-output.js')
 const { parsePackageSpec } = require('../../lib/sides/npm-package.js')
-const { parseCsvRecords } = require('../../lib/report/csv.js')
+const { parseCsvRecords } = require('../../lib/record/csv.js')
 const { nodeBinary } = require('../helpers/tools.js')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'benchrig.js')
@@ -54,6 +54,17 @@ t.test('escape-html 1.0.2 against 1.0.3: each side loads its own version', async
   const loaded = fs.readFileSync(log, 'utf8').trim().split('\n').sort()
   t.same(loaded, ['1.0.2', '1.0.3'], 'every process loaded its side\'s version')
   t.equal(fs.readdirSync(path.join(cache, 'pkg')).filter((d) => !d.startsWith('.')).length, 2, 'one cached prefix per version')
+  // resuming with another version on the new side (no --ndjson: FILE.sides.json
+  // records the versions) is refused before any run, the file untouched
+  const before = fs.readFileSync(out, 'utf8')
+  const other = await compare(['--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'escape-html@1.0.2', '--runs', '1', '--resume', out, 'html'])
+  t.equal(other.code, 2, other.stderr)
+  t.match(other.stderr, /: the new side's package is escape-html@1\.0\.2, the file's escape-html@1\.0\.3; resume with the sides/)
+  t.notMatch(other.stderr, /binary is|old side/, 'only the new side\'s version differs')
+  t.equal(fs.readFileSync(out, 'utf8'), before, 'the CSV is untouched')
+  const same = await compare(['--old-pkg', 'escape-html@1.0.2', '--new-pkg', 'escape-html@1.0.3', '--runs', '1', '--resume', out, 'html'])
+  t.equal(same.code, 0, same.stderr)
+  t.match(same.stderr, /resuming .*: 2 rows kept\n/, 'the same versions resume')
 })
 
 t.test('a version the registry does not have: one error, nothing run', async (t) => {

@@ -9,7 +9,7 @@ const { analyze } = require('../../lib/stats/analyze.js')
 const { filesNeedingPairs, runAuto } = require('../../lib/compare/auto.js')
 const { formatAnalysisText } = require('../../lib/report/analysis-text.js')
 const { formatAnalysisMarkdown } = require('../../lib/report/markdown.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const { signedRankTest } = require('../../lib/stats/wilcoxon.js')
 const { precisionOf } = require('../../lib/stats/precision.js')
 

@@ -6,7 +6,7 @@ const d = require('../../lib/stats/distributions.js')
 const { signedRankPmf, rankSumPmf, cdf, lowerQuantile } = require('../../lib/stats/rank-distributions.js')
 const { adjustBH, adjustHolm, adjust } = require('../../lib/stats/adjust.js')
 const { rank, bimodalityCoefficient, spearman, median } = require('../../lib/stats/descriptive.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 
 const close = (t, a, b, rel, msg) => t.ok(Math.abs(a - b) <= rel * Math.max(1e-300, Math.abs(b)), `${msg}: ${a} vs ${b}`)
 

@@ -1,7 +1,7 @@
 'use strict'
 const t = require('tap')
 const { analyzeScatter, medianCi, meanCi, binomHalfCdf } = require('../../lib/stats/scatter-analysis.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 
 t.test('median CI from order statistics', (t) => {
   t.equal(binomHalfCdf(10, 10), 1)

@@ -10,7 +10,7 @@ const { eBH } = require('../../lib/stats/e-bh.js')
 const { runSuite, seqLabel, parseSeqLabel, seqOfRows, seqStates } = require('../../lib/stats/sequential.js')
 const v1 = require('../../lib/stats/sequential-quantile.js')
 const { analyze } = require('../../lib/stats/analyze.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const e = require('../../bench/stats-sim/experiments.js')
 
 const P = { alpha: 0.05, threshold: 1, maxPairs: 100 }
@@ -90,8 +90,16 @@ t.test('the rule over a suite: calls, no change, futility, max-runs; calls are k
   t.same(calls, [[9, 0], [9, 1]], 'both called during the run, at pair 9')
   t.match(s[2], { verdict: 'no change', reason: 'inside threshold', n: 7, level: 0.95, evalue: 0 })
   t.ok(s[2].lo > -Math.log1p(0.01) && s[2].hi < Math.log1p(0.01))
-  t.match(s[3], { verdict: 'inconclusive', reason: 'futility', n: 7 })
+  t.match(s[3], { verdict: 'inconclusive', reason: 'futility' })
+  t.ok(s[3].n >= 10 && s[3].n < 100, `version 3: futility after 10 pairs or more, when even an optimistic centre is out of reach (${s[3].n})`)
   t.ok(s[3].needed > 100, `futility says it would need ~${s[3].needed} pairs`)
+  t.match(runSuite([series[3]], { ...P, version: 2 })[0], { verdict: 'inconclusive', reason: 'futility', n: 7 }, 'version 2 (rows that say so) gave up as soon as a perfect run could have decided')
+  t.match(runSuite([series[3].slice(0, 9)], P)[0], { verdict: 'running', n: 9 }, 'no futility before 10 pairs')
+  // a true +7% under sd 0.15: the centre after 10 pairs says "hopeless", the optimistic one does not
+  const seven = Array.from({ length: 100 }, (_, i) => (i < 10 ? 0.0 : 0.068) + 0.15 * rng.normal())
+  const v3 = runSuite([seven], P)[0]
+  const v2 = runSuite([seven], { ...P, version: 2 })[0]
+  t.ok(v3.n > v2.n, `version 3 keeps a slow start going longer (${v3.n} vs ${v2.n} pairs)`)
   t.match(runSuite([series[3].slice(0, 5)], { ...P, maxPairs: 5 })[0], { verdict: 'inconclusive', reason: 'max-runs', n: 5 })
   t.match(runSuite([series[3].slice(0, 6)], P)[0], { verdict: 'running', n: 6 }, 'no futility before a perfect run could have decided')
   t.match(runSuite([series[3]], { ...P, futility: false })[0], { verdict: 'inconclusive', reason: 'max-runs', n: 100 })
@@ -109,11 +117,12 @@ t.test('the rule over a suite: calls, no change, futility, max-runs; calls are k
   t.ok(lc.every((j) => ls[j].verdict === 'slower' || ls[j].verdict === 'faster'), 'every call made during the run stands at the end')
 })
 
-t.test('labels: version 2 for new runs, version 1 rows replay with version 1', async (t) => {
+t.test('labels: version 3 for new runs, version 2 and 1 rows replay with theirs', async (t) => {
   const label = seqLabel({ alpha: 0.05, threshold: 2, maxPairs: 50 })
-  t.equal(label, 'seq v2 alpha=0.05 threshold=2 max=50')
-  t.same(parseSeqLabel(label), { version: 2, alpha: 0.05, threshold: 2, maxPairs: 50 })
-  t.same(parseSeqLabel(seqLabel({ alpha: 0.01, threshold: 1, maxPairs: 9, futility: false })), { version: 2, alpha: 0.01, threshold: 1, maxPairs: 9, futility: false })
+  t.equal(label, 'seq v3 alpha=0.05 threshold=2 max=50')
+  t.same(parseSeqLabel(label), { version: 3, alpha: 0.05, threshold: 2, maxPairs: 50 })
+  t.same(parseSeqLabel(seqLabel({ alpha: 0.01, threshold: 1, maxPairs: 9, futility: false })), { version: 3, alpha: 0.01, threshold: 1, maxPairs: 9, futility: false })
+  t.same(parseSeqLabel('seq v2 alpha=0.05 threshold=1 max=100'), { version: 2, alpha: 0.05, threshold: 1, maxPairs: 100 }, 'rows of version 2 replay with its futility')
   t.equal(seqLabel({ version: 1, alpha: 0.05, threshold: 1, maxPairs: 100 }), 'seq alpha=0.05 threshold=1 max=100')
   t.same(parseSeqLabel('seq alpha=0.05 threshold=1 max=100'), { version: 1, alpha: 0.05, threshold: 1, maxPairs: 100 })
   t.equal(parseSeqLabel('fixed 30'), undefined)
@@ -136,7 +145,8 @@ t.test('labels: version 2 for new runs, version 1 rows replay with version 1', a
   const a = analyze(rows)
   const fast = a.results.find((r) => r.configuration === 'a=1')
   const st = states.find((s) => s.configuration === 'a=1')
-  t.match(fast, { verdict: 'faster', n_pairs: st.n, stop: { rule: 'seq', pairs: st.n, reason: 'above 0' } })
+  t.match(fast, { verdict: 'faster', n_pairs: 30, stop: { rule: 'seq', pairs: st.n, reason: 'above 0', evalue: st.evalue } }, 'every pair measured, and the pair the rule called at')
+  t.ok(st.n < 30)
   t.equal(fast.conf_level, 1 - 0.05 / 2, 'one call of two: level 1 - alpha R / K')
   t.equal(a.meta.rule, label)
   const slowly = a.results.find((r) => r.configuration === 'a=2')
@@ -206,9 +216,49 @@ t.test('--max-regression under seq: the gate is the rule\'s own call and interva
   t.match(slow, { verdict: 'slower', stop: { rule: 'seq', reason: 'below 0' } })
   t.ok(slow.ci[1] < -5, `the rule's interval ends below -5%: ${slow.ci[1]}`)
   t.same(gated.regressions.map((r) => r.configuration), ['a=1'], 'called slower with the interval below -5%: the gate fires')
-  t.match(formatAnalysisText(gated), /FAIL: 1 configuration\(s\) slower than -5% \(called slower by seq v2 alpha=0\.05 threshold=2 max=50 with\s+its interval's upper end below -5%\):\n {2}x\/f\.js a=1: .*after \d+ pairs/)
+  t.match(formatAnalysisText(gated), /FAIL: 1 configuration\(s\) slower than -5% \(called slower by seq v3 alpha=0\.05 threshold=2 max=50 with\s+its interval's upper end below -5%\):\n {2}x\/f\.js a=1: .*called at pair \d+ of 30/)
   // the interval's upper end above -PCT: no regression, though the call is "slower"
   const loose = analyze(rows, { maxRegression: -slow.ci[1] + 1 })
   t.same(loose.regressions, [], 'upper end not below -PCT: the gate holds')
-  t.match(formatAnalysisText(loose), /No configuration is shown to be slower than [^]*called slower by seq v2/)
+  t.match(formatAnalysisText(loose), /No configuration is shown to be slower than [^]*called slower by seq v3/)
+})
+
+t.test('one analysis: every pair measured, the stop pair, the rule\'s evidence in the table, warnings that fit', async (t) => {
+  const { seqAnalysis } = require('../../lib/stats/sequential.js')
+  const { formatAnalysisText } = require('../../lib/report/analysis-text.js')
+  const label = seqLabel({ alpha: 0.05, threshold: 1, maxPairs: 100 })
+  // a=1 is 20% faster in every pair and is called early; its file goes on for a=2 (noise), 24 pairs
+  const rng = createRng(11)
+  const rows = []
+  for (let pair = 1; pair <= 24; pair++) {
+    for (const c of ['a=1', 'a=2']) {
+      const ratio = c === 'a=1' ? 1.2 * Math.exp(0.01 * (rng.uniform() - 0.5)) : Math.exp(0.3 * (rng.uniform() - 0.5))
+      rows.push({ binary: 'old', filename: 'x/f.js', configuration: c, rate: 100, time: 1, pair, seed: 5, rule: label })
+      rows.push({ binary: 'new', filename: 'x/f.js', configuration: c, rate: 100 * ratio, time: 1, pair, seed: 5, rule: label })
+    }
+  }
+  const p = parseSeqLabel(label)
+  const [fast] = seqAnalysis(rows, p)
+  const [state] = seqStates(rows, p)
+  t.equal(fast.verdict, 'faster')
+  t.equal(fast.stopAt, state.n, 'the pair the rule called at')
+  t.equal(fast.pairs, 24, 'every pair measured')
+  const xs = []
+  for (let i = 0; i < rows.length; i += 4) xs.push(Math.log(rows[i + 1].rate / rows[i].rate))
+  t.same([fast.lo, fast.hi], b.csAt(xs, b.predictableScales(xs), 1 - fast.level), 'a call: the interval at its level over every pair')
+  t.ok(fast.hi - fast.lo < state.hi - state.lo, 'narrower than at the stop')
+  const a = analyze(rows)
+  t.match(a.results[0], { n_pairs: 24, stop: { pairs: state.n, evalue: state.evalue }, ci: [(Math.exp(fast.lo) - 1) * 100, (Math.exp(fast.hi) - 1) * 100] })
+  const text = formatAnalysisText(a)
+  t.match(text, /pairs\s+stopped\s+change\s+95% CI\s+e-value\s+verdict/, 'the seq table: the rule\'s evidence')
+  t.notMatch(text.split('\n\n')[0], /\bq\b|\*/, 'no q or stars beside its verdicts')
+  t.match(text, new RegExp(`x/f\\.js a=1\\s+24\\s+at ${state.n}\\s`))
+
+  // too few runs: not warned where the rule chose to stop; duet rows get no --cpuset advice
+  const short = seqLabel({ alpha: 0.05, threshold: 1, maxPairs: 4 })
+  const few = rows.filter((r) => r.pair <= 4).map((r) => ({ ...r, rule: short }))
+  t.same(analyze(few).warnings.filter((w) => w.kind === 'too-few-runs'), [], 'stopped at --max-runs 4: no too-few-runs')
+  t.ok(analyze(few.map((r) => ({ ...r, rule: 'fixed 4' }))).warnings.some((w) => w.kind === 'too-few-runs'), 'the same rows of a fixed rule: warned')
+  const duet = analyze(rows.map((r) => ({ ...r, executor: 'duet' }))).warnings.filter((w) => w.kind === 'high-variance')
+  t.ok(duet.length > 0 && duet.every((w) => !/--cpuset\b(?!-)/.test(w.message) && /--cpuset-old/.test(w.message)), 'duet: high-variance without --cpuset (duet pins each side: its own --cpuset-old/--cpuset-new)')
 })

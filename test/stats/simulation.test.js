@@ -5,7 +5,7 @@
 // (slow and fast spells that last longer than one pair), times independent
 // per-process noise. Seeds are fixed, so every run gives the same numbers.
 const t = require('tap')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 const { analyze } = require('../../lib/stats/analyze.js')
 
 function simulateRows (rng, { configs = 1, pairs = 30, effect = 1, noise = 0.01, spread = 0.25 }) {

@@ -2,7 +2,7 @@
 const t = require('tap')
 const { decide, starsFor, morePairsNeeded } = require('../../lib/stats/verdict.js')
 const { warningsFor } = require('../../lib/stats/warnings.js')
-const { createRng } = require('../../lib/stats/prng.js')
+const { createRng } = require('../../lib/prng.js')
 
 t.test('verdicts', (t) => {
   t.same(decide({ change: 0.2, ci: [-0.5, 0.8], q: 0.6, n: 30 }), { verdict: 'no change' })

@@ -13,6 +13,7 @@
 const { EventEmitter } = require('node:events')
 const engine = require('../index.js')
 const { UsageError } = require('../../errors.js')
+const { inAutocannonWords } = require('./words.js')
 // loaded when called: `benchrig load` itself needs none of them
 const track = (/** @type {Parameters<typeof import('./track.js').track>} */ ...args) => require('./track.js').track(...args)
 const printResult = (/** @type {Parameters<typeof import('./print-result.js').printResult>} */ ...args) => require('./print-result.js').printResult(...args)
@@ -113,17 +114,41 @@ function startRun (options) {
 }
 
 /**
+ * autocannon throws when there are more connections than requests (each
+ * connection sends at least one): so does this API, in autocannon's words,
+ * when both are given (`benchrig load -c 10 -a 5` runs, the spare
+ * connections sending nothing; autocannon also throws for its default 10
+ * connections and amount < 10, which this does not).
+ * @param {any} options
+ */
+function checkAmount (options) {
+  if (options === null || typeof options !== 'object') return
+  const { connections, amount } = options
+  if (typeof connections === 'number' && typeof amount === 'number' && amount > 0 && connections > amount) {
+    throw inAutocannonWords(new UsageError(`connections (${connections}) cannot be greater than amount (${amount}): each connection sends at least one request; lower connections or raise amount`))
+  }
+}
+
+/**
  * Starts a load run (options: docs/load.md), as autocannon(opts[, cb]) does.
  * Invalid options are never thrown: with a callback they reach cb(err);
  * without one the returned instance is a promise that rejects with them (or,
- * with `forever`, an instance that emits 'error'). With `forever`, a callback
- * is itself an error (autocannon's rule: listen for 'done', which fires after
- * every round) and nothing is sent.
+ * with `forever`, an instance that emits 'error'). Their message is
+ * autocannon's where it has one (words.js; `code` stays benchrig's). With
+ * `forever`, a callback is itself an error (autocannon's rule: listen for
+ * 'done', which fires after every round) and nothing is sent.
+ * Two cases are autocannon's own, for code written for it:
+ * - connections > amount (both given) is thrown, as autocannon's run throws it;
+ * - a target nothing answers calls back cb(null, result), the errors
+ *   counted in the result (autocannon's callback); the instance, awaited,
+ *   still rejects with BENCHRIG_ERR_UNREACHABLE, as `require('benchrig').load()`
+ *   always has.
  * @param {object} options
  * @param {(err: Error|null, result?: object) => void} [cb]
  */
 function load (options, cb) {
   const withCb = typeof cb === 'function'
+  checkAmount(options)
   let run
   try {
     if (withCb && options?.forever === true) {
@@ -131,19 +156,27 @@ function load (options, cb) {
     }
     run = startRun(options)
   } catch (err) {
+    inAutocannonWords(err)
     const refused = new RefusedRun(err, { promise: !withCb && options?.forever !== true })
     if (withCb) process.nextTick(cb, err)
     return refused
   }
-  if (withCb) run.then((result) => cb(null, result), (err) => cb(err))
+  // autocannon's `debug`: every request error on the console
+  if (options?.debug === true) run.on('reqError', (err) => console.error(err))
+  if (withCb) {
+    run.then((result) => cb(null, result), (err) => {
+      // nothing answered: autocannon calls back with the result, its errors counted
+      if (err?.code === 'BENCHRIG_ERR_UNREACHABLE' && err.result !== undefined) cb(null, err.result)
+      else cb(inAutocannonWords(err), err?.result)
+    })
+  }
   return run
 }
 
 load.track = track
 load.printResult = printResult
 load.aggregateResult = aggregateResult
-// autocannon's CLI entry points, for wrappers that build on its arguments
-load.parseArguments = (/** @type {string[]} */ argv) => require('./start.js').parseArguments(argv)
-load.start = (/** @type {any} */ argv) => require('./start.js').start(argv)
+// autocannon's CLI entry points (load.parseArguments, load.start) are the CLI's:
+// the package's index.js attaches them, as autocannon's root file does
 
 module.exports = { load, startRun, ForeverRun, RefusedRun, track, printResult, aggregateResult }

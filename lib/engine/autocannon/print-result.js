@@ -36,17 +36,23 @@ function printResult (result, opts) {
   }
   const o = opts ?? {}
   const r = { samples: 0, duration: 0, non2xx: 0, ...result }
-  if (r.throughput === undefined) r.throughput = { total: 0 }
+  // a result built by hand may lack statistics (autocannon prints them empty): 0 here
+  for (const k of ['latency', 'requests', 'throughput']) r[k] = { ...STAT_ZEROS, ...r[k] }
+  // autocannon's README: renderResultsTable false leaves the table out
+  // (its code reads only verbose); either leaves the summary lines
+  const tables = o.renderResultsTable !== false && o.verbose !== false
   const text = formatResult(r, {
     latency: o.renderLatencyTable === true,
     statusCodes: o.renderStatusCodes === true,
     color: showsColor(o.outputStream ?? process.stderr),
-    // autocannon's README: renderResultsTable false leaves the table out
-    // (its code reads only verbose); either leaves the summary lines
-    tables: o.renderResultsTable !== false && o.verbose !== false
+    tables
   })
-  // no title line: autocannon prints none (the title is in the JSON)
-  return '\n' + text + '\n'
+  // no title line: autocannon prints none (the title is in the JSON); the
+  // blank line before the tables only with them, as autocannon's
+  return (tables ? '\n' : '') + text + '\n'
 }
+
+const PERCENTILES = ['p0_001', 'p0_01', 'p0_1', 'p1', 'p2_5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p97_5', 'p99', 'p99_9', 'p99_99', 'p99_999']
+const STAT_ZEROS = Object.freeze(Object.fromEntries(['average', 'mean', 'stddev', 'min', 'max', 'total', ...PERCENTILES].map((k) => [k, 0])))
 
 module.exports = { printResult, showsColor }

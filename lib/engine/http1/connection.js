@@ -86,6 +86,14 @@ class Connection extends ConnectionBase {
   }
 
   informational () {
+    // as complete() does: an interim response after the run's last one, or
+    // with no request in flight, is not one of the run's (it was counted
+    // when it followed the last response in the same read)
+    if (this.runner.stopping || this.inflight === 0) {
+      this.scanner.halted = true
+      if (!this.runner.stopping) this.unsolicited = true
+      return
+    }
     this.runner.counters[C.INFORMATIONAL]++
   }
 

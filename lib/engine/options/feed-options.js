@@ -83,7 +83,7 @@ function csvRows (text, file) {
   const lines = []
   const all = (() => {
     try {
-      return require('../../report/csv.js').parseCsv(text.replace(/^\uFEFF/, ''), lines)
+      return require('../../record/csv.js').parseCsv(text.replace(/^\uFEFF/, ''), lines)
     } catch (err) {
       throw new UsageError(`--feed "${file}": ${err.message}`)
     }

@@ -11,6 +11,21 @@ const { mergeEndpoints, endpointResults } = require('./endpoints.js')
 const PERCENTILES = [0.001, 0.01, 0.1, 1, 2.5, 10, 25, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999]
 const pkey = (p) => 'p' + String(p).replace('.', '_')
 const SATURATED = 0.9
+// Below this a thread's busy share cannot be judged: CPU time comes in 10 ms
+// ticks and a run of a few requests is mostly its own start-up (a 4-request
+// run read 97% busy on a loaded machine and warned about a limit it never met).
+const SATURATION_MIN_MS = 1000
+
+/**
+ * The warning of a run whose busiest generator thread was busy `busiest` of
+ * the time (0..1), or undefined: none for runs too short to judge.
+ * @param {number} busiest @param {number} elapsedMs
+ */
+function saturationWarning (busiest, elapsedMs) {
+  if (busiest < SATURATED || !(elapsedMs >= SATURATION_MIN_MS)) return undefined
+  return `a generator thread was busy ${Math.round(busiest * 100)}% of the run (CPU or event loop): ` +
+    'the numbers may show the client\'s limit rather than the server\'s; add -w/--workers or use fewer connections'
+}
 
 /**
  * @param {object[]} list stats posted by runners
@@ -173,10 +188,7 @@ function buildResult (m, opts, usage) {
     warning: undefined
   }
   const busiest = Math.max(0, ...saturation.workers.map((w) => Math.max(w.eventLoopUtilization, w.cpu ?? 0)))
-  if (busiest >= SATURATED) {
-    saturation.warning = `a generator thread was busy ${Math.round(busiest * 100)}% of the run (CPU or event loop): ` +
-      'the numbers may show the client\'s limit rather than the server\'s; add -w/--workers or use fewer connections'
-  }
+  saturation.warning = saturationWarning(busiest, m.elapsedMs)
   return {
     url: opts.urls.length === 1 ? opts.urls[0] : opts.urls,
     socketPath: opts.target.socketPath,
@@ -294,4 +306,4 @@ function scenarioCounts (m, opts) {
   return out
 }
 
-module.exports = { mergeStats, buildResult, sampleStats, latencyStats, PERCENTILES, pkey }
+module.exports = { mergeStats, buildResult, sampleStats, latencyStats, saturationWarning, PERCENTILES, pkey }

@@ -7,7 +7,25 @@
 const { EventEmitter } = require('node:events')
 const { UsageError } = require('../../errors.js')
 
+const NO_BODY = Buffer.alloc(0)
+
+/**
+ * autocannon's `client.parser` (http-parser-js's), read-only: `chunk` is the
+ * body of the connection's last response (http-parser-js's is the last
+ * chunk read from the socket, head and body).
+ */
+class ParserView {
+  #client
+  /** @param {Client} client */
+  constructor (client) { this.#client = client }
+  get chunk () { return this.#client.lastBody }
+}
+
 class Client extends EventEmitter {
+  /** the body of the last response, with a 'response' listener from the start (else empty) */
+  lastBody = NO_BODY
+  /** @type {ParserView|undefined} */
+  #parser
   /**
    * @param {number} id the connection id
    * @param {import('./dynamic-source.js').DynamicSource|null} source null on a static run
@@ -45,6 +63,20 @@ class Client extends EventEmitter {
   setRequest (request) {
     const i = this.#current()
     this.source.setRequest(i, this.toSpec({ ...this.source.requests[i], ...request }))
+  }
+
+  /**
+   * autocannon's client.requestIterator.currentRequest: the request this
+   * connection sends next (method, path, headers, body), to read.
+   */
+  get requestIterator () {
+    const source = this.source
+    return { get currentRequest () { return source === null ? undefined : source.requests[source.next] } }
+  }
+
+  get parser () {
+    this.#parser ??= new ParserView(this)
+    return this.#parser
   }
 
   setRequests (requests) {

@@ -11,7 +11,7 @@
 // (unique) is set to the rows, so no iteration finds the data used up;
 // wrap starts the rows again.
 const { TAG } = require('../options/feed-options.js')
-const { createRng } = require('../../stats/prng.js')
+const { createRng } = require('../../prng.js')
 
 class FeedCursor {
   /**

@@ -126,8 +126,11 @@ function installHooks (runner) {
 
   if (hooks.capture) {
     const verify = resolve(hooks.verifyBody, 'verifyBody')
+    // keepBody (a 'response' listener): the body is kept for the Client's parser.chunk, never decoded
+    const textBody = hooks.captureBody === true
+    const keepBody = hooks.keepBody === true
     const how = {
-      captureBody: hooks.captureBody === true,
+      captureBody: textBody || keepBody,
       expectBody: runner.expectBody,
       maxHeaderSize: runner.opts.maxHeaderSize,
       verifyBody: verify,
@@ -136,7 +139,7 @@ function installHooks (runner) {
     how.finished = (scanner, status) => {
       const conn = scanner.owner
       let mismatch = false
-      const body = how.captureBody ? scanner.body.toString() : undefined
+      const body = textBody ? scanner.body.toString() : undefined
       if (verify !== undefined) {
         try {
           mismatch = !verify(body)
@@ -156,8 +159,9 @@ function installHooks (runner) {
           }
         }
       }
-      const client = conn.client
+      const client = keepBody ? clientOf(conn) : conn.client
       if (client !== undefined && client !== null) {
+        if (keepBody) client.lastBody = scanner.body
         if (client.listenerCount('headers') > 0) client.emit('headers', scanner.headers)
         if (client.listenerCount('body') > 0) client.emit('body', scanner.body)
       }
@@ -222,7 +226,9 @@ function forwardErrors (runner, fn) {
 
 /** The Error given to 'reqError' listeners. */
 function requestError (kind, detail) {
-  const err = /** @type {Error & {kind?: string, code?: string}} */ (new Error(`${kind} error: ${detail}`))
+  // a timeout in autocannon's words (code written for it compares the message)
+  const message = kind === 'timeout' && detail === 'request timeout' ? 'request timed out' : `${kind} error: ${detail}`
+  const err = /** @type {Error & {kind?: string, code?: string}} */ (new Error(message))
   err.kind = kind
   if (/^E[A-Z]+$/.test(detail)) err.code = detail
   return err
@@ -236,7 +242,7 @@ function clientOf (conn) {
 
 /** Runner options for a main-thread run with a 'response' listener from the start. */
 function withResponses (ro) {
-  return { ...ro, hooks: { sequence: undefined, ...ro.hooks, dynamic: true, capture: true } }
+  return { ...ro, hooks: { sequence: undefined, ...ro.hooks, dynamic: true, capture: true, keepBody: true } }
 }
 
 module.exports = { installHooks, forwardErrors, requestError, clientOf, withResponses }

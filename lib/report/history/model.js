@@ -1,18 +1,21 @@
 'use strict'
 // The data of the history site, from the series and change points of the
 // store (History#changes): one entry per series with the value plotted per
-// label (the median of the label's values, which is what the change-point
-// detector reads), its spread, its changes and weak candidates; the pages
+// label (the median of the label's values; the change-point detector reads
+// every run), its spread, its changes and weak candidates; the pages
 // (one per benchmark file) and the list of regressions. Pure: no clock, no
 // file system.
 const crypto = require('node:crypto')
 const { median } = require('../../stats/descriptive.js')
 
+/** A change point by the display names of its labels. */
+const shown = (c) => ({ ...c, label: c.display ?? c.label, previous: c.previousDisplay ?? c.previous })
+
 /**
- * @typedef {{label: string, previous: string, index: number, size: number, ci: number[], p: number,
+ * @typedef {{label: string, previous: string, display?: string, previousDisplay?: string, index: number, size: number, ci: number[], p: number,
  *   before: number, after: number, nBefore: number, nAfter: number}} StoreChange
  * @typedef {{key: {file: string, configuration: string, measure: string, fingerprint: string, env: Record<string, string>},
- *   points: {label: string, values: number[]}[], changes: StoreChange[], weak: StoreChange[]}} StoreSeries
+ *   points: {label: string, display?: string, values: number[]}[], changes: StoreChange[], weak: StoreChange[]}} StoreSeries
  * @typedef {object} SiteSeries
  * @property {string} id stable: a hash of the series key
  * @property {string} file
@@ -55,9 +58,10 @@ function siteModel (store) {
       host: (k.env && k.env.host) || '(unknown host)',
       fingerprint: k.fingerprint,
       env: k.env ?? {},
-      points: s.points.map((p) => ({ label: p.label, value: median(p.values), min: Math.min(...p.values), max: Math.max(...p.values), n: p.values.length })),
-      changes: s.changes ?? [],
-      weak: s.weak ?? []
+      // labels by their display names (a tag, a describe, a version)
+      points: s.points.map((p) => ({ label: p.display ?? p.label, value: median(p.values), min: Math.min(...p.values), max: Math.max(...p.values), n: p.values.length })),
+      changes: (s.changes ?? []).map(shown),
+      weak: (s.weak ?? []).map(shown)
     }
   }).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.configuration < b.configuration ? -1 : a.configuration > b.configuration ? 1 : a.host < b.host ? -1 : a.host > b.host ? 1 : 0))
   const byFile = new Map()

@@ -51,7 +51,9 @@ function trendSvg (s) {
   pts.forEach((p, i) => {
     if (i % every !== 0 && i !== n - 1) return
     const x = xOf(i)
-    body.push(el('text', { x, y: M.top + PLOT_H + 12, 'text-anchor': 'end', transform: `rotate(-35 ${x.toFixed(2)} ${(M.top + PLOT_H + 12).toFixed(2)})`, class: 'tick' }, text(p.label)))
+    // a long name (a describe: v1.4.0-12-g1a2b3c4) is cut to fit the margin; the point's title holds it whole
+    const name = p.label.length > 16 ? `${p.label.slice(0, 15)}…` : p.label
+    body.push(el('text', { x, y: M.top + PLOT_H + 12, 'text-anchor': 'end', transform: `rotate(-35 ${x.toFixed(2)} ${(M.top + PLOT_H + 12).toFixed(2)})`, class: 'tick' }, text(name)))
   })
   body.push(el('rect', { x: M.left, y: M.top, width: PLOT_W, height: PLOT_H, fill: 'none', stroke: '#999999' }))
   // change points first, under the data

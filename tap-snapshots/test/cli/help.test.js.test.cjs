@@ -56,6 +56,12 @@ Options:
                           versions and seed title the figure
   --allow-partial         analyse shards with missing or duplicate pairs
                           anyway (each duplicate counted once)
+  --runner R --old FILE --new FILE
+                          read a runner's own output files (tinybench,
+                          vitest, mitata, benchmarkjs, bench-node,
+                          node-bench, hyperfine; docs/runners/): each file is
+                          one run of its side (repeat --old and --new), each
+                          task a configuration; unpaired
   -h, --help              this text
 
 Examples:
@@ -99,7 +105,9 @@ Options:
   --max-runs N          pairs at most per comparison (default 40)
   --confidence L        level of the CIs that decide (default 0.99)
   --threshold PCT       a good/bad CI inside ±PCT% is "no change" (default 1)
-  --filter PATTERN, --exclude PATTERN, --set key=value, --root DIR,
+  --root DIR            the benchmark folder (default ./benchmark if it exists,
+                        else the current folder), as for benchrig compare
+  --filter PATTERN, --exclude PATTERN, --set key=value,
   --cpuset LIST, --measure M, --timeout SECONDS
                         as for benchrig compare
   --seed S              seed of the run order (default random; printed)
@@ -177,8 +185,8 @@ Usage: benchrig compare --old BIN --new BIN [options] <category ...|all>
 Runs every benchmark file of the categories with both binaries, in seeded
 random old/new pairs, and writes CSV ("binary","filename","configuration",
 "rate","time", then pair, order, run, seed, start, configs, measure, plan,
-shard_index, shard_count, host, executor, rule and a duet run's section
-columns: Node core's compare.R reads them all) to
+shard_index, shard_count, host, executor, rule, a duet run's section
+columns and the CPU probe's: Node core's compare.R reads them all) to
 stdout or --output. Analyse it with "benchrig analyze FILE" or "Rscript compare.R < FILE".
 The "measure" column names what rate counts (see --measure).
 
@@ -198,6 +206,9 @@ Options:
                         in its own prefix (cached): require(NAME) gets the side's
   --node BIN            the node binary of both sides of refs or packages
                         (default: the one running compare)
+  --install CMD         --old-ref/--new-ref: the command that installs each
+                        ref's dependencies from its lockfile (default "npm ci";
+                        e.g. "npm ci --omit=dev" leaves dev dependencies out)
   --cache DIR           where installs are kept (default $BENCHRIG_CACHE or
                         ~/.cache/benchrig)
   --profile             then profile one old and one new run of each
@@ -222,13 +233,27 @@ Options:
   --set key=value       narrow a configuration key (repeatable); a file that does
                         not declare it gets it passed through, with one warning
                         per run; --set CPUSET=LIST is --cpuset LIST
+  --set SCOPE:key=value the same for some files only: SCOPE is a category or a
+                        benchmark file (buffers/buffer-tostring.js, or its name
+                        alone when it is unique); the file's own beats its
+                        category's, which beats an unscoped --set
+  --question FILE       the whole question in one file (JSON, or YAML for .yaml
+                        and .yml): categories, filter, exclude, set (everywhere,
+                        per category, per file), measure, runs and rule
+                        (alpha, threshold, max-runs, target, time-budget); the
+                        flags it stands for; a flag also given must agree
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
   --cpuset LIST         pin the benchmark processes with taskset -c LIST
+  --float               let the runs float between the CPUs, as Node core's
+                        compare.js does (default: both runs of a pair pinned to
+                        one CPU, drawn per pair, recorded in "cpuset")
   --duet                run old and new of each pair at once, each under taskset
-                        on its own CPUs (the sets assigned at random per pair),
-                        their measured sections started together; rows record
-                        each side's section and CPU time, and starved pairs
+                        on its own CPUs (assigned in crossover blocks of two
+                        pairs, so the analysis removes a speed difference
+                        between the sets), their measured sections started
+                        together; rows record each side's section and CPU
+                        time, and starved pairs
   --cpuset-old LIST, --cpuset-new LIST
                         --duet's two CPU sets (default: an even split)
   --timeout SECONDS     kill a configuration that runs longer and record it as
@@ -244,8 +269,10 @@ Options:
                         heap the bytes allocated (ops per MB)
   --output FILE         write rows to FILE as they are measured (flushed per row)
   --resume FILE         continue an interrupted --output FILE: keep its rows,
-                        run what is missing with the same seed (with the
-                        run's --ndjson, refuses other binaries than its own)
+                        run what is missing with the same seed; refuses other
+                        sides, seed or plan than FILE.sides.json records
+  --resume-unverified   with --resume: continue a file that records no sides
+                        (written by hand or by an older benchrig)
   --ndjson FILE         also write NDJSON: metadata (binaries' versions, paths,
                         sha256, CPU, governor, load, seed), then one record per row
   --history DB          also record every row in a history store (a SQLite file
@@ -271,7 +298,15 @@ Options:
   --shard-count N       the shard count of a Kubernetes Indexed Job (or BENCHRIG_SHARD_COUNT)
   --plan FILE           run the round FILE describes (written by benchrig plan
                         --next): its seed, its files and pairs
-  --no-progress         no progress line on stderr
+  --cmd "COMMAND"       run this benchmark command on each side instead of
+                        benchmark files (in --root, default the current folder;
+                        in its worktree for refs); every task of its output is
+                        a configuration (docs/runners/)
+  --runner R            the runner whose output --cmd prints: tinybench, vitest,
+                        mitata, benchmarkjs, bench-node, node-bench, hyperfine
+                        (--format R says the same)
+  --no-progress         no progress line on stderr (and, when stderr is not a
+                        terminal, no lines with each file's verdicts as it ends)
   -h, --help            this text
 
 A failing run is reported with its file, configuration and binary, retried
@@ -286,6 +321,32 @@ Examples:
       as many pairs as the precision needs, then the verdicts
   benchrig compare --resume out.csv --old ./node-main --new ./node-pr --runs 30 buffers
       continue a run cut short by Ctrl-C or a crash
+  benchrig compare --old-ref main --new-ref HEAD --cmd "npm run bench" --runner tinybench --runs seq
+      your own tinybench benchmark on two refs: a verdict per task (docs/runners/)
+
+`
+
+exports[`test/cli/help.test.js > TAP > benchrig doctor --help > help text 1`] = `
+Usage: benchrig doctor [--json] [--seconds S]
+
+Looks at this machine the way compare will use it and says which design
+suits it now: each CPU's speed as a pinned process gets it (a fixed loop,
+probed in rounds over --seconds: the spread between CPUs, the drift of each,
+and whether the fastest CPU changes), steal and busy time per CPU
+(/proc/stat), the load, the frequency governor, SMT siblings, the CPUs this
+process may use and the cgroup's CPU limit (cpu.max).
+
+Options:
+  --json          the readings and the advice as JSON
+  --seconds S     how long to probe (default 4; at most 12)
+  -h, --help      this text
+
+Examples:
+  benchrig doctor
+      the CPUs' speeds over 4 seconds, steal, load, limits, and the design that suits the machine
+      now
+  benchrig doctor --json --seconds 2
+      the same as JSON, after 2 seconds
 
 `
 
@@ -311,9 +372,22 @@ Options:
                       benchmark directory)
   --root DIR          the benchmark directory (default ./benchmark if it
                       exists, else the cwd)
-  --label L           add: the label of the rows (a node version, commit, ref);
-                      default: read from the data (NDJSON metadata); a compare
-                      file takes NEW (its new rows) or OLD..NEW
+  --label L           add: the label of the rows (a node version, a package
+                      version, a commit, a tag); a tag, branch or commit of
+                      the repository (--repo, default the cwd's) is filed
+                      under its commit and shown by its tag or describe, as
+                      compare --old-ref/--new-ref and bisect --refs file it;
+                      default: read from the data (a compare NDJSON: each
+                      side's commit or package version, else node version);
+                      a compare file takes NEW (its new rows) or OLD..NEW
+  --fingerprint F     add: rows without a machine fingerprint (a CSV) join the
+                      series of fingerprint F (the # in history show); by
+                      default they join the one machine whose series of these
+                      benchmarks the store holds, and add says which
+  --runner R          add: the files are a runner's own output (tinybench,
+                      vitest, mitata, benchmarkjs, bench-node, node-bench,
+                      hyperfine; docs/runners/): one series per task, file R;
+                      needs --label
   --file F            a benchmark file, or a category (all files under it)
   --configuration S   configurations that contain S
   --measure M         wall | cpu | instructions | a load measure
@@ -322,8 +396,10 @@ Options:
   --order O           auto | semver | commit | added (default auto: semver
                       when every label is a version, commit order when every
                       label is a commit id; else it asks for --order)
-  --repo DIR          the git checkout for --order commit (default the cwd)
-  --max-p P           changes: the p a change point must be under (default 0.001)
+  --repo DIR          the git checkout for --order commit and for add's
+                      --label (default the cwd); commits added by compare or
+                      bisect carry their git order, so no checkout is needed
+  --max-p P           changes: the p a change point must be under (default 0.0001)
   --weak-p P          changes: the p of a weak candidate (default 0.05)
   --window N          changes: points per window (default 50)
   --weak              changes: print the weak candidates too

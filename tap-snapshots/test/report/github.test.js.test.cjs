@@ -9,6 +9,8 @@ exports[`test/report/github.test.js > TAP > compare --profile: the self-time tab
 <!-- benchrig-report default -->
 ## benchrig: 1 slower, 0 faster, 0 no change, 0 inconclusive of 1 configuration
 
+**Compared:** old node v20.20.2 (sha256 \`6295488653f0\`) → new node v20.20.2 (sha256 \`85d8e466b4d2\`)
+
 > measure: cpu (rate = operations per CPU-second, user + system)
 
 ### :small_red_triangle_down: Slower (1)
@@ -58,8 +60,6 @@ Self time as a share of each profile. Profiles for Chrome DevTools: \`profiles/c
 
 <details><summary>Environment</summary>
 
-- old: v20.20.2 (\`/usr/bin/node\`, sha256 \`6295488653f0\`)
-- new: v20.20.2 (\`/tmp/profrun/node-slow-hash\`, sha256 \`85d8e466b4d2\`)
 - CPU: AMD EPYC ×2
 - OS: linux 6.18.44-fc-v595 x64
 - load average at the start: 3.65, 5.81, 11.75
@@ -68,9 +68,9 @@ Self time as a share of each profile. Profiles for Chrome DevTools: \`profiles/c
 
 </details>
 
-<details><summary>Warnings (1)</summary>
+<details><summary>Warnings (1, 1 kind)</summary>
 
-- \`calls/two.js n=300\`: **too-few-runs**: only 6 pairs: confidence intervals are wide; run --runs 30 (the default) or more
+- **too-few-runs** (1): Too few pairs for narrow intervals: run compare with more pairs (--runs 30, or --runs seq to stop when each configuration is decided). \`calls/two.js n=300\`.
 
 </details>
 
@@ -79,6 +79,8 @@ Self time as a share of each profile. Profiles for Chrome DevTools: \`profiles/c
 exports[`test/report/github.test.js > TAP > the comment body (snapshot) > github comment of paired.csv with its meta record 1`] = `
 <!-- benchrig-report default -->
 ## benchrig: 2 slower, 1 faster, 0 no change, 2 inconclusive of 5 configurations
+
+**Compared:** old node v22.11.0 (sha256 \`aaaaaaaaaaaa\`) → new node v22.12.0 (sha256 \`bbbbbbbbbbbb\`)
 
 :x: **1 configuration shown to be slower than -5%** (the gate fails).
 
@@ -99,7 +101,7 @@ exports[`test/report/github.test.js > TAP > the comment body (snapshot) > github
 
 | benchmark | configuration | pairs | change | 95% CI | q | verdict |
 |---|---|--:|--:|---|--:|---|
-| buffers/a.js | n=1 len=16 | 30 | -0.74% | [-2.03%, +0.56%] | 0.3062 | inconclusive (needs ~185 more pairs) |
+| buffers/a.js | n=1 len=16 | 30 | -0.74% | [-2.03%, +0.56%] | 0.3062 | inconclusive (within this machine's noise: deciding it would take ~6x the 30 pairs) |
 | buffers/a.js | n=1 len=1024 | 30 | +3.12% | [+2.02%, +4.21%] | 6.3e-6 *** | **faster** |
 | buffers/a.js | n=1 len="x,y" | 30 | -3.45% | [-4.55%, -2.41%] | 5.1e-7 *** | **slower** |
 | buffers/b.js | type="fast" | 30 | -0.45% | [-1.44%, +0.64%] | 0.4045 | inconclusive (needs ~103 more pairs) |
@@ -119,8 +121,6 @@ exports[`test/report/github.test.js > TAP > the comment body (snapshot) > github
 
 <details><summary>Environment</summary>
 
-- old: v22.11.0 (\`/opt/node-main/bin/node\`, sha256 \`aaaaaaaaaaaa\`)
-- new: v22.12.0 (\`/opt/node-pr/bin/node\`, sha256 \`bbbbbbbbbbbb\`)
 - CPU: Example CPU @ 2.0GHz ×2, governor performance
 - OS: linux 6.1.0 x64
 - load average at the start: 0.5, 0.4, 0.3

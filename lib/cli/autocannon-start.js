@@ -9,27 +9,48 @@
 // when no URL is given (autocannon prints its help then). start(argv) runs
 // such an object as the CLI would: the tables on stderr, -j's JSON on stdout.
 const fs = require('node:fs')
+const { UsageError } = require('../errors.js')
+const { inAutocannonWords } = require('../engine/autocannon/words.js')
 
 // options whose values autocannon's parser turns into numbers
 const NUMBERS = ['connections', 'pipelining', 'duration', 'amount', 'workers', 'timeout', 'bailout', 'sampleInt',
   'maxConnectionRequests', 'maxOverallRequests', 'connectionRate', 'overallRate', 'reconnectRate']
 
 /**
+ * autocannon's parseArguments: an error it throws has autocannon's message
+ * where autocannon has one (words.js), e.g. a --har file it cannot read.
  * @param {string[]} argv the arguments after the command name
  * @returns {Record<string, any>|undefined}
  */
 function parseArguments (argv) {
-  const { parse, loadOptions, HELP } = require('../../cli/load.js')
-  const { resolveUrls } = require('../../cli/load-request-flags.js')
-  const { parseHeaders } = require('../options/options.js')
+  try {
+    return parseArgv(argv)
+  } catch (err) {
+    throw inAutocannonWords(err)
+  }
+}
+
+/**
+ * @param {string[]} argv the arguments after the command name
+ * @returns {Record<string, any>|undefined}
+ */
+function parseArgv (argv) {
+  const { parse, loadOptions, HELP } = require('./load.js')
+  const { resolveUrls } = require('./load-request-flags.js')
+  const { withScheme } = require('../engine/options/options.js')
+  if (!Array.isArray(argv)) {
+    throw new UsageError('parseArguments(argv): argv must be an array of command-line arguments, e.g. [\'-c\', \'10\', \'http://127.0.0.1:3000/\']')
+  }
+  // autocannon's parser takes numbers too (['-a', 10])
+  argv = argv.map((a) => (typeof a === 'string' ? a : String(a)))
   const { args, helpText, warmup, command } = parse(argv)
   if (args.version) {
-    console.log('benchrig', 'v' + require('../../../package.json').version)
+    console.log('benchrig', 'v' + require('../../package.json').version)
     console.log('node', process.version)
     return undefined
   }
   if (args.help || args._.length === 0) {
-    console.error(helpText ?? require('../../cli/help.js').renderHelp(HELP, { width: 80 }))
+    console.error(helpText ?? require('./help.js').renderHelp(HELP, { width: 80 }))
     return undefined
   }
   const urls = resolveUrls(args._.map(String), args, process.env)
@@ -41,16 +62,24 @@ function parseArguments (argv) {
   }
   numbers(o)
   if (o.warmup !== null && typeof o.warmup === 'object') numbers(o.warmup) // -W [ -c 1 -d 2 ]
-  if (o.ca !== undefined) o.ca = [].concat(o.ca) // autocannon's --ca is always a list
-  o.url = urls.length === 1 ? urls[0] : urls
-  o.headers = parseHeaders(o.headers)
+  // a URL without a scheme is http:// (a path stays a path: PORT or --on-port gives its port)
+  const full = urls.map((u) => (u.startsWith('/') ? u : withScheme(u)))
+  o.url = full.length === 1 ? full[0] : full
+  o.headers = headersOf(o.headers)
   if (o.bodyFile !== undefined) {
-    o.body = fs.readFileSync(o.bodyFile, 'utf8')
+    o.body = readFile(o.bodyFile, '-i/--input')
     delete o.bodyFile
   }
+  // autocannon's tlsOptions: the files' contents, beside their paths (its --ca always a list)
+  o.tlsOptions = {}
+  if (o.cert !== undefined) o.tlsOptions.cert = readFile(o.cert, '--cert', null)
+  if (o.key !== undefined) o.tlsOptions.key = readFile(o.key, '--key', null)
+  if (o.ca !== undefined) {
+    o.ca = [].concat(o.ca)
+    o.tlsOptions.ca = o.ca.map((f) => readFile(f, '--ca', null))
+  }
   if (typeof o.har === 'string') {
-    const { skippedOrigins, readHar } = require('../scripting/har.js')
-    const { withScheme } = require('../options/options.js')
+    const { skippedOrigins, readHar } = require('../engine/scripting/har.js')
     o.har = readHar(o.har)
     for (const line of skippedOrigins(o.har, urls.map(withScheme))) console.error(line)
   }
@@ -70,6 +99,39 @@ function parseArguments (argv) {
 }
 
 /**
+ * -H values as autocannon reads them: split at the first ':' or '=', both
+ * sides kept as typed ("a: b" is " b"; HTTP ignores the space before a value,
+ * and the engine checks names and values when the run starts).
+ * @param {string[]|undefined} list
+ */
+function headersOf (list) {
+  /** @type {Record<string, string>} */
+  const out = {}
+  for (const h of list ?? []) {
+    const colon = h.indexOf(':')
+    const eq = h.indexOf('=')
+    const at = Math.min(colon < 0 ? Infinity : colon, eq < 0 ? Infinity : eq)
+    if (!Number.isFinite(at) || at === 0) {
+      throw new UsageError(`An HTTP header was not correctly formatted: ${h} (-H/--headers: give "name: value" or name=value)`)
+    }
+    out[h.slice(0, at)] = h.slice(at + 1)
+  }
+  return out
+}
+
+/**
+ * A file a flag names (text, or a Buffer with encoding null), or one clear error.
+ * @param {string} file @param {string} flag @param {BufferEncoding|null} [encoding]
+ */
+function readFile (file, flag, encoding = 'utf8') {
+  try {
+    return fs.readFileSync(file, { encoding })
+  } catch (err) {
+    throw new UsageError(`${flag} ${file}: cannot read the file (${err.code ?? err.message})`)
+  }
+}
+
+/**
  * Runs what parseArguments returned, as `benchrig load` does with those
  * flags: with onPort, the command in `spawn` first. Errors are printed (their
  * message), as autocannon's start prints them.
@@ -78,17 +140,17 @@ function parseArguments (argv) {
  */
 function start (argv) {
   if (!argv) return undefined // the help was printed
-  return run(argv).catch((err) => { console.error(err.message) })
+  return run(argv).catch((err) => { console.error(inAutocannonWords(err).message) })
 }
 
 async function run (argv) {
-  const { startRun, track } = require('./api.js')
+  const { startRun, track } = require('../engine/autocannon/api.js')
   let onPort = null
   let opts = argv
   if (argv.onPort) {
-    const { startOnPort } = require('../on-port.js')
-    const { hasPort, withPort } = require('../../cli/load-request-flags.js')
-    const { withScheme } = require('../options/options.js')
+    const { startOnPort } = require('../engine/on-port.js')
+    const { hasPort, withPort } = require('./load-request-flags.js')
+    const { withScheme } = require('../engine/options/options.js')
     const first = withScheme(String([].concat(argv.url)[0]))
     const url = new URL(first)
     onPort = await startOnPort(argv.spawn ?? [], {

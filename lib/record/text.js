@@ -130,7 +130,7 @@ function createTextWriter (out, { details = true, measure = 'wall', human = fals
   return {
     // Wall time keeps Node core's output as it is; other measures say above
     // the first file what the rates count.
-    start () { if (measure !== 'wall') out.write(require('../harness/measure.js').measureNote(measure) + '\n') }, // each file starts with a blank line
+    start () { if (measure !== 'wall') out.write(require('../record/measures.js').measureNote(measure) + '\n') }, // each file starts with a blank line
     file (name) {
       out.write(`\n${name}\n`)
     },
