@@ -9,6 +9,7 @@
 // updated, not added again: one sticky comment), or, without a token, written
 // to a file for the fork workflows' second part.
 const t = require('tap')
+const { validatorOrSkip } = require('../helpers/action-validator.js')
 // 240 s: one compare of two refs (6 pairs, worktrees) under a loaded machine
 t.setTimeout(240e3)
 const fs = require('node:fs')
@@ -26,13 +27,6 @@ function sh (cmd, args, cwd) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV } })
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`)
   return r.stdout.trim()
-}
-
-function validator () {
-  const local = path.join(ROOT, '.tools', 'action-validator', 'node_modules', '.bin', 'action-validator')
-  if (fs.existsSync(local)) return local
-  const r = spawnSync('action-validator', ['--version'], { encoding: 'utf8' })
-  return r.error ? undefined : 'action-validator'
 }
 
 /** A project: main has the library; the PR's branch makes spin() do twice the work. */
@@ -159,13 +153,8 @@ async function fakeGitHub (t) {
 }
 
 t.test('the action and the example workflows pass action-validator', async (t) => {
-  const bin = validator()
-  if (!bin) {
-    const reason = 'action-validator is not installed (scripts/install-tools.sh installs @action-validator/cli into .tools/)'
-    if (process.env.BENCHRIG_REQUIRE_TOOLS === '1') t.fail(`${reason}; BENCHRIG_REQUIRE_TOOLS=1 requires it`)
-    else t.skip(reason)
-    return
-  }
+  const bin = validatorOrSkip(t)
+  if (!bin) return
   for (const f of ['action.yml', ...['benchrig-pr.yml', 'benchrig-fork-compare.yml', 'benchrig-fork-post.yml'].map((x) => path.join('examples', 'github-actions', x))]) {
     const r = spawnSync(bin, [path.join(ROOT, f)], { encoding: 'utf8', timeout: 60000 })
     t.equal(r.status, 0, `${f}: ${r.stdout}${r.stderr}`)

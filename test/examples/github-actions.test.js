@@ -8,6 +8,7 @@
 // writes (run against an in-memory issue: GitHub itself is not reachable
 // from a test).
 const t = require('tap')
+const { validatorOrSkip } = require('../helpers/action-validator.js')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
@@ -18,26 +19,13 @@ const ROOT = path.join(__dirname, '..', '..')
 const DIR = path.join(ROOT, 'examples', 'github-actions')
 const PR = path.join(DIR, 'benchmark-pr.yml')
 
-/** The action-validator binary: on PATH, or where install-tools.sh puts it. */
-function validator () {
-  const local = path.join(ROOT, '.tools', 'action-validator', 'node_modules', '.bin', 'action-validator')
-  if (fs.existsSync(local)) return local
-  const r = spawnSync('action-validator', ['--version'], { encoding: 'utf8' })
-  return r.error ? undefined : 'action-validator'
-}
-
 const workflow = yaml.parse(fs.readFileSync(PR, 'utf8'))
 const steps = workflow.jobs.benchmark.steps
 const stepNamed = (name) => steps.find((s) => s.name === name)
 
 t.test('every workflow passes action-validator', async (t) => {
-  const bin = validator()
-  if (!bin) {
-    const reason = 'action-validator is not installed (scripts/install-tools.sh installs @action-validator/cli into .tools/)'
-    if (process.env.BENCHRIG_REQUIRE_TOOLS === '1') t.fail(`${reason}; BENCHRIG_REQUIRE_TOOLS=1 requires it`)
-    else t.skip(reason)
-    return
-  }
+  const bin = validatorOrSkip(t)
+  if (!bin) return
   const files = fs.readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f))
   t.ok(files.includes('benchmark-pr.yml'))
   for (const f of files) {
