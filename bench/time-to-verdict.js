@@ -247,7 +247,49 @@ function analyzeCsv (csv, welch = false) {
     }).sort((x, y) => x - y)
     overlap = { median: shares[Math.floor(shares.length / 2)], min: shares[0] }
   }
-  return { counts, verdicts, pairs, rows: rows.length, starvedPairs: starved, ...(overlap ? { overlap } : {}) }
+  return { counts, verdicts, pairs, rows: rows.length, starvedPairs: starved, ...(overlap ? { overlap } : {}), ...pairSpread(rows) }
+}
+
+/**
+ * How far a design's pairs scatter, in the unit its analysis reads: per
+ * configuration the robust standard deviation (1.4826 x the median absolute
+ * deviation) of log(new/old) over its pairs, as a percentage, and the median
+ * over configurations. Under duet the unit is the crossover block (two pairs
+ * that run old once on each CPU set, their mean removes the CPU effect), which
+ * costs the wall time of one serial pair; `raw` is the same over single duet
+ * pairs, the CPU effect left in. Issue: a block's spread no larger than a
+ * pinned serial pair's on the same day.
+ * @param {object[]} rows
+ */
+function pairSpread (rows) {
+  const { crossoverRows, hasBlocks, cpuEffectWarnings } = require('../lib/stats/crossover.js')
+  const spreadOf = (rs) => {
+    const per = new Map()
+    for (const r of rs) {
+      if (r.binary !== 'old' && r.binary !== 'new') continue
+      const key = `${r.filename}\u0000${r.configuration}\u0000${r.seed ?? ''}`
+      const m = per.get(key) ?? new Map()
+      m.set(String(r.pair), { ...m.get(String(r.pair)), [r.binary]: Number(r.rate) })
+      per.set(key, m)
+    }
+    const sds = []
+    for (const m of per.values()) {
+      const xs = [...m.values()].filter((p) => p.old > 0 && p.new > 0).map((p) => Math.log(p.new / p.old))
+      if (xs.length < 3) continue
+      const mid = median(xs)
+      sds.push(1.4826 * median(xs.map((x) => Math.abs(x - mid))) * 100)
+    }
+    return sds.length ? Number(median(sds).toFixed(2)) : undefined
+  }
+  const blocks = hasBlocks(rows)
+  const cpu = blocks ? cpuEffectWarnings(rows)[0] : undefined
+  return { pairSpread: { unit: blocks ? 'crossover block' : 'pair', percent: spreadOf(blocks ? crossoverRows(rows) : rows), ...(blocks ? { raw: spreadOf(rows) } : {}) }, ...(cpu ? { cpuEffect: cpu.message } : {}) }
+}
+
+function median (xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 
 function run (cmd, args) {
