@@ -20,7 +20,7 @@
 //                  others are scored against (agree: the same call where it
 //                  calls; opposite: faster against slower)
 //
-//   node bench/time-to-verdict.js [--designs node-baseline,reference,serial-fixed,serial-auto,serial-seq,duet-fixed,duet-seq]
+//   node bench/time-to-verdict.js [--designs node-baseline,reference,serial-fixed,serial-auto,serial-seq,duet-fixed,duet-seq,serial-seq-cpu,duet-seq-cpu]
 //        [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR]
 //        [--repeat N] [--suite held|slower-2pct] [--work-n N] [--question FILE|none]
 //        [--baseline-runs N] [--reference-pairs N] [--reference-cpu LIST]
@@ -64,7 +64,11 @@ const DESIGNS = {
   'serial-auto': (o) => ['--runs', 'auto', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])],
   'serial-seq': (o) => ['--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])],
   'duet-fixed': (o) => ['--duet', '--runs', String(o.pairs)],
-  'duet-seq': (o) => ['--duet', '--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])]
+  'duet-seq': (o) => ['--duet', '--runs', 'seq', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])],
+  // the same on the CPU time of the measured section (--measure cpu): the
+  // time the process waited for a CPU other work held is not in it
+  'serial-seq-cpu': (o) => ['--runs', 'seq', '--measure', 'cpu', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])],
+  'duet-seq-cpu': (o) => ['--duet', '--runs', 'seq', '--measure', 'cpu', ...(o.maxRuns ? ['--max-runs', String(o.maxRuns)] : [])]
 }
 const USAGE = 'usage: node bench/time-to-verdict.js [--designs ' + Object.keys(DESIGNS).join(',') + '] [--pairs N] [--max-runs N] [--aa] [--hog] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR] [--repeat N] [--suite held|slower-2pct] [--work-n N] [--question FILE|none] [--baseline-runs N] [--reference-pairs N] [--reference-cpu LIST]\n' +
   '       node bench/time-to-verdict.js --measures wall,cpu,instructions [--pairs N] [--instr-pairs N] [--instr-scale K] [--old BIN] [--new BIN] [--filter PATTERN] [--out DIR [--reuse]]\n'
