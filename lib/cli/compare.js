@@ -126,14 +126,17 @@ Options:
   --history DB          also record every row in a history store (a SQLite file
                         or postgres://…; see benchrig history)
   --history-label L     the label of the new binary's rows, or OLD..NEW for
-                        both sides (default: each binary's node version)
+                        both sides (default: what differs between the sides:
+                        each binary's node version, a ref's commit, a
+                        package's installed version)
   --analyze             print the analysis instead of CSV (see benchrig analyze)
   --csv                 with --analyze: the CSV still goes to stdout, the
                         analysis to stderr
   --scale N             with --analyze: round each rate to a multiple of 1/N
                         first, as Node core's --analyze does (it records
                         round(rate * N) in an integer histogram); default: exact
-  --format, --threshold, --alpha, --max-regression PCT, --unpaired
+  --format, --threshold, --alpha, --max-regression PCT, --min-effect PCT,
+  --unpaired, --wide, --marker NAME, --allow-partial
                         analysis options, as for benchrig analyze; with
                         --max-regression the exit code is 1 on a regression
   --plot FILE.svg       also write the PR figure (see benchrig analyze)
@@ -467,4 +470,4 @@ function compareHistoryFlags (v) {
   return { db: v.history, labels }
 }
 
-module.exports = { main, parseCompareArgs, scaleRate, USAGE }
+module.exports = { main, parseCompareArgs, scaleRate, USAGE, OPTIONS }

@@ -70,6 +70,18 @@ for (const command of COMMANDS) {
   })
 }
 
+// compare's help is a hand-kept text beside its option table: they must agree
+t.test('benchrig compare: every option it parses is in its --help, and every flag of the help is an option', async (t) => {
+  const { OPTIONS } = require('../../lib/cli/compare.js')
+  const help = helpOf('compare')
+  const inHelp = new Set(help.match(/(?<![\w-])--[a-z][a-z0-9-]*/g))
+  // flags of the programs the help quotes: npm ci's, node's and benchrig plan's
+  const OTHERS = new Set(['--omit', '--cpu-prof', '--next'])
+  const option = (f) => Object.hasOwn(OPTIONS, f.slice(2)) || (f.startsWith('--no-') && OPTIONS[f.slice(5)]?.type === 'boolean')
+  t.same(Object.keys(OPTIONS).filter((k) => !inHelp.has(`--${k}`) && !(k.startsWith('no-') && inHelp.has(`--${k}`))), [], 'every option is in --help')
+  t.same([...inHelp].filter((f) => !option(f) && !OTHERS.has(f) && !GENERIC.has(f)), [], 'every flag of --help is an option')
+})
+
 t.test('the check fails on a flag no page names', async (t) => {
   t.notOk(documents('use --socketPath or --no-progress', '--no-such-flag'))
   t.ok(documents('use --socketPath P', '--socket-path'))
