@@ -72,10 +72,12 @@ function importsOf (rel) {
   const sourceType = rel.endsWith('.mjs') ? 'module' : 'script'
   const ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType, allowHashBang: true, allowReturnOutsideFunction: true, locations: true })
   const found = []
+  const lines = text.split('\n')
   const note = (spec, node, ancestors, kind) => {
     if (typeof spec !== 'string') return
     const inFunction = ancestors.some((a) => /Function/.test(a.type))
-    found.push({ spec, to: resolveLocal(rel, spec), line: node.loc.start.line, inFunction, kind })
+    const line = node.loc.start.line
+    found.push({ spec, to: resolveLocal(rel, spec), line, inFunction, kind, why: inFunction && hasWhy(lines, line) })
   }
   walk.ancestor(ast, {
     CallExpression (node, _, ancestors) {
@@ -89,6 +91,17 @@ function importsOf (rel) {
     ImportDeclaration (node, _, ancestors) { note(node.source.value, node, ancestors, 'import') }
   })
   return found
+}
+
+// A require inside a function says why it waits: "lazy: ..." in a comment on
+// its line or in the comment lines right above it, or above the run of
+// require lines it belongs to (start-up of a command or a benchmark child, an
+// optional dependency, a path few runs take).
+const WHY = /(\/\/|\/\*|^\s*\*).*\blazy:/
+function hasWhy (lines, line) {
+  if (WHY.test(lines[line - 1])) return true
+  for (let i = line - 2; i >= 0 && /^\s*(\/\/|\/\*|\*)|\brequire\(/.test(lines[i]); i--) if (WHY.test(lines[i])) return true
+  return false
 }
 
 // Tarjan's strongly connected components: each component of more than one file is a circle.
@@ -129,6 +142,7 @@ function buildReport () {
   const upward = []
   const unplaced = []
   const lazy = []
+  const lazyWithoutWhy = []
   const unresolved = []
   const rooms = new Map()
   for (const rel of files) {
@@ -137,9 +151,12 @@ function buildReport () {
     const targets = new Set()
     for (const imp of importsOf(rel)) {
       if (imp.inFunction) lazy.push(`${rel}:${imp.line} ${imp.spec}`)
+      if (imp.inFunction && !imp.why) lazyWithoutWhy.push(`${rel} ${imp.spec}`)
       // a path that names no file fails only when its branch runs: found here instead
       if (imp.spec.startsWith('.') && !imp.to) unresolved.push(`${rel}:${imp.line} ${imp.spec}`)
-      if (!imp.to || !imp.to.startsWith('lib/')) continue
+      // lib/ and the entry files at the root (an engine that requires
+      // _http-benchmarkers.js imports upward as surely as one that requires lib/cli)
+      if (!imp.to || !memberOf(imp.to)) continue
       targets.add(imp.to)
       const to = memberOf(imp.to)
       if (from && to && to.rank < from.rank) upward.push(`${rel} -> ${imp.to} (${LAYERS[from.rank].name} imports ${LAYERS[to.rank].name})`)
@@ -157,11 +174,11 @@ function buildReport () {
     for (const b of outs) if (a < b && rooms.get(b)?.has(a)) folderPairs.push(`${a} <-> ${b}`)
   }
   const circles = circlesOf(files, edges).map((c) => c.join(' <-> '))
-  return { files: files.length, circles, upward: [...new Set(upward)].sort(), folderPairs: folderPairs.sort(), unplaced, unresolved, lazy }
+  return { files: files.length, circles, upward: [...new Set(upward)].sort(), folderPairs: folderPairs.sort(), unplaced, unresolved, lazy, lazyWithoutWhy: [...new Set(lazyWithoutWhy)].sort() }
 }
 
 // What --check holds the tree to: none of these beyond the known list, and no file outside a layer.
-const CHECKED = ['circles', 'upward', 'folderPairs']
+const CHECKED = ['circles', 'upward', 'folderPairs', 'lazyWithoutWhy']
 
 function main (argv) {
   const at = argv.indexOf('--root')
@@ -177,7 +194,8 @@ function main (argv) {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n')
   } else {
     const lines = [`import graph of ${report.files} files: ${report.circles.length} circles, ${report.upward.length} upward imports, ` +
-      `${report.folderPairs.length} pairs of folders importing each other, ${report.lazy.length} requires inside functions, ` +
+      `${report.folderPairs.length} pairs of folders importing each other, ${report.lazy.length} requires inside functions ` +
+      `(${report.lazyWithoutWhy.length} without a "lazy:" why), ` +
       `${report.unplaced.length} files outside a layer, ${report.unresolved.length} paths that name no file`]
     if (!argv.includes('--check')) for (const k of [...CHECKED, 'unplaced', 'unresolved']) for (const line of report[k]) lines.push(`  ${k}: ${line}`)
     process.stdout.write(lines.join('\n') + '\n')
@@ -193,7 +211,8 @@ function main (argv) {
   for (const line of report.unresolved) fresh.push(`a path that names no file: ${line}`)
   for (const line of fresh) process.stderr.write(`import-graph: ${line}\n`)
   if (fresh.length) {
-    process.stderr.write('import-graph: imports only go down (docs/architecture.md, "Layers"); a lower layer that needs a higher one is handed a function\n')
+    process.stderr.write('import-graph: imports only go down (docs/architecture.md, "Layers"); a lower layer that needs a higher one is handed a function;\n' +
+      'a require inside a function says why in a "// lazy: ..." comment on its line or right above it\n')
     return 1
   }
   return 0

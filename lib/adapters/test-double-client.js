@@ -78,7 +78,7 @@ function main () {
     next(undefined)
     return
   }
-  const session = require('node:http2').connect(url, { rejectUnauthorized: false })
+  const session = require('node:http2').connect(url, { rejectUnauthorized: false }) // lazy: only the HTTP/2 test double uses it
   session.on('error', (err) => {
     process.stderr.write(`test-double-client: ${err.message}\n`)
     process.exitCode = 1

@@ -27,6 +27,8 @@ function createTestDouble (type) {
     executable (opts) { return opts.driverNode },
 
     detect () {
+      // lazy: read only when a test double is detected
+      // lazy: read only when a test double is detected
       return { present: require('node:fs').existsSync(CLIENT), version: require('../../package.json').version }
     },
 

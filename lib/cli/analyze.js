@@ -117,6 +117,7 @@ async function main (argv, ctx = {}) {
   }
   const stderr = ctx.stderr ?? process.stderr
   // --runner R --old FILE --new FILE: a runner's own output files, each a run (lib/runners/ingest.js)
+  // lazy: only --runner reads a runner's own files
   const runnerRead = require('../runners/ingest.js').runnerInputs(parsed.values)
   const files = runnerRead ? runnerRead.map((i) => i.file) : parsed.positionals
   if (runnerRead && parsed.positionals.length > 0) throw new UsageError(`--runner ${parsed.values.runner}: give the runs as --old FILE and --new FILE, not as ${parsed.positionals[0]}`)
@@ -211,7 +212,6 @@ function readCompareFile (file) {
 
 /** @param {string} file */
 function readCompareNdjson (file) {
-  const fs = require('node:fs')
   let text
   try {
     text = fs.readFileSync(file, 'utf8')

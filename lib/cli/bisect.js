@@ -184,7 +184,7 @@ async function main (argv, ctx = {}) {
   if (opts.binaries) candidates = opts.binaries
   else if (opts.refs !== undefined) {
     candidates = commitsInRange(opts.refs, opts.repo ?? opts.root).map((c) => ({ ...c, path: c.commit }))
-    const { gitRefSides } = require('../sides/git-ref.js')
+    const { gitRefSides } = require('../sides/git-ref.js') // lazy: only --refs makes worktrees
     sidesFor = (pair) => gitRefSides({ root: opts.root, repo: opts.repo, oldRef: pair.old, newRef: pair.new, execPath: process.execPath, log: (m) => stderr.write(`bisect: ${m}\n`) })
   } else {
     const published = ctx.listVersions ? await ctx.listVersions() : await releases.publishedVersions()
@@ -194,6 +194,7 @@ async function main (argv, ctx = {}) {
   const binaryOf = async (c) => (c.path ??= await install(c.label))
 
   // the store opens before any work, so a bad --history fails at once
+  // lazy: the store's engine (SQLite or pg) loads only with --history
   const history = opts.history === undefined ? undefined : await require('../history/index.js').openHistory(opts.history, { root: opts.root })
   try {
     return await bisectWith(candidates, files, opts, { stdout, stderr, history, binaryOf, sidesFor })
@@ -306,6 +307,7 @@ const longName = (c, subjects) => `${nameOf(c)}${subjects.get(c.label) ? ` "${su
  * @param {{label: string}[]} list
  */
 function commitSubjects (dir, list) {
+  // lazy: only the report of commit subjects runs git here
   const r = require('node:child_process').spawnSync('git', ['-C', dir, 'log', '--no-walk=unsorted', '--format=%H%x09%s', ...list.map((c) => c.label)], { encoding: 'utf8' })
   const out = new Map()
   for (const line of String(r.stdout || '').split('\n')) {

@@ -274,6 +274,7 @@ function parseCompareArgs (argv, ctx = {}) {
   }
   const { plain, scoped } = splitScoped(v.set ?? [])
   const { args, cpuset } = splitSetArgs(plain, v.cpuset)
+  // lazy: the runners' readers load only with --cmd
   const command = require('../runners/command-options.js').commandOptions(v, parsed.positionals)
   if ((v.csv || v.scale !== undefined) && !v.analyze) throw new UsageError(`${v.csv ? '--csv' : '--scale'} goes with --analyze (without it compare writes CSV, unscaled)`)
   /** @type {import('../compare/options.js').CompareOptions} */
@@ -347,7 +348,7 @@ function parseCompareArgs (argv, ctx = {}) {
   opts.float = Boolean(v.float)
   if (v.duet) {
     if (opts.cpuset !== undefined) throw new UsageError('--cpuset does not go with --duet: give --cpuset-old and --cpuset-new (or neither, for an even split of the CPUs)')
-    const { duetCpuSets } = require('../compare/duet-cpus.js')
+    const { duetCpuSets } = require('../compare/duet-cpus.js') // lazy: only --duet reads the CPU topology
     const d = duetCpuSets({ old: v['cpuset-old'], new: v['cpuset-new'] }, ctx.duetEnv)
     opts.executor = 'duet'
     opts.duet = { sets: d.sets }
@@ -374,6 +375,7 @@ async function main (argv, ctx = {}) {
   }
   for (const w of opts.warnings ?? []) stderr.write(`compare: warning: ${w}\n`)
   // checked before any worktree, install or run (docs/history.md): a bad store fails first
+  // lazy: the store's engine (SQLite or pg) loads only with --history
   if (opts.history) await require('../history/preflight.js').checkStore(opts.history.db, { root: opts.root })
   const built = await buildSides(opts.sideSource, { root: opts.root, log: (m) => stderr.write(`compare: ${m}\n`) })
   let done
@@ -465,7 +467,7 @@ function compareHistoryFlags (v) {
   if (v['history-label'] !== undefined && v.history === undefined) throw new UsageError('--history-label labels what --history DB records: give --history too')
   if (v.history === undefined) return undefined
   if (v.history === '') throw new UsageError('--history needs a store: a SQLite file or a postgres:// URL')
-  const { sideLabels } = require('../history/ingest.js')
+  const { sideLabels } = require('../history/ingest.js') // lazy: the store's engine (SQLite or pg) loads only with --history
   const labels = v['history-label'] === undefined ? undefined : sideLabels(v['history-label'])
   return { db: v.history, labels }
 }

@@ -39,10 +39,11 @@ async function runCli (argv) {
     return command ? 0 : 2
   }
   if (command === '--version' || command === '-V') {
-    console.log(require('../../package.json').version)
+    console.log(require('../../package.json').version) // lazy: only --version reads it
     return 0
   }
   if (!Object.hasOwn(COMMANDS, command)) {
+    // lazy: only a mistyped command needs the suggestion
     const hint = require('../suggest.js').nearest(command, Object.keys(COMMANDS))
     console.error(`benchrig: unknown command "${command}"${hint ? ` (did you mean "${hint}"?)` : ''}\n\n${usage()}`)
     return 2

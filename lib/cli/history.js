@@ -106,7 +106,7 @@ function parseHistoryArgs (argv) {
   const [sub, ...rest] = positionals
   if (!sub) throw new UsageError(`give a subcommand: ${SUBCOMMANDS.join(', ')}; see --help`)
   if (!SUBCOMMANDS.includes(sub)) {
-    const near = require('../suggest.js').nearest(sub, SUBCOMMANDS)
+    const near = require('../suggest.js').nearest(sub, SUBCOMMANDS) // lazy: only a mistyped subcommand needs the suggestion
     throw new UsageError(`unknown subcommand "${sub}"${near ? ` (did you mean "${near}"?)` : ''}; use one of ${SUBCOMMANDS.join(', ')}`)
   }
   if (sub === 'add' && rest.length === 0) throw new UsageError('history add: give the result files to add (CSV, NDJSON or JSON)')
@@ -118,7 +118,7 @@ function parseHistoryArgs (argv) {
   }
   if (sub !== 'add' && v.fingerprint !== undefined) throw new UsageError(`--fingerprint ${v.fingerprint} goes with history add`)
   if (v.html !== undefined && sub !== 'report') throw new UsageError(`--html ${v.html} goes with history report`)
-  if (sub === 'report') require('./history-report.js').htmlDir(v.html)
+  if (sub === 'report') require('./history-report.js').htmlDir(v.html) // lazy: only history report renders the site
   let window
   if (v.window !== undefined) {
     window = Number(v.window)
@@ -127,7 +127,7 @@ function parseHistoryArgs (argv) {
   const maxP = probability(v['max-p'], '--max-p')
   const weakP = probability(v['weak-p'], '--weak-p')
   if (maxP !== undefined && weakP !== undefined && weakP < maxP) throw new UsageError(`--weak-p ${weakP} is below --max-p ${maxP}: a weak candidate's p is the larger one`)
-  const { ORDERS } = require('../history/label-order.js')
+  const { ORDERS } = require('../history/label-order.js') // lazy: only --order is checked against it
   if (v.order !== undefined && !ORDERS.includes(v.order)) throw new UsageError(`--order ${v.order}: use one of ${ORDERS.join(', ')}`)
   const filter = {}
   for (const f of FILTER_FLAGS) if (v[f] !== undefined) filter[f] = v[f]
@@ -171,6 +171,7 @@ async function main (argv, ctx = {}) {
     stdout.write(withExamples(USAGE, 'history', ctx.prog ?? 'benchrig history'))
     return 0
   }
+  // lazy: the store's engine (SQLite or pg) loads after the flags are checked
   const { openHistory } = require('../history/index.js')
   const h = await openHistory(opts.db, { root: opts.root })
   try {
@@ -182,7 +183,7 @@ async function main (argv, ctx = {}) {
 
 const SUB = {
   async add (h, opts, out) {
-    const { gitLabel } = require('../history/git-label.js')
+    const { gitLabel } = require('../history/git-label.js') // lazy: only history add resolves git labels
     const repo = path.resolve(opts.repo ?? process.cwd())
     // One transaction. Ctrl-C while it waits on the store (PostgreSQL) stops
     // the process and nothing of the add is kept (the server rolls it back);
@@ -224,7 +225,7 @@ const SUB = {
     const series = await h.series(opts.filter)
     if (opts.json) { out.write(JSON.stringify(series) + '\n'); return 0 }
     if (series.length === 0) out.write('history: no series matches\n')
-    const { median } = require('../stats/descriptive.js')
+    const { median } = require('../stats/descriptive.js') // lazy: only history show summarises series
     for (const s of series) {
       out.write(`${seriesTitle(s.key)}\n`)
       for (const p of s.points) out.write(`  ${(p.display ?? p.label).padEnd(14)} median ${num(median(p.values)).padStart(14)}  n=${p.values.length}\n`)
@@ -249,6 +250,7 @@ const SUB = {
     out.write(`history: ${all.length} series, ${changes} change points, ${weak} weak candidates${opts.weak || weak === 0 ? '' : ' (--weak prints them)'}${untested.length ? `; ${untested.length} series too small to test (above)` : ''}\n`)
     return 0
   },
+  // lazy: only history report renders the site
   report: (h, opts, out) => require('./history-report.js').historyReport(h, opts, out)
 }
 

@@ -33,7 +33,7 @@ function outputFormat (args) {
  */
 function renderResult (result, format, textOpts) {
   if (format === 'json') return JSON.stringify(result) + '\n'
-  if (format === 'yaml') return require('../engine/result/yaml.js').toYaml(result)
+  if (format === 'yaml') return require('../engine/result/yaml.js').toYaml(result) // lazy: only --format yaml needs it
   return require('../engine/result/format.js').formatResult(result, textOpts) + '\n'
 }
 
@@ -65,7 +65,9 @@ function writeEach (write, file, result) {
  * @param {{histOut?: string|string[], histRaw?: string|string[]}} args
  */
 function writeHistograms (result, args) {
+  // lazy: only --hist-out writes it
   if (args.histOut !== undefined) writeEach(require('../engine/measure/hist-text.js').writeHistText, String(last(args.histOut)), result)
+  // lazy: only --hist-raw writes it
   if (args.histRaw !== undefined) writeEach(require('../engine/measure/hist-raw.js').writeHistRaw, String(last(args.histRaw)), result)
 }
 

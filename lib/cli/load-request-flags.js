@@ -109,8 +109,11 @@ function watchRun (run, args, { stdout, stderr }) {
     run.on('done', (result) => {
       if (result.stoppedBy === 'stopped') return
       // the tables for people on stderr, the JSON or YAML on stdout (as the last round's)
+      // lazy: only --format yaml needs it
       if (args.json) stdout.write((args.format === 'yaml' ? require('../engine/result/yaml.js').toYaml(result).trimEnd() : JSON.stringify(result)) + '\n')
+      // lazy: the text tables load only when text is printed (bench.http() reads JSON)
       else stderr.write(require('../engine/autocannon/print-result.js').printResult(result, { outputStream: stderr, renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes }))
+      // lazy: only --per-url prints it
       if (args.perUrl && !args.json) stderr.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
     })
   }

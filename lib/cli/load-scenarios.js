@@ -49,6 +49,7 @@ function scenarioLines (run) {
  */
 function reportScenarioThresholds (result, json, io) {
   if (result.scenarios === undefined) return false
+  // lazy: only --scenarios with thresholds reports them
   const { formatThresholds, failureLines } = require('../engine/thresholds.js')
   let failed = false
   for (const [name, r] of Object.entries(result.scenarios)) {

@@ -95,7 +95,7 @@ function shapeOptions (args, warmup) {
  */
 function watchShape (run, args, io) {
   const out = args.json ? io.stderr : io.stdout
-  const { formatRow } = require('../engine/measure/timeline.js')
+  const { formatRow } = require('../engine/measure/timeline.js') // lazy: only --interval prints rows
   let first
   // rows that only --html asked for are not printed
   if (args.interval !== undefined) {

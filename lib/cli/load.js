@@ -105,6 +105,7 @@ function parse (rawArgv) {
 function parseYargs (rawArgv) {
   const { argv: beforeCommand, command } = splitCommand(rawArgv) // --on-port -- CMD ...
   const { argv, warmup } = extractWarmup(expandLists(beforeCommand))
+  // lazy: yargs is a third of the start-up of the plain argv bench.http() passes (parseFast)
   const { parseStrict } = require('./strict-yargs.js')
   const args = parseStrict('benchrig load', argv, HELP.options)
   // `-- node server.js` is a server to start, as in autocannon, unless it
@@ -185,7 +186,7 @@ async function main (argv) {
     return 0
   }
   if (args.version) {
-    console.log(require('../../package.json').version)
+    console.log(require('../../package.json').version) // lazy: only --version reads it
     return 0
   }
   const urls = resolveUrls(args._.map(String), args, process.env) // a path-only URL: PORT or --on-port
@@ -227,7 +228,7 @@ async function main (argv) {
   try {
     if (opts.har !== undefined) {
       // entries for other origins are skipped: say so, once per origin
-      const { skippedOrigins } = require('../engine/scripting/har.js')
+      const { skippedOrigins } = require('../engine/scripting/har.js') // lazy: only --har reads a HAR file
       const { withScheme } = require('../engine/options/options.js')
       for (const line of skippedOrigins(opts.har, opts.url.map(withScheme))) process.stderr.write(line + '\n')
     }
@@ -269,6 +270,7 @@ async function main (argv) {
   // the result first: a histogram or report file that cannot be written must not lose it
   if (format === 'text') {
     process.stderr.write(printResult(result, { outputStream: process.stderr, renderLatencyTable: args.latency, renderStatusCodes: args.renderStatusCodes }))
+    // lazy: only --per-url prints it
     if (args.perUrl) process.stderr.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
     // a script's done() report, after the tables, is the script's own output:
     // stdout, as wrk prints it (in JSON and YAML it is the result's `done`)
@@ -312,7 +314,7 @@ async function main (argv) {
  */
 function reportThresholds (result, json, io) {
   if (result.thresholds === undefined) return false
-  const { formatThresholds, failureLines } = require('../engine/thresholds.js')
+  const { formatThresholds, failureLines } = require('../engine/thresholds.js') // lazy: only --threshold reports them
   if (!json) io.stderr.write(`Thresholds:\n${formatThresholds(result.thresholds).join('\n')}\n`)
   if (result.thresholdAbort !== undefined) {
     const a = result.thresholdAbort
@@ -329,7 +331,7 @@ function reportThresholds (result, json, io) {
  * @returns {{prometheus?: string, html?: string}}
  */
 function reportFiles (args) {
-  const { checkOutputFile } = require('../report/output-file.js')
+  const { checkOutputFile } = require('../report/output-file.js') // lazy: only --prometheus and --html write files
   return {
     prometheus: args.prometheus === undefined ? undefined : checkOutputFile('--prometheus', last(args.prometheus)),
     html: args.html === undefined ? undefined : checkOutputFile('--html', last(args.html))
@@ -348,13 +350,14 @@ async function openLoadHistory (args) {
     return undefined
   }
   if (label === undefined || String(label) === '') throw new UsageError('--history needs --history-label L: a load result names no version (give the version or commit of the server under load)')
+  // lazy: the store's engine (SQLite or pg) loads only with --history
   return require('../history/sink.js').loadHistorySink(String(db), String(label))
 }
 
 /** Writes the report files of a finished (or Ctrl-C'd) run. */
 function writeReports (reports, result) {
   if (reports.prometheus === undefined && reports.html === undefined) return
-  const { writeFileAtomic } = require('../report/output-file.js')
+  const { writeFileAtomic } = require('../report/output-file.js') // lazy: only --prometheus and --html write files
   if (reports.prometheus !== undefined) writeFileAtomic('--prometheus', reports.prometheus, require('../engine/result/prometheus.js').prometheusText(result))
   if (reports.html !== undefined) writeFileAtomic('--html', reports.html, require('../report/html/index.js').renderHtml(result))
 }

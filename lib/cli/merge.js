@@ -78,7 +78,7 @@ async function main (argv, io = {}) {
     return 0
   }
   if (args.version) {
-    console.log(require('../../package.json').version)
+    console.log(require('../../package.json').version) // lazy: only --version reads it
     return 0
   }
   const files = args._.map(String)
@@ -87,6 +87,7 @@ async function main (argv, io = {}) {
   const stdin = io.stdin ?? (() => fs.readFileSync(0, 'utf8'))
   const inputs = files.flatMap((f) => readInput(f, stdin))
   const result = merge(inputs.map((x) => x.result), { names: inputs.map((x) => x.name) })
+  // lazy: only --hist-out writes it
   if (args.histOut !== undefined) require('./load-output.js').writeHistograms(result, { histOut: args.histOut })
   if (args.json) {
     process.stdout.write(JSON.stringify(result) + '\n')
@@ -97,6 +98,7 @@ async function main (argv, io = {}) {
     const lagless = result.rate !== undefined && result.rate.lag === undefined
     const shown = lagless ? { ...result, rate: undefined } : result
     process.stdout.write(formatResult(shown, { latency: args.latency, statusCodes: args.renderStatusCodes }) + '\n')
+    // lazy: only --per-url prints it
     if (args.perUrl && result.endpoints !== undefined) process.stdout.write('\n' + require('../engine/result/format-endpoints.js').formatEndpoints(result) + '\n')
     if (lagless) {
       process.stdout.write(`rate: target ${result.rate.target} req/s, achieved ${result.rate.achieved} req/s` +

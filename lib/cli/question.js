@@ -49,7 +49,7 @@ function parseQuestion (text, file) {
   const ext = path.extname(file).toLowerCase()
   let doc
   if (ext === '.yaml' || ext === '.yml') {
-    const YAML = require('yaml')
+    const YAML = require('yaml') // lazy: only a .yaml question file needs the YAML parser
     try {
       doc = YAML.parse(text, { prettyErrors: false })
     } catch (err) {

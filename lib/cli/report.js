@@ -65,7 +65,7 @@ async function main (argv, io = {}) {
     return 0
   }
   if (args.version) {
-    console.log(require('../../package.json').version)
+    console.log(require('../../package.json').version) // lazy: only --version reads it
     return 0
   }
   const files = args._.map(String)
@@ -74,7 +74,9 @@ async function main (argv, io = {}) {
   const html = args.html === undefined ? undefined : checkOutputFile('--html', last(args.html))
   const prometheus = args.prometheus === undefined ? undefined : checkOutputFile('--prometheus', last(args.prometheus))
   const result = readResult(files[0], io.stdin ?? (() => fs.readFileSync(0, 'utf8')))
+  // lazy: only --html renders the report
   if (html !== undefined) writeFileAtomic('--html', html, require('../report/html/index.js').renderHtml(result))
+  // lazy: only --prometheus writes it
   if (prometheus !== undefined) writeFileAtomic('--prometheus', prometheus, require('../engine/result/prometheus.js').prometheusText(result))
   return 0
 }

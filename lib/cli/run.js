@@ -149,6 +149,7 @@ async function main (argv, ctx = {}) {
   // no --help: opts are a run's (parseRunArgs)
   const { history: flags, ...runOpts } = opts
   // the store opens before anything runs: a bad --history is a usage error, not a lost run
+  // lazy: the store's engine (SQLite or pg) loads only with --history
   const history = flags && await require('../history/sink.js').runHistorySink(flags.db, {
     execPath: process.execPath, nodeVersion: process.version, label: flags.label, measure: runOpts.measure, root: runOpts.root
   })

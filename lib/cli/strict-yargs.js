@@ -15,7 +15,7 @@ const { registerOptions } = require('./help.js')
  * @returns {Record<string, any>} the parsed flags (kebab and camelCase keys), `_` the rest
  */
 function parseStrict (command, argv, specs) {
-  const yargs = require('yargs')
+  const yargs = require('yargs') // lazy: yargs costs a third of benchrig load's start-up: the plain argv does without it
   const y = yargs(argv).help(false).version(false).scriptName(command)
   return registerOptions(y, specs)
     .strictOptions()

@@ -9,7 +9,7 @@
 const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
-const benchmarkers = require('../../_http-benchmarkers.js')
+const benchmarkers = require('../adapters/registry.js')
 const { UsageError, RunError, isUserFacing } = require('../errors.js')
 
 const DEFAULT_PORT = 12346
@@ -169,6 +169,7 @@ const GENERATOR_BOUND = 0.9
 function startServerCount (measure) {
   const cpu0 = process.cpuUsage()
   const children0 = childrenCpuSeconds()
+  // lazy: only measure=heap counts the server's heap (a child's start-up)
   const stopHeap = measure === 'heap' ? require('./heap-count.js').startHeapCount() : undefined
   return function stop () {
     const heap = stopHeap ? stopHeap() : undefined
@@ -197,6 +198,7 @@ function serverCost (result, cost, measure, threads = 1) {
     server_cpu_us_per_req: result.requests > 0 ? cost.cpuS * 1e6 / result.requests : undefined,
     server_max_rss_kb: cost.maxRssKb
   }
+  // lazy: only measure=heap counts the server's heap (a child's start-up)
   if (cost.heap) Object.assign(fields, require('./heap-count.js').heapFields(cost.heap, 'server_'))
   if (cost.generatorCpuS !== undefined && result.duration > 0) {
     fields.generator_cpu_s = cost.generatorCpuS

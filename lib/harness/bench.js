@@ -36,7 +36,7 @@ function underForeignDriver () {
 function setExitHandler (fn) {
   state.exit = fn
   // a file run by hand whose reader closed stdout early (| head) ends quietly
-  require('../closed-stdout.js').endOnClosedStdout(fn)
+  require('../closed-stdout.js').endOnClosedStdout(fn) // lazy: only a file run by hand needs it (a child's start-up)
 }
 
 /** Marks this process as a benchmark child (arms the safety exit after a report). */
@@ -119,6 +119,7 @@ class BenchmarkCore {
     if (this._started) throw new UsageError('bench.start() was called more than once: call it once, right before the measured loop', BENCH_ERR)
     this._started = true
     if (this._duet) {
+      // lazy: only a duet child meets its peer (node:crypto otherwise not loaded)
       const { meetPeer, epochMs } = require('./duet-barrier.js')
       this._duetMet = meetPeer(this._duet, this.conf)
       this._sectionStart = epochMs()
@@ -191,6 +192,7 @@ class BenchmarkCore {
   // A duet side's measured section: when it ran (epoch ms) and the CPU
   // seconds this process got in it, read right after the meter stopped.
   _duetSection () {
+    // lazy: only a duet child meets its peer (node:crypto otherwise not loaded)
     const { epochMs } = require('./duet-barrier.js')
     const end = epochMs()
     const cpu = process.cpuUsage(this._sectionCpu)

@@ -20,6 +20,7 @@ class Benchmark extends BenchmarkCore {
    * @param {object} options url/path, connections, duration, benchmarker, ...
    * @param {(err: Error|null, result?: object) => void} [cb] called when the load is over
    */
+  // lazy: only HTTP benchmarks load the adapters (a child's start-up)
   http (options, cb) { require('./bench-http.js').http(this, options, cb) }
 }
 

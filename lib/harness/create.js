@@ -47,6 +47,7 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
     delete process.env.BENCHRIG_MEASURE
     delete process.env.BENCHRIG_CALLGRIND_OUT
     // the barrier (and node:crypto) only in a duet child: 3 ms of a child's start otherwise
+    // lazy: only a duet child meets its peer (node:crypto otherwise not loaded)
     const duet = process.env.BENCHRIG_DUET ? require('./duet-barrier.js').parseDuet(process.env.BENCHRIG_DUET) : undefined
     delete process.env.BENCHRIG_DUET
     const bench = new BenchmarkClass({ name, conf, extra, measure, callgrindOut, duet })
@@ -63,8 +64,10 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
   try {
     if (typeof main !== 'function') throw new UsageError('createBenchmark(main, configs): main must be a function', 'BENCHRIG_ERR_BENCHMARK')
     if (options === null || typeof options !== 'object') throw new UsageError('createBenchmark(main, configs, options): options must be an object', 'BENCHRIG_ERR_BENCHMARK')
+    // lazy: the parent and the child load different halves (a child's start-up)
     args = require('./args.js').parseBenchArgs(process.argv.slice(2))
     const groups = (process.env.NODE_RUN_BENCHMARK_GROUPS || '').split(',').map((g) => g.trim()).filter(Boolean)
+    // lazy: only the parent builds the queue (a child's start-up)
     plan = require('./matrix.js').buildQueue({ configs, options, args, strict: process.env.BENCHRIG_STRICT === '1', groups })
   } catch (err) {
     if (!isHarnessError(err)) throw err
@@ -87,6 +90,7 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
     return bench
   }
   process.nextTick(() => {
+    // lazy: only the parent runs the queue (a child's start-up)
     require('./root.js').runRoot({ file, name, queue: plan.queue, extra: plan.extra, flags: options.flags, setup: options.setup, mode: args.mode })
       .then((failures) => { if (failures > 0) process.exitCode = 1 })
   })
@@ -99,6 +103,7 @@ function createBenchmarkWith (BenchmarkClass, main, configs, options = {}) {
  * prints one per run), or on stderr when the file runs by hand.
  */
 function warnUnknownKey (name, key, plan) {
+  // lazy: the parent and the child load different halves (a child's start-up)
   const nearest = require('./args.js').nearestKey(key, plan.keys)
   const message = `${name} has no configuration key "${key}"${nearest ? ` (did you mean "${nearest}"?)` : ''}: ${key}=${plan.extra[key]} is passed through to the benchmark as Node core does (extra_options); --strict makes this an error`
   if (typeof process.send === 'function') sendResult({ type: 'warning', name, key, nearest, message })

@@ -28,7 +28,7 @@ function checkMeasure (raw, opts = {}) {
 }
 
 function hasGcProfiler () {
-  return typeof require('node:v8').GCProfiler === 'function'
+  return typeof require('node:v8').GCProfiler === 'function' // lazy: only the gc measure asks for it
 }
 
 let valgrindPresent

@@ -58,6 +58,7 @@ function instructionsMeter (outPrefix) {
  * @returns {Meter}
  */
 function heapMeter () {
+  // lazy: only measure=heap counts the heap (a child's start-up)
   const { startHeapCount, heapFields } = require('./heap-count.js')
   let stopCount
   /** @type {Record<string, number>} */

@@ -5,6 +5,7 @@
 const fs = require('node:fs')
 const { UsageError } = require('../errors.js')
 const { didYouMean } = require('../suggest.js')
+const { list } = require('../adapters/registry.js')
 
 /**
  * `--set benchmarker=NAME` must name a known load generator. A benchmark file
@@ -17,7 +18,7 @@ const { didYouMean } = require('../suggest.js')
 function checkBenchmarkers (set, files) {
   const names = set.filter((s) => s.startsWith('benchmarker=')).map((s) => s.slice('benchmarker='.length))
   if (names.length === 0) return
-  const known = require('../../_http-benchmarkers.js').list()
+  const known = list()
   for (const name of names) {
     if (known.includes(name)) continue
     if (files.some((f) => spellsName(readText(f), name))) continue

@@ -100,7 +100,7 @@ function bakeUrlData (type, e = 0, withBase = false, asUrl = false) {
 function binding (name) {
   try {
     // @ts-expect-error a module of node's own, there only under --expose-internals
-    const { internalBinding } = require('internal/test/binding')
+    const { internalBinding } = require('internal/test/binding') // lazy: Node's own module, there only under --expose-internals
     return internalBinding(name)
   } catch {
     // Node core's own fallback when internals are not exposed.

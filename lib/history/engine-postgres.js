@@ -50,7 +50,7 @@ function redact (url) {
  * @returns {Promise<Engine>}
  */
 async function openPostgres (url) {
-  const { Client } = require('pg')
+  const { Client } = require('pg') // lazy: an optional dependency: only postgres:// stores need it
   // the name shows in pg_stat_activity (the crash test finds an add in flight by it)
   const client = new Client({ connectionString: url, application_name: 'benchrig-history' })
   await client.connect()

@@ -47,15 +47,16 @@ async function openHistory (dbSpec, opts = {}) {
   let engine
   if (isPostgres(spec)) {
     try {
-      engine = await require('./engine-postgres.js').openPostgres(spec)
+      engine = await require('./engine-postgres.js').openPostgres(spec) // lazy: only postgres:// stores load pg
     } catch (err) {
+      // lazy: only postgres:// stores load pg
       throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `${flag} ${require('./engine-postgres.js').redact(spec)}: cannot connect (${err.code || err.message}); start the server (scripts/postgres-local.sh start) or give another --db`, { exitCode: 2, cause: err })
     }
   } else {
     const file = path.resolve(spec)
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true })
-      engine = await require('./engine-sqlite.js').openSqlite(file)
+      engine = await require('./engine-sqlite.js').openSqlite(file) // lazy: only SQLite stores load node:sqlite
     } catch (err) {
       if (err.code === 'SQLITE_NOTADB') throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `${flag} ${spec}: not a SQLite database; give a history store file or a new path`, { exitCode: 2 })
       throw new BenchrigError('BENCHRIG_ERR_HISTORY_DB', `${flag} ${spec}: cannot open it as a history store (${err.code || err.message}); give a writable file path or a postgres:// URL`, { exitCode: 2, cause: err })

@@ -263,6 +263,7 @@ function readResultFile (file, opts = {}) {
   }
   const sha256 = crypto.createHash('sha256').update(buf).digest('hex')
   const text = buf.toString('utf8')
+  // lazy: only --runner reads a runner's own files
   if (opts.runner !== undefined) return { ...require('../runners/ingest.js').runnerRecords(file, text, { runner: opts.runner, label: opts.label }), sha256 }
   const first = text.trimStart()[0]
   let parsed

@@ -52,7 +52,7 @@ const MIGRATIONS = [
       'ALTER TABLE labels ADD COLUMN display TEXT',
       'ALTER TABLE labels ADD COLUMN pos INTEGER'
     ],
-    fix: (engine) => require('./series-merge.js').mergeSplitSeries(engine)
+    fix: (engine) => require('./series-merge.js').mergeSplitSeries(engine) // lazy: only the schema-2 migration needs it
   }
 ]
 

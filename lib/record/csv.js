@@ -4,6 +4,7 @@
 // numbers bare, no spaces after commas (except where a Node core tool's layout
 // is the contract: run.js and scatter.js write ", "). One writer and one reader for every
 // CSV benchrig makes or reads (run, compare, scatter, analyze, resume).
+const { formatNodeConfiguration } = require('./text.js')
 
 /**
  * @param {unknown} value
@@ -116,7 +117,6 @@ const RUN_SEPARATOR = ', '
  * @param {{write: (s: string) => unknown}} out
  */
 function createRunCsvWriter (out, { measure = 'wall' } = {}) {
-  const { formatNodeConfiguration } = require('./text.js')
   const tail = measureTail(measure)
   return {
     start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...tail.header], RUN_SEPARATOR)) },
@@ -145,7 +145,6 @@ const WIDE_COLUMNS = ['benchmarker_version', 'latency_p50', 'latency_p90', 'late
  * @param {{write: (s: string) => unknown}} out
  */
 function createWideCsvWriter (out, { measure = 'wall' } = {}) {
-  const { formatNodeConfiguration } = require('./text.js')
   const tail = measureTail(measure)
   return {
     start () { out.write(csvRow(['filename', 'configuration', 'rate', 'time', ...WIDE_COLUMNS, ...tail.header], RUN_SEPARATOR)) },

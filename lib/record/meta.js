@@ -93,7 +93,7 @@ function collectMeta ({ execPath = process.execPath, date = new Date(), env = pr
 function machineMeta (date = new Date()) {
   const cpus = os.cpus()
   const meta = {
-    benchrig: require('../../package.json').version,
+    benchrig: require('../../package.json').version, // lazy: read once per run, in the parent only (a child's start-up)
     driverNode: { version: process.version, path: process.execPath },
     cpu: { model: cpus[0] ? cpus[0].model.trim() : undefined, count: cpus.length },
     os: { platform: process.platform, release: os.release(), arch: process.arch },

@@ -15,6 +15,7 @@
 //     wrk 4.1.0; latency ms p50 0.92, p90 1.41, p99 2.87, max 12.30; errors 0; non-2xx 0
 // Also used inside benchmark processes: Node 18 APIs only.
 const { inspect } = require('node:util')
+const { measureNote } = require('./measures.js')
 
 /**
  * The configuration string of compare.js's CSV (and of our NDJSON, the
@@ -130,7 +131,7 @@ function createTextWriter (out, { details = true, measure = 'wall', human = fals
   return {
     // Wall time keeps Node core's output as it is; other measures say above
     // the first file what the rates count.
-    start () { if (measure !== 'wall') out.write(require('../record/measures.js').measureNote(measure) + '\n') }, // each file starts with a blank line
+    start () { if (measure !== 'wall') out.write(measureNote(measure) + '\n') }, // each file starts with a blank line
     file (name) {
       out.write(`\n${name}\n`)
     },

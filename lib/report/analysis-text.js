@@ -4,6 +4,7 @@
 // own, compare.R's Welch columns in compare.R's layout so Node core users
 // find what they know. Their stars are unadjusted and ignore the pairing, so
 // they never stand beside a verdict.
+const { measureNote } = require('../record/measures.js')
 
 const pct = (v, digits = 2) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}%` : 'NA')
 const pval = (p) => (Number.isFinite(p) ? (p < 0.0001 ? p.toExponential(1) : p.toFixed(4)) : 'NA')
@@ -178,7 +179,7 @@ function groupWarnings (warnings, wide) {
 function measureLines (a) {
   const out = {}
   const measure = a.meta.measure ?? 'wall'
-  if (measure !== 'wall') out.head = require('../record/measures.js').measureNote(measure)
+  if (measure !== 'wall') out.head = measureNote(measure)
   if (a.results.some((r) => r.method === 'paired-t-log')) {
     out.change = 'change: geometric mean of the pairs\' ratios new/old (paired t-test on log rates, for near-deterministic counts; positive = new is faster);'
   }

@@ -4,6 +4,7 @@
 // change and CI that `benchrig analyze` reports, coloured by its verdict, a
 // title from the run's metadata. The SVG (forest-svg.js) only draws this;
 // bar.R draws the same figure from the same rules.
+const { MEASURES } = require('../record/measures.js')
 
 /** One colour per verdict; bar.R uses the same values (a test holds them equal). */
 const VERDICT_COLOURS = {
@@ -22,7 +23,6 @@ function measureLabel (measure) {
   if (!measure || measure === 'wall') return 'ops/sec'
   if (measure === 'cpu') return 'operations per CPU-second'
   if (measure === 'instructions') return 'operations per 10^9 instructions'
-  const { MEASURES } = require('../record/measures.js')
   if (Object.hasOwn(MEASURES, measure)) return MEASURES[measure].rateLabel
   return `rate (${measure})`
 }

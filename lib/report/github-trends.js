@@ -16,7 +16,7 @@ const LAST = 20
  * @returns {Promise<{trends?: Map<string, {points: {label: string, value: number}[], changes: {label: string, change: number}[]}>, note?: string}>}
  */
 async function trendsFromHistory (spec, results, opts = {}) {
-  const { openHistory } = require('../history/index.js')
+  const { openHistory } = require('../history/index.js') // lazy: the store's engine (SQLite or pg) loads only with --history
   const h = await openHistory(spec, { root: opts.root })
   const trends = new Map()
   let order

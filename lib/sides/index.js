@@ -53,6 +53,7 @@ function sideSource (v) {
     only(['old-pkg', 'new-pkg'], '--old-pkg/--new-pkg')
     const benchFrom = v['bench-from'] ?? 'worktree'
     if (!['worktree', 'old', 'new'].includes(benchFrom)) throw new UsageError(`--bench-from ${benchFrom}: use worktree (the working tree's benchmark folder, the default), old or new (that ref's)`)
+    // lazy: only refs install
     return { kind: 'refs', oldRef: v['old-ref'], newRef: v['new-ref'], repo: v.repo, benchFrom, execPath: execPath(), cache: v.cache, install: require('./install.js').parseInstallCommand(v.install) }
   }
   only(['repo', 'bench-from', 'install'], '--old-ref/--new-ref')
@@ -74,8 +75,10 @@ function sideSource (v) {
 async function buildSides (source, { root, log }) {
   if (source.kind === 'binaries') return { sides: source.sides, cleanup: () => {} }
   if (source.kind === 'refs') {
+    // lazy: only refs make worktrees
     return require('./git-ref.js').gitRefSides({ root, repo: source.repo, oldRef: source.oldRef, newRef: source.newRef, benchFrom: source.benchFrom, execPath: source.execPath, cache: source.cache, install: source.install, log, copyBench: !source.cmd })
   }
+  // lazy: only packages install from the registry
   return require('./npm-package.js').packageSides({ oldPkg: source.oldPkg, newPkg: source.newPkg, execPath: source.execPath, cache: source.cache, log })
 }
 

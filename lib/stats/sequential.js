@@ -55,6 +55,8 @@
 const { Wealth, predictableScales, csAt, leastPairsFor, pairsForWealth, madSorted, medianOf, insertSorted, scaleOf, SCALE_FLOOR } = require('./betting-cs.js')
 const { eBH } = require('./e-bh.js')
 const v1 = require('./sequential-quantile.js')
+const { groupRows, pairsOf } = require('./pairing.js')
+const { crossoverRows, isCollapsed } = require('./crossover.js')
 
 // Futility of version 3 (bench/stats-sim/two-cpus.js): not before this many
 // pairs (a crossover's blocks), whose spread then holds the CPU and order
@@ -218,8 +220,6 @@ function seqOfRows (rows) {
  *   keys: the (seed, pair) keys up to the stop, in run order; pairs: complete pairs in the rows
  */
 function seqStates (rows, p, opts = {}) {
-  const { groupRows, pairsOf } = require('./pairing.js')
-  const { crossoverRows, isCollapsed } = require('./crossover.js')
   // A duet crossover: the rule sees one value per block of two pairs (the
   // CPU effect removed, crossover.js), so --max-runs counts two pairs a block.
   rows = crossoverRows(rows)
@@ -270,8 +270,6 @@ function seqStates (rows, p, opts = {}) {
  * @returns {SeqVerdict[]}
  */
 function seqAnalysis (rows, p) {
-  const { groupRows, pairsOf } = require('./pairing.js')
-  const { crossoverRows, isCollapsed } = require('./crossover.js')
   // a duet crossover's blocks, as seqStates sees them: compare's stop records
   // (raw rows) and analyze (rows it collapsed already) read the same blocks
   rows = crossoverRows(rows)

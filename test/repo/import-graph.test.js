@@ -43,7 +43,8 @@ t.test('a clean tree passes; each kind of breach fails with its name', async (t)
     'lib/harness/run.js': "require('../cli/flags.js')\n",
     'lib/cli/flags.js': "require('../harness/run.js')\n",
     'lib/newroom/x.js': 'module.exports = 1\n',
-    'lib/stats/c.js': "exports.f = () => require('../report/gone.js')\n"
+    'lib/stats/c.js': "exports.f = () => require('../report/gone.js')\n",
+    'lib/stats/d.js': "// lazy: only the rare path needs it\nexports.f = () => require('./a.js')\n",
   })
   const r = run('--check', '--root', bad)
   t.equal(r.status, 1)
@@ -52,8 +53,15 @@ t.test('a clean tree passes; each kind of breach fails with its name', async (t)
   t.match(r.stderr, /new folderPairs: lib\/cli <-> lib\/harness/)
   t.match(r.stderr, /file outside a layer: lib\/newroom\/x\.js/)
   t.match(r.stderr, /a path that names no file: lib\/stats\/c\.js:1 \.\.\/report\/gone\.js/)
+  t.match(r.stderr, /new lazyWithoutWhy: lib\/stats\/b\.js \.\/a\.js/, 'a require inside a function without a "lazy:" why')
+  t.notMatch(r.stderr, /lazyWithoutWhy: lib\/stats\/d\.js/, 'one with a why passes')
   const counts = JSON.parse(run('--json', '--root', bad).stdout)
-  t.same(counts.lazy, ['lib/stats/b.js:1 ./a.js', 'lib/stats/c.js:1 ../report/gone.js'], 'the requires inside functions are listed')
+  t.same(counts.lazy, ['lib/stats/b.js:1 ./a.js', 'lib/stats/c.js:1 ../report/gone.js', 'lib/stats/d.js:2 ./a.js'], 'the requires inside functions are listed')
+  t.same(counts.lazyWithoutWhy, ['lib/stats/b.js ./a.js', 'lib/stats/c.js ../report/gone.js'])
+
+  // an entry file at the root is the entry layer too: an engine that requires it imports upward
+  const root = tree(t, { 'lib/adapters/e.js': "require('../../_http-benchmarkers.js')\n", '_http-benchmarkers.js': 'module.exports = {}\n' })
+  t.match(run('--check', '--root', root).stderr, /new upward: lib\/adapters\/e\.js -> _http-benchmarkers\.js \(engines imports entry\)/)
 })
 
 t.test('a breach on the known list passes: the list only shrinks', async (t) => {

@@ -134,7 +134,7 @@ function scenariosSection (sm) {
  * @returns {string} the whole HTML document
  */
 function renderHtml (result, opts = {}) {
-  const version = opts.version ?? require('../../../package.json').version
+  const version = opts.version ?? require('../../../package.json').version // lazy: read only when no version is given
   const m = reportModel(result)
   const cards = m.summary.map((f) => `<div class="card"><div class="v">${figure(f.path, f.value, f.unit)}</div><div class="l">${escapeXml(f.label)}</div></div>`).join('')
   const total = m.statusCodes.reduce((a, s) => a + s.count, 0)
