@@ -58,6 +58,9 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {number} [gracefulStopMs] at the duration's end, what is in flight may finish for this long (graceful-stop.js; 0: cut)
  * @property {number} [gracefulRampDownMs] a connection a ramp down retires may finish its requests for this long (connection-stages.js)
  * @property {{pre: number}|null} [vus] a VU pool: open `pre` connections, more when the plan needs them (vu-pool.js)
+ * @property {boolean} [endAtSample] a paced run with an amount (the API's, autocannon/api.js): once the
+ *   amount is answered the run ends at the end of the sample in progress, counted from the first
+ *   connection, as autocannon's runs end (N requests at R/s: N/R s, in N/R whole samples)
  */
 
 /**
@@ -124,6 +127,10 @@ class Runner {
     this.timers = []
     this.clock = opts.clock ?? REAL_CLOCK
     this.durationTimer = null
+    // endAtSample: 0 before the amount is answered, 1 while the sample in progress runs out, 2 at its end
+    this.endAtSample = opts.endAtSample === true
+    this.sampleEnd = 0
+    this.sampleEndTimer = null
     this.planEndedAt = undefined // set by endPlan(): where the send plan was cut
     this.plan = null // what the plan held and sent by then (endPlan())
     this.sendMs = 0 // how long the plan ran (the duration, or until the run stopped)
@@ -343,12 +350,17 @@ class Runner {
 
   stop (reason) {
     if (this.stopping) return
+    if (reason === 'amount' && this.endAtSample && this.sampleEnd < 2) {
+      if (this.sampleEnd === 0) this.holdToSample()
+      return
+    }
     this.stopping = true
     this.reason = reason
     for (const t of this.timers) clearTimeout(t)
     clearTimeout(this.tickTimer)
     this.clock.clearTimeout(this.paceTimer)
     this.clock.clearTimeout(this.durationTimer)
+    this.clock.clearTimeout(this.sampleEndTimer)
     for (const t of this.graceTimers) this.clock.clearTimeout(t)
     const now = this.clock.now()
     const elapsedMs = now - this.startMono
@@ -361,6 +373,18 @@ class Runner {
     if (this.timeline !== null) this.timeline.stop()
     if (this.reqlog !== null) this.reqlog.flush()
     this.finishStats(elapsedMs, plan)
+  }
+
+  /**
+   * endAtSample: the amount is answered, and nothing more is sent; the run
+   * ends when the sample in progress does (a whole number of samples from the
+   * first connection, autocannon's end), the connections open and idle until then.
+   */
+  holdToSample () {
+    this.sampleEnd = 1
+    const elapsed = this.clock.now() - this.startMono
+    const samples = Math.max(1, Math.ceil(elapsed / this.sampleMs))
+    this.sampleEndTimer = this.clock.setTimeout(sampleEnded, Math.max(0, this.startMono + samples * this.sampleMs - this.clock.now()), this, samples)
   }
 
   /** Requests sent and unanswered, over the connections (also those waiting to be re-sent). */
@@ -496,6 +520,12 @@ function durationEnded (runner) {
 
 function tick (runner, n) {
   if (runner.stopping) return
+  takeSample(runner, n)
+  runner.scheduleTick(n + 1)
+}
+
+/** Records sample n (what was answered since the last one) and reports it as the tick of second n. */
+function takeSample (runner, n) {
   const c = runner.counters
   const req = c[C.COMPLETED] - runner.lastCompleted
   const bytes = c[C.BYTES] - runner.lastBytes
@@ -504,7 +534,25 @@ function tick (runner, n) {
   runner.samplesReq.push(req)
   runner.samplesBytes.push(bytes)
   if (runner.onTick !== null) runner.onTick({ second: n, requests: req, bytes, counters: c, latencyCounts: runner.lastSecond?.take() })
-  runner.scheduleTick(n + 1)
+}
+
+/**
+ * endAtSample: the sample in progress when the amount was answered is over
+ * (holdToSample); it is the run's last, a whole one, also when its tick,
+ * counted from the run's t0 a little before the first connection, has not
+ * fired yet (the two timers are due within a few ms).
+ * @param {Runner} runner @param {number} samples the run's whole samples
+ */
+function sampleEnded (runner, samples) {
+  // node's timers may fire a little early against the clock: wait out the rest
+  const left = runner.startMono + samples * runner.sampleMs - runner.clock.now()
+  if (left > 0) {
+    runner.sampleEndTimer = runner.clock.setTimeout(sampleEnded, Math.ceil(left), runner, samples)
+    return
+  }
+  runner.sampleEnd = 2
+  if (runner.samplesReq.length < samples) takeSample(runner, runner.samplesReq.length + 1)
+  runner.stop('amount')
 }
 
 /** Wakes the waiting paced connections whose plan has something due. */
