@@ -538,9 +538,10 @@ function takeSample (runner, n) {
 
 /**
  * endAtSample: the sample in progress when the amount was answered is over
- * (holdToSample); it is the run's last, a whole one, also when its tick,
- * counted from the run's t0 a little before the first connection, has not
- * fired yet (the two timers are due within a few ms).
+ * (holdToSample); it is the run's last, a whole one. Its tick counts from the
+ * run's t0, a few ms before the first connection: when it has not fired yet
+ * the sample is taken now, and when it has, the responses of the few ms since
+ * join it (the samples then hold every response: N/R samples of R each).
  * @param {Runner} runner @param {number} samples the run's whole samples
  */
 function sampleEnded (runner, samples) {
@@ -551,7 +552,16 @@ function sampleEnded (runner, samples) {
     return
   }
   runner.sampleEnd = 2
-  if (runner.samplesReq.length < samples) takeSample(runner, runner.samplesReq.length + 1)
+  const taken = runner.samplesReq.length
+  if (taken < samples) {
+    takeSample(runner, taken + 1)
+  } else if (taken > 0) {
+    const c = runner.counters
+    runner.samplesReq[taken - 1] += c[C.COMPLETED] - runner.lastCompleted
+    runner.samplesBytes[taken - 1] += c[C.BYTES] - runner.lastBytes
+    runner.lastCompleted = c[C.COMPLETED]
+    runner.lastBytes = c[C.BYTES]
+  }
   runner.stop('amount')
 }
 

@@ -98,6 +98,22 @@ test('-R with -a under the API (endAtSample): the run ends at the end of the sam
   t.equal(stats.rate.planned, 20)
 })
 
+test('-R with -a under the API: responses after the last tick join the sample that ends with the run', async (t) => {
+  const clock = new ManualClock()
+  // the ticks run on real time from t0 (every 200 ms), the plan on the injected clock
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 1, amount: 20, sampleIntMs: 200, endAtSample: true })
+  clock.advanceTo(18, run.answer)
+  t.equal(run.runner.finished, 19)
+  // the first tick fires (real time), 19 responses in it
+  await new Promise((resolve) => setTimeout(resolve, 250))
+  t.same(run.runner.samplesReq, [19], 'the tick took its sample')
+  clock.advanceTo(300, run.answer)
+  const stats = await run.runner.done
+  t.equal(stats.elapsedMs, 200, 'one whole sample on the run\'s clock')
+  t.same(Array.from(stats.samplesReq), [20], 'the 20th response joined it')
+  t.equal(stats.partial.requests, 0, 'nothing left over')
+})
+
 test('-R with -a under the API: the end is the first sample boundary after the last response', async (t) => {
   const clock = new ManualClock()
   // 25 requests at 1000 req/s in samples of 10 ms: the last at 24 ms, the end at 30 ms
