@@ -376,15 +376,23 @@ class Runner {
   }
 
   /**
-   * endAtSample: the amount is answered, and nothing more is sent; the run
-   * ends when the sample in progress does (a whole number of samples from the
-   * first connection, autocannon's end), the connections open and idle until then.
+   * endAtSample: the amount is answered, and nothing more is sent. The run
+   * ends at the end of the sample (counted from the first connection) in
+   * which the plan's last request was due, as autocannon's runs end: N
+   * requests at R/s last N/R s when R divides N. A last response later than
+   * that ends the run at once (autocannon waits for the next sample's end).
+   * The connections stay open and idle until the end.
    */
   holdToSample () {
     this.sampleEnd = 1
-    const elapsed = this.clock.now() - this.startMono
-    const samples = Math.max(1, Math.ceil(elapsed / this.sampleMs))
-    this.sampleEndTimer = this.clock.setTimeout(sampleEnded, Math.max(0, this.startMono + samples * this.sampleMs - this.clock.now()), this, samples)
+    let lastDue = 0
+    for (const p of new Set(this.pacers)) {
+      if (p.limit > 0 && p.limit !== Infinity) lastDue = Math.max(lastDue, p.planned(p.limit - 1) - this.startMono)
+    }
+    const samples = Math.floor(lastDue / this.sampleMs) + 1
+    const left = this.startMono + samples * this.sampleMs - this.clock.now()
+    if (left > 0) this.sampleEndTimer = this.clock.setTimeout(sampleEnded, left, this, samples)
+    else sampleEnded(this, samples)
   }
 
   /** Requests sent and unanswered, over the connections (also those waiting to be re-sent). */
@@ -537,12 +545,13 @@ function takeSample (runner, n) {
 }
 
 /**
- * endAtSample: the sample in progress when the amount was answered is over
- * (holdToSample); it is the run's last, a whole one. Its tick counts from the
- * run's t0, a few ms before the first connection: when it has not fired yet
- * the sample is taken now, and when it has, the responses of the few ms since
- * join it (the samples then hold every response: N/R samples of R each).
- * @param {Runner} runner @param {number} samples the run's whole samples
+ * endAtSample: the run's last sample is over (holdToSample), a whole one or,
+ * when the last response came later, one that lasts to it. The ticks count
+ * from the run's t0, a few ms before the first connection: when the tick of
+ * that sample has not fired yet the sample is taken now, and when it has, the
+ * responses since join it (the samples then hold every response: N/R samples
+ * of R each).
+ * @param {Runner} runner @param {number} samples the run's samples
  */
 function sampleEnded (runner, samples) {
   // node's timers may fire a little early against the clock: wait out the rest

@@ -135,6 +135,29 @@ test('-r with -a under the API: the plan of each connection, then the end of the
   t.equal(stats.elapsedMs, 200, 'N requests at R/s: N/R s, two whole samples')
 })
 
+test('-R with -a under the API: a last response after the sample\'s end ends the run at once, in that sample', async (t) => {
+  const clock = new ManualClock()
+  // 10 requests at 1000 req/s in samples of 50 ms: the last is due at 9 ms and answered at 70 ms
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 1, amount: 10, sampleIntMs: 50, endAtSample: true })
+  clock.advanceTo(8, run.answer)
+  clock.advanceTo(70)
+  t.notOk(run.runner.stopping, 'still waiting for the last response')
+  run.answer()
+  t.equal(run.runner.reason, 'amount')
+  const stats = await run.runner.done
+  t.equal(stats.elapsedMs, 70, 'ended at the last response, not at the next sample\'s end (100 ms)')
+  t.same(Array.from(stats.samplesReq), [10], 'one sample, with every response')
+})
+
+test('-R with -a under the API: an amount R does not divide ends at the end of the sample of its last due request', async (t) => {
+  const clock = new ManualClock()
+  // 15 requests at 1000 req/s in samples of 10 ms: the last due at 14 ms, in the second sample
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 1, amount: 15, sampleIntMs: 10, endAtSample: true })
+  clock.advanceTo(100, run.answer)
+  const stats = await run.runner.done
+  t.equal(stats.elapsedMs, 20)
+})
+
 test('-R with -a under the API: stop() while the sample runs out ends the run at once', async (t) => {
   const clock = new ManualClock()
   const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 2, amount: 10, sampleIntMs: 50, endAtSample: true })
