@@ -10,7 +10,8 @@
 // The checks are counts and a lower bound on the duration, which a loaded
 // machine can only lengthen.
 const t = require('tap')
-const { both } = require('./_side-by-side.js')
+const { both, server } = require('./_side-by-side.js')
+const { load, startRun } = require('../../lib/engine/autocannon/api.js')
 
 const ROWS = [
   { name: 'overallRate: 10, amount: 20 over 2 connections', opts: { connections: 2, overallRate: 10, amount: 20 }, seconds: 2 },
@@ -30,3 +31,15 @@ for (const row of ROWS) {
     }
   })
 }
+
+t.test('only the API ends on a sample: benchrig load (startRun) ends at its last response', async (t) => {
+  const srv = await server(t)
+  const opts = { url: srv.url, connections: 1, overallRate: 1000, amount: 5 }
+  const api = load(opts)
+  const cli = startRun(opts)
+  t.equal(api.opts.endAtSample, true, 'load() sets it')
+  t.equal(cli.opts.endAtSample, false, 'the CLI\'s startRun does not')
+  const [a, c] = await Promise.all([api, cli])
+  t.equal(a.requests.total + c.requests.total, 10, 'both ran their amount')
+  t.equal(a.samples, 1, 'the API run: one whole sample')
+})
