@@ -85,8 +85,8 @@ const LEFT_OUT = {
 const CLI_WORDING = '`benchrig load` (the CLI) keeps its own message, naming the flag and what to give; the API, parseArguments and start give autocannon\'s'
 const DIFFERENCES = {
   'test/run.test.js': {
-    'tracker.stop()': 'stop() ends the run at once; autocannon 8 ends at the end of the sample in progress (a stop at 1 s of a 2 s run: at 2 s)',
-    'run should callback with an error using expectBody and requests': 'expectBody with requests compares every response of the sequence; autocannon refuses it',
+    'tracker.stop()': 'stop() ends the run at once (stop means stop); autocannon 8 sends on to the end of the sample in progress, and the test needs that second sample',
+    'run should callback with an error using expectBody and requests': 'expectBody with requests compares every response of the sequence; autocannon refuses it, so no script written for it depends on either',
     'run should count all 1xx status codes': 'a 1xx response is interim (RFC 9110 15.2): the final one is counted, and a server that sends only a 102 times out'
   },
   'test/cli.test.js': {
