@@ -564,7 +564,7 @@ function sampleEnded (runner, samples) {
   const taken = runner.samplesReq.length
   if (taken < samples) {
     takeSample(runner, taken + 1)
-  } else if (taken > 0) {
+  } else { // (samples >= 1: a sample to join)
     const c = runner.counters
     runner.samplesReq[taken - 1] += c[C.COMPLETED] - runner.lastCompleted
     runner.samplesBytes[taken - 1] += c[C.BYTES] - runner.lastBytes
