@@ -22,7 +22,7 @@ const { split } = require('./split.js')
  * @param {object} options
  * @param {{endAtSample?: boolean}} [how] not an option a user gives: set by
  *   the autocannon-shaped API (autocannon/api.js). endAtSample: a paced run
- *   that ends by its amount ends at the end of the sample in progress, as
+ *   that ends by its amount ends at the end of its last sample, as
  *   autocannon's runs end (runner.js, holdToSample)
  * @returns {LoadRun}
  */

@@ -59,8 +59,9 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {number} [gracefulRampDownMs] a connection a ramp down retires may finish its requests for this long (connection-stages.js)
  * @property {{pre: number}|null} [vus] a VU pool: open `pre` connections, more when the plan needs them (vu-pool.js)
  * @property {boolean} [endAtSample] a paced run with an amount (the API's, autocannon/api.js): once the
- *   amount is answered the run ends at the end of the sample in progress, counted from the first
- *   connection, as autocannon's runs end (N requests at R/s: N/R s, in N/R whole samples)
+ *   amount is answered the run ends at the end of the sample, counted from the first connection, in
+ *   which the plan's last request was due, as autocannon's runs end (N requests at R/s: N/R s, in
+ *   N/R whole samples), or at a last response that comes later (holdToSample)
  */
 
 /**
@@ -127,7 +128,7 @@ class Runner {
     this.timers = []
     this.clock = opts.clock ?? REAL_CLOCK
     this.durationTimer = null
-    // endAtSample: 0 before the amount is answered, 1 while the sample in progress runs out, 2 at its end
+    // endAtSample: 0 before the amount is answered, 1 while the last sample runs out, 2 at its end
     this.endAtSample = opts.endAtSample === true
     this.sampleEnd = 0
     this.sampleEndTimer = null

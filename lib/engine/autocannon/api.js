@@ -117,9 +117,10 @@ function startRun (options, how) {
 }
 
 // autocannon's end, for code written for it: a paced run (overallRate,
-// connectionRate) with an amount ends at the end of the sample in progress,
-// so that N requests at R/s take N/R s, in whole samples of R requests
-// (autocannon ends every run on a sample; `benchrig load` ends at the last response)
+// connectionRate) with an amount ends at the end of the sample in which its
+// last request was due, so that N requests at R/s take N/R s, in whole
+// samples of R requests (autocannon ends every run on a sample; `benchrig
+// load` ends at the last response)
 const API_RUN = Object.freeze({ endAtSample: true })
 
 /**
@@ -148,7 +149,7 @@ function checkAmount (options) {
  * 'done', which fires after every round) and nothing is sent.
  * Three cases are autocannon's own, for code written for it:
  * - connections > amount (both given) is thrown, as autocannon's run throws it;
- * - a paced run with an amount ends at the end of the sample in progress
+ * - a paced run with an amount ends at the end of its last sample
  *   (API_RUN: `overallRate: 10, amount: 40` lasts 4 s, four samples of 10);
  * - a target nothing answers calls back cb(null, result), the errors
  *   counted in the result (autocannon's callback); the instance, awaited,

@@ -231,7 +231,7 @@ function normalizeOptions (o, how) {
     connectionStages: connectionRamp === null ? null : connectionRamp.stages,
     // the tick's p50/p99 of the last second, for a live view (measure/live.js)
     liveLatency: o.liveLatency === true,
-    // the API's: a paced run's amount ends the run at the end of the sample in progress (runner.js)
+    // the API's: a paced run with an amount ends at the end of its last sample (runner.js holdToSample)
     endAtSample: how?.endAtSample === true,
     ...shape,
     h2,
