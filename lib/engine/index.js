@@ -20,14 +20,18 @@ const { split } = require('./split.js')
  * Invalid options throw a UsageError synchronously; a target that cannot be
  * reached rejects the run (and emits 'error' when someone listens).
  * @param {object} options
+ * @param {{endAtSample?: boolean}} [how] not an option a user gives: set by
+ *   the autocannon-shaped API (autocannon/api.js). endAtSample: a paced run
+ *   that ends by its amount ends at the end of its last sample, as
+ *   autocannon's runs end (runner.js, holdToSample)
  * @returns {LoadRun}
  */
-function load (options) {
+function load (options, how) {
   // several named workloads (--scenarios): their own run of LoadRuns, loaded only then
   // (a plain run loads none of scenarios/: test/engine/scenarios.test.js)
   // (a ScenariosRun has a LoadRun's surface: opts, stop(), then, the events)
   if (options?.scenarios !== undefined && options?.scenarios !== null) return /** @type {LoadRun} */ (/** @type {unknown} */ (require('./scenarios/run.js').loadScenarios(options)))
-  return new LoadRun(normalizeOptions(options))
+  return new LoadRun(normalizeOptions(options, how))
 }
 
 module.exports = { load, LoadRun, split, planRunners }

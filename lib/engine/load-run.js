@@ -71,6 +71,8 @@ function planRunners (opts) {
       intervalMs: opts.intervalMs,
       sampleIntMs: opts.sampleIntMs,
       liveLatency: opts.liveLatency || tickWatch,
+      // a paced run of the API with an amount: it ends at the end of its last sample (runner.js holdToSample)
+      endAtSample: opts.endAtSample === true && rate != null && amounts[i] > 0,
       reqlog: opts.reqlog !== undefined,
       connectionStages: opts.connectionStages,
       // a --scenarios scenario's gracefulStop and gracefulRampDown (graceful-stop.js,

@@ -58,6 +58,10 @@ const { EndpointRecorder, fromTotals } = require('./measure/endpoints.js')
  * @property {number} [gracefulStopMs] at the duration's end, what is in flight may finish for this long (graceful-stop.js; 0: cut)
  * @property {number} [gracefulRampDownMs] a connection a ramp down retires may finish its requests for this long (connection-stages.js)
  * @property {{pre: number}|null} [vus] a VU pool: open `pre` connections, more when the plan needs them (vu-pool.js)
+ * @property {boolean} [endAtSample] a paced run with an amount (the API's, autocannon/api.js): once the
+ *   amount is answered the run ends at the end of the sample, counted from the first connection, in
+ *   which the plan's last request was due, as autocannon's runs end (N requests at R/s: N/R s, in
+ *   N/R whole samples), or at a last response that comes later (holdToSample)
  */
 
 /**
@@ -124,6 +128,10 @@ class Runner {
     this.timers = []
     this.clock = opts.clock ?? REAL_CLOCK
     this.durationTimer = null
+    // endAtSample: 0 before the amount is answered, 1 while the last sample runs out, 2 at its end
+    this.endAtSample = opts.endAtSample === true
+    this.sampleEnd = 0
+    this.sampleEndTimer = null
     this.planEndedAt = undefined // set by endPlan(): where the send plan was cut
     this.plan = null // what the plan held and sent by then (endPlan())
     this.sendMs = 0 // how long the plan ran (the duration, or until the run stopped)
@@ -343,12 +351,17 @@ class Runner {
 
   stop (reason) {
     if (this.stopping) return
+    if (reason === 'amount' && this.endAtSample && this.sampleEnd < 2) {
+      if (this.sampleEnd === 0) this.holdToSample()
+      return
+    }
     this.stopping = true
     this.reason = reason
     for (const t of this.timers) clearTimeout(t)
     clearTimeout(this.tickTimer)
     this.clock.clearTimeout(this.paceTimer)
     this.clock.clearTimeout(this.durationTimer)
+    this.clock.clearTimeout(this.sampleEndTimer)
     for (const t of this.graceTimers) this.clock.clearTimeout(t)
     const now = this.clock.now()
     const elapsedMs = now - this.startMono
@@ -361,6 +374,26 @@ class Runner {
     if (this.timeline !== null) this.timeline.stop()
     if (this.reqlog !== null) this.reqlog.flush()
     this.finishStats(elapsedMs, plan)
+  }
+
+  /**
+   * endAtSample: the amount is answered, and nothing more is sent. The run
+   * ends at the end of the sample (counted from the first connection) in
+   * which the plan's last request was due, as autocannon's runs end: N
+   * requests at R/s last N/R s when R divides N. A last response later than
+   * that ends the run at once (autocannon waits for the next sample's end).
+   * The connections stay open and idle until the end.
+   */
+  holdToSample () {
+    this.sampleEnd = 1
+    let lastDue = 0
+    for (const p of new Set(this.pacers)) {
+      if (p.limit > 0 && p.limit !== Infinity) lastDue = Math.max(lastDue, p.planned(p.limit - 1) - this.startMono)
+    }
+    const samples = Math.floor(lastDue / this.sampleMs) + 1
+    const left = this.startMono + samples * this.sampleMs - this.clock.now()
+    if (left > 0) this.sampleEndTimer = this.clock.setTimeout(sampleEnded, left, this, samples)
+    else sampleEnded(this, samples)
   }
 
   /** Requests sent and unanswered, over the connections (also those waiting to be re-sent). */
@@ -496,6 +529,12 @@ function durationEnded (runner) {
 
 function tick (runner, n) {
   if (runner.stopping) return
+  takeSample(runner, n)
+  runner.scheduleTick(n + 1)
+}
+
+/** Records sample n (what was answered since the last one) and reports it as the tick of second n. */
+function takeSample (runner, n) {
   const c = runner.counters
   const req = c[C.COMPLETED] - runner.lastCompleted
   const bytes = c[C.BYTES] - runner.lastBytes
@@ -504,7 +543,36 @@ function tick (runner, n) {
   runner.samplesReq.push(req)
   runner.samplesBytes.push(bytes)
   if (runner.onTick !== null) runner.onTick({ second: n, requests: req, bytes, counters: c, latencyCounts: runner.lastSecond?.take() })
-  runner.scheduleTick(n + 1)
+}
+
+/**
+ * endAtSample: the run's last sample is over (holdToSample), a whole one or,
+ * when the last response came later, one that lasts to it. The ticks count
+ * from the run's t0, a few ms before the first connection: when the tick of
+ * that sample has not fired yet the sample is taken now, and when it has, the
+ * responses since join it (the samples then hold every response: N/R samples
+ * of R each).
+ * @param {Runner} runner @param {number} samples the run's samples
+ */
+function sampleEnded (runner, samples) {
+  // node's timers may fire a little early against the clock: wait out the rest
+  const left = runner.startMono + samples * runner.sampleMs - runner.clock.now()
+  if (left > 0) {
+    runner.sampleEndTimer = runner.clock.setTimeout(sampleEnded, Math.ceil(left), runner, samples)
+    return
+  }
+  runner.sampleEnd = 2
+  const taken = runner.samplesReq.length
+  if (taken < samples) {
+    takeSample(runner, taken + 1)
+  } else { // (samples >= 1: a sample to join)
+    const c = runner.counters
+    runner.samplesReq[taken - 1] += c[C.COMPLETED] - runner.lastCompleted
+    runner.samplesBytes[taken - 1] += c[C.BYTES] - runner.lastBytes
+    runner.lastCompleted = c[C.COMPLETED]
+    runner.lastBytes = c[C.BYTES]
+  }
+  runner.stop('amount')
 }
 
 /** Wakes the waiting paced connections whose plan has something due. */

@@ -79,6 +79,97 @@ test('-R with -a: the run ends when the amount is answered', async (t) => {
   t.equal(run.writes.at(-1).at, 19, 'the last request went out at 19 ms, on the plan')
 })
 
+test('-R with -a under the API (endAtSample): the run ends at the end of the sample in progress', async (t) => {
+  const clock = new ManualClock()
+  clock.t = 1000 // the samples count from the first connection
+  // 20 requests at 1000 req/s in samples of 50 ms: the plan's last goes at 1019 ms
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 2, amount: 20, sampleIntMs: 50, endAtSample: true })
+  clock.advanceTo(1049, run.answer)
+  t.equal(run.writes.length, 20, 'the amount sent')
+  t.equal(run.writes.at(-1).at, 1019, 'on the plan, the first at the start')
+  t.equal(run.runner.finished, 20, 'and answered')
+  t.notOk(run.runner.stopping, 'the run holds until the sample ends')
+  clock.advanceTo(1100, run.answer)
+  t.equal(run.runner.reason, 'amount')
+  const stats = await run.runner.done
+  t.equal(stats.elapsedMs, 50, 'it ended at 1050 ms: one whole sample')
+  t.same(Array.from(stats.samplesReq), [20], 'the sample holds the 20 responses (its tick had not fired)')
+  t.equal(stats.counters[C.SENT], 20, 'nothing more sent while it held')
+  t.equal(stats.rate.planned, 20)
+})
+
+test('-R with -a under the API: responses after the last tick join the sample that ends with the run', async (t) => {
+  const clock = new ManualClock()
+  // the ticks run on real time from t0 (every 200 ms), the plan on the injected clock
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 1, amount: 20, sampleIntMs: 200, endAtSample: true })
+  clock.advanceTo(18, run.answer)
+  t.equal(run.runner.finished, 19)
+  // the first tick fires (real time), 19 responses in it
+  await new Promise((resolve) => setTimeout(resolve, 250))
+  t.same(run.runner.samplesReq, [19], 'the tick took its sample')
+  clock.advanceTo(300, run.answer)
+  const stats = await run.runner.done
+  t.equal(stats.elapsedMs, 200, 'one whole sample on the run\'s clock')
+  t.same(Array.from(stats.samplesReq), [20], 'the 20th response joined it')
+  t.equal(stats.partial.requests, 0, 'nothing left over')
+})
+
+test('-R with -a under the API: the end is the first sample boundary after the last response', async (t) => {
+  const clock = new ManualClock()
+  // 25 requests at 1000 req/s in samples of 10 ms: the last at 24 ms, the end at 30 ms
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 1, amount: 25, sampleIntMs: 10, endAtSample: true })
+  clock.advanceTo(100, run.answer)
+  const stats = await run.runner.done
+  t.equal(run.runner.reason, 'amount')
+  t.equal(stats.elapsedMs, 30)
+  t.equal(stats.counters[C.SENT], 25)
+})
+
+test('-r with -a under the API: the plan of each connection, then the end of the sample', async (t) => {
+  const clock = new ManualClock()
+  // 2 connections at 100 req/s each (phases 0 and 5 ms), 40 requests: the last at 195 ms
+  const run = pacedRun(clock, { mode: 'connection', rate: 100, burst: 1, intervalMs: 0 }, { connections: 2, amount: 40, sampleIntMs: 100, endAtSample: true })
+  clock.advanceTo(1000, run.answer)
+  const stats = await run.runner.done
+  t.same(run.writes.map((w) => w.at), Array.from({ length: 40 }, (_, i) => 5 * i), 'one request every 5 ms from 0')
+  t.equal(stats.elapsedMs, 200, 'N requests at R/s: N/R s, two whole samples')
+})
+
+test('-R with -a under the API: a last response after the sample\'s end ends the run at once, in that sample', async (t) => {
+  const clock = new ManualClock()
+  // 10 requests at 1000 req/s in samples of 50 ms: the last is due at 9 ms and answered at 70 ms
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 1, amount: 10, sampleIntMs: 50, endAtSample: true })
+  clock.advanceTo(8, run.answer)
+  clock.advanceTo(70)
+  t.notOk(run.runner.stopping, 'still waiting for the last response')
+  run.answer()
+  t.equal(run.runner.reason, 'amount')
+  const stats = await run.runner.done
+  t.equal(stats.elapsedMs, 70, 'ended at the last response, not at the next sample\'s end (100 ms)')
+  t.same(Array.from(stats.samplesReq), [10], 'one sample, with every response')
+})
+
+test('-R with -a under the API: an amount R does not divide ends at the end of the sample of its last due request', async (t) => {
+  const clock = new ManualClock()
+  // 15 requests at 1000 req/s in samples of 10 ms: the last due at 14 ms, in the second sample
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 1, amount: 15, sampleIntMs: 10, endAtSample: true })
+  clock.advanceTo(100, run.answer)
+  const stats = await run.runner.done
+  t.equal(stats.elapsedMs, 20)
+})
+
+test('-R with -a under the API: stop() while the sample runs out ends the run at once', async (t) => {
+  const clock = new ManualClock()
+  const run = pacedRun(clock, { mode: 'overall', rate: 1000, burst: 1, intervalMs: 0 }, { connections: 2, amount: 10, sampleIntMs: 50, endAtSample: true })
+  clock.advanceTo(30, run.answer)
+  t.notOk(run.runner.stopping, 'holding')
+  run.runner.stop('stopped')
+  const stats = await run.runner.done
+  t.equal(run.runner.reason, 'stopped')
+  t.equal(stats.elapsedMs, 30)
+  t.equal(clock.timers.length, 0, 'no timer of the run left')
+})
+
 test('-R with -d: the duration counts on the same clock, from the first connection', async (t) => {
   const clock = new ManualClock()
   clock.t = 1000 // the plan starts when the connections are ready, not at 0

@@ -69,7 +69,7 @@ function standInTransport (count, clock, writes) {
 }
 
 /** A Runner of a rate run on `clock`, against a port nothing listens on (the tests stand in for sockets). */
-function pacedRunner (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1, h2 }) {
+function pacedRunner (clock, rate, { connections, amount = 0, durationMs = amount > 0 ? 0 : 1e9, pipelining = 1, h2, ...more }) {
   return new Runner({
     requests: [{ method: 'GET', path: '/', host: '127.0.0.1:1', headers: {}, body: undefined }],
     target: { protocol: 'http:', hostname: '127.0.0.1', port: 1 },
@@ -84,7 +84,8 @@ function pacedRunner (clock, rate, { connections, amount = 0, durationMs = amoun
     t0: Date.now(),
     idOffset: 0,
     rate,
-    clock
+    clock,
+    ...more // other runner options (sampleIntMs, endAtSample)
   })
 }
 

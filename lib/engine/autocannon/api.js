@@ -30,9 +30,11 @@ class ForeverRun extends EventEmitter {
   #stopped = false
   #promise
 
-  constructor (options) {
+  /** @param {object} options @param {{endAtSample?: boolean}} [how] engine/index.js's load */
+  constructor (options, how) {
     super()
     this.options = options
+    this.how = how
     const first = this.#round()
     this.opts = first.opts
     this.#promise = new Promise((resolve, reject) => { this.resolve = resolve; this.reject = reject })
@@ -41,7 +43,7 @@ class ForeverRun extends EventEmitter {
   }
 
   #round () {
-    const run = engine.load(this.options)
+    const run = engine.load(this.options, this.how)
     this.#current = run
     for (const name of EVENTS) {
       // forward only events someone listens to: 'response' has a cost
@@ -108,10 +110,18 @@ class RefusedRun extends EventEmitter {
  * A run, or a ForeverRun with `forever`; invalid options throw (the CLI
  * turns them into a usage error before any work).
  * @param {object} options
+ * @param {{endAtSample?: boolean}} [how] engine/index.js's load (load() below sets it; the CLI does not)
  */
-function startRun (options) {
-  return options?.forever ? new ForeverRun(options) : engine.load(options)
+function startRun (options, how) {
+  return options?.forever ? new ForeverRun(options, how) : engine.load(options, how)
 }
+
+// autocannon's end, for code written for it: a paced run (overallRate,
+// connectionRate) with an amount ends at the end of the sample in which its
+// last request was due, so that N requests at R/s take N/R s, in whole
+// samples of R requests (autocannon ends every run on a sample; `benchrig
+// load` ends at the last response)
+const API_RUN = Object.freeze({ endAtSample: true })
 
 /**
  * autocannon throws when there are more connections than requests (each
@@ -137,8 +147,10 @@ function checkAmount (options) {
  * autocannon's where it has one (words.js; `code` stays benchrig's). With
  * `forever`, a callback is itself an error (autocannon's rule: listen for
  * 'done', which fires after every round) and nothing is sent.
- * Two cases are autocannon's own, for code written for it:
+ * Three cases are autocannon's own, for code written for it:
  * - connections > amount (both given) is thrown, as autocannon's run throws it;
+ * - a paced run with an amount ends at the end of its last sample
+ *   (API_RUN: `overallRate: 10, amount: 40` lasts 4 s, four samples of 10);
  * - a target nothing answers calls back cb(null, result), the errors
  *   counted in the result (autocannon's callback); the instance, awaited,
  *   still rejects with BENCHRIG_ERR_UNREACHABLE, as `require('benchrig').load()`
@@ -154,7 +166,7 @@ function load (options, cb) {
     if (withCb && options?.forever === true) {
       throw new UsageError('load(options, cb): a callback cannot be used with forever: true, which never ends; listen for the \'done\' event, which fires after every round')
     }
-    run = startRun(options)
+    run = startRun(options, API_RUN)
   } catch (err) {
     inAutocannonWords(err)
     const refused = new RefusedRun(err, { promise: !withCb && options?.forever !== true })

@@ -135,9 +135,10 @@ function withAuth (headers, auth) {
 
 /**
  * @param {object} o user options (see docs/load.md)
+ * @param {{endAtSample?: boolean}} [how] what the caller sets, not the user (engine/index.js's load)
  * @returns {object} normalized options
  */
-function normalizeOptions (o) {
+function normalizeOptions (o, how) {
   if (!o || typeof o !== 'object') throw new UsageError('load(options): options must be an object with at least a url')
   const urls = Array.isArray(o.url) ? o.url : (o.url === undefined ? [] : [o.url])
   if (urls.length === 0) throw new UsageError('no URL given: pass the target URL, e.g. benchrig load http://127.0.0.1:3000/')
@@ -230,6 +231,8 @@ function normalizeOptions (o) {
     connectionStages: connectionRamp === null ? null : connectionRamp.stages,
     // the tick's p50/p99 of the last second, for a live view (measure/live.js)
     liveLatency: o.liveLatency === true,
+    // the API's: a paced run with an amount ends at the end of its last sample (runner.js holdToSample)
+    endAtSample: how?.endAtSample === true,
     ...shape,
     h2,
     ws,
