@@ -7,15 +7,18 @@ function lazy (name, load) {
   Object.defineProperty(api, name, { enumerable: true, get: load })
 }
 
+// lazy: every entry below loads on first use, so one part never pays for the others
 lazy('createBenchmark', () => require('./common.js').createBenchmark)
 // `load` is shaped like autocannon's export (load(opts, cb), load.track, ...,
 // and its CLI as functions, attached here from the CLI layer, loaded when called)
 lazy('load', () => {
+  // lazy: loaded on first use, as every entry here
   const { load } = require('./lib/engine/autocannon/api.js')
   load.parseArguments ??= (/** @type {string[]} */ argv) => require('./lib/cli/autocannon-start.js').parseArguments(argv)
   load.start ??= (/** @type {any} */ argv) => require('./lib/cli/autocannon-start.js').start(argv)
   return load
 })
+// lazy: loaded on first use, as every entry here
 lazy('track', () => require('./lib/engine/autocannon/track.js').track)
 lazy('printResult', () => require('./lib/engine/autocannon/print-result.js').printResult)
 lazy('aggregateResult', () => require('./lib/engine/autocannon/aggregate-result.js').aggregateResult)

@@ -35,8 +35,11 @@ function parseArguments (argv) {
  * @returns {Record<string, any>|undefined}
  */
 function parseArgv (argv) {
+  // lazy: the load CLI's parser loads only when parseArguments or start is called (require('benchrig') stays small)
   const { parse, loadOptions, HELP } = require('./load.js')
+  // lazy: the load CLI's parser loads only when parseArguments or start is called (require('benchrig') stays small)
   const { resolveUrls } = require('./load-request-flags.js')
+  // lazy: the load CLI's parser loads only when parseArguments or start is called (require('benchrig') stays small)
   const { withScheme } = require('../engine/options/options.js')
   if (!Array.isArray(argv)) {
     throw new UsageError('parseArguments(argv): argv must be an array of command-line arguments, e.g. [\'-c\', \'10\', \'http://127.0.0.1:3000/\']')
@@ -45,12 +48,12 @@ function parseArgv (argv) {
   argv = argv.map((a) => (typeof a === 'string' ? a : String(a)))
   const { args, helpText, warmup, command } = parse(argv)
   if (args.version) {
-    console.log('benchrig', 'v' + require('../../package.json').version)
+    console.log('benchrig', 'v' + require('../../package.json').version) // lazy: only --version reads it
     console.log('node', process.version)
     return undefined
   }
   if (args.help || args._.length === 0) {
-    console.error(helpText ?? require('./help.js').renderHelp(HELP, { width: 80 }))
+    console.error(helpText ?? require('./help.js').renderHelp(HELP, { width: 80 })) // lazy: only --help renders it
     return undefined
   }
   const urls = resolveUrls(args._.map(String), args, process.env)
@@ -79,7 +82,7 @@ function parseArgv (argv) {
     o.tlsOptions.ca = o.ca.map((f) => readFile(f, '--ca', null))
   }
   if (typeof o.har === 'string') {
-    const { skippedOrigins, readHar } = require('../engine/scripting/har.js')
+    const { skippedOrigins, readHar } = require('../engine/scripting/har.js') // lazy: only --har reads a HAR file
     o.har = readHar(o.har)
     for (const line of skippedOrigins(o.har, urls.map(withScheme))) console.error(line)
   }
@@ -144,11 +147,11 @@ function start (argv) {
 }
 
 async function run (argv) {
-  const { startRun, track } = require('../engine/autocannon/api.js')
+  const { startRun, track } = require('../engine/autocannon/api.js') // lazy: the engine loads only when a run starts
   let onPort = null
   let opts = argv
   if (argv.onPort) {
-    const { startOnPort } = require('../engine/on-port.js')
+    const { startOnPort } = require('../engine/on-port.js') // lazy: only --on-port starts a server
     const { hasPort, withPort } = require('./load-request-flags.js')
     const { withScheme } = require('../engine/options/options.js')
     const first = withScheme(String([].concat(argv.url)[0]))

@@ -30,6 +30,7 @@ function load (options, how) {
   // several named workloads (--scenarios): their own run of LoadRuns, loaded only then
   // (a plain run loads none of scenarios/: test/engine/scenarios.test.js)
   // (a ScenariosRun has a LoadRun's surface: opts, stop(), then, the events)
+  // lazy: only --scenarios runs scenarios
   if (options?.scenarios !== undefined && options?.scenarios !== null) return /** @type {LoadRun} */ (/** @type {unknown} */ (require('./scenarios/run.js').loadScenarios(options)))
   return new LoadRun(normalizeOptions(options, how))
 }

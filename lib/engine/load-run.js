@@ -148,7 +148,9 @@ class LoadRun extends RunEmitter {
     }
     const runnerOpts = planRunners(opts)
     // wrk's setup(thread), once per share, before any starts (and before files are opened)
+    // lazy: only a wrk-style --script has setup and done
     const threads = opts.hooks?.wrk !== undefined ? await require('./scripting/wrk-script.js').setupThreads(opts, runnerOpts) : null
+    // lazy: only --reqlog writes the request log
     if (opts.reqlog !== undefined) this.#reqlog = require('./measure/reqlog.js').openRequestLog(opts.reqlog, opts.reqlogFormat)
     const cpu0 = process.cpuUsage()
     this.#watchThresholds = opts.thresholdAbort
@@ -178,6 +180,7 @@ class LoadRun extends RunEmitter {
       const where = target.socketPath ?? `${target.hostname}:${target.port}`
       const d = lost >= 0 ? stats[lost].errorDetails : merged.errorDetails
       const why = d.connect ?? d.read ?? d.parse ?? d.goaway ?? 'no connection succeeded'
+      // lazy: only a run where no connection succeeded needs the hint
       const hint = require('./connect-hint.js').connectHint(why, { ...opts, target })
       const err = new RunError(`cannot connect to ${where} (${why}): ${hint}`, 'BENCHRIG_ERR_UNREACHABLE')
       // what was counted (the errors): autocannon's API calls back with it
@@ -205,6 +208,7 @@ class LoadRun extends RunEmitter {
     if (threads !== null) {
       // what each worker's thread.set() left, for done() (this thread's share shares the object)
       stats.forEach((st, i) => { if (st.scriptVars !== undefined) threads[i].vars = st.scriptVars })
+      // lazy: only a wrk-style --script has setup and done
       if (opts.hooks.wrk.done) Object.assign(result, await require('./scripting/wrk-script.js').runDone(opts.hooks.script, merged, result))
     }
     this.emit('done', result)
@@ -357,6 +361,7 @@ class LoadRun extends RunEmitter {
   }
 
   #emitInterval (start) {
+    // lazy: only --interval combines rows
     const combined = require('./measure/timeline.js').combineRows(this.#intervals.get(start))
     this.#intervals.delete(start)
     this.#timeline.push(combined)

@@ -145,6 +145,7 @@ class Runner {
     this.clientResponses = false // the Client's 'response' event (scripting/hooks.js)
     this.onTick = null
     // the live view's latency of the last second (measure/live.js), read on the tick
+    // lazy: only the live view reads the last second
     this.lastSecond = opts.liveLatency ? new (require('./measure/live.js').LastSecond)(this.histogram) : null
     // --interval and --reqlog: set up in start(), fed by response()
     this.timeline = null
@@ -155,14 +156,18 @@ class Runner {
     // their own results, through the recording chain (measure/endpoints.js)
     this.endpoints = (opts.endpointCount ?? 1) > 1 ? new EndpointRecorder(opts.endpointCount) : null
     // a WebSocket run: its message template, mask pool and handshake, and what it records (ws/run.js)
+    // lazy: only WebSocket runs (the engine's start-up counts in a suite's short runs)
     this.wsRun = opts.ws ? require('./ws/run.js').wsRunOf(opts.ws) : null
     this.ws = this.wsRun === null ? null : this.wsRun.stats
     // gRPC: calls by grpc-status (the HTTP/2 connection counts them at the end of each stream)
+    // lazy: only gRPC runs (the engine's start-up counts in a suite's short runs)
     this.grpc = opts.grpc ? new (require('./grpc/stats.js').GrpcStats)() : null
     this.connections = []
+    // lazy: only paced runs (-R, --connection-rate, stages)
     this.pacers = rate === null ? [] : require('./pacer.js').createPacers(rate, opts.connections, this.budget)
     // an arrival-rate scenario's VUs: preAllocatedVUs open at the start, more
     // up to maxVUs (the connections held) when the plan finds none free (vu-pool.js)
+    // lazy: only --vus runs hold a pool
     this.vuPool = opts.vus ? new (require('./vu-pool.js').VuPool)(this, opts.vus.pre) : null
     const { Closed, Paced } = connectionClasses(opts, rate)
     for (let i = 0; i < opts.connections; i++) {
@@ -176,8 +181,10 @@ class Runner {
     this.prepared = undefined
     this.onScriptStop = null
     // --stages-connections: how many of the connections are open follows a ramp
+    // lazy: only --stages-connections ramps connections
     this.connectionRamp = opts.connectionStages ? new (require('./connection-stages.js').ConnectionRamp)(this, opts.connectionStages, opts.connectionPart ?? null) : null
     // sequences, hooks, body capture (issue 7): chosen once, the static path untouched
+    // lazy: the static path stays untouched: hooks load only for scripts, sequences and captures
     if (opts.hooks !== undefined) require('./scripting/hooks.js').installHooks(this)
     /** @type {Promise<object>} */
     this.done = new Promise((resolve) => { this.resolveDone = resolve })
@@ -197,10 +204,11 @@ class Runner {
     this.startMono = this.clock.now()
     this.scheduleTick(1)
     if (opts.intervalMs > 0) {
-      const { Timeline } = require('./measure/timeline.js')
+      const { Timeline } = require('./measure/timeline.js') // lazy: only --interval records rows
       this.timeline = new Timeline(this, opts.intervalMs, (row) => this.onInterval?.(row))
       this.timeline.start(opts.t0)
     }
+    // lazy: only --reqlog records requests
     if (this.onReqlog !== null) this.reqlog = new (require('./measure/reqlog.js').RequestLogBuffer)(opts.t0, this.onReqlog)
     // the one place the recording chain is chosen, after every feature is known
     if (needsChain(this)) this.response = chainFor(this)
@@ -495,19 +503,24 @@ class Runner {
 function connectionClasses (opts, rate) {
   if (opts.ws) {
     return {
+      // lazy: only WebSocket runs (the engine's start-up counts in a suite's short runs)
       Closed: require('./ws/connection.js').WsConnection,
+      // lazy: only WebSocket runs (the engine's start-up counts in a suite's short runs)
       Paced: rate === null ? null : require('./ws/paced-connection.js').PacedWsConnection
     }
   }
   if (opts.h2) {
     return {
+      // lazy: only --h2 runs (the engine's start-up counts in a suite's short runs)
       Closed: require('./http2/connection.js').H2Connection,
+      // lazy: only --h2 runs (the engine's start-up counts in a suite's short runs)
       Paced: rate === null ? null : require('./http2/paced-connection.js').PacedH2Connection
     }
   }
   return {
+    // lazy: only a delay hook needs it
     Closed: opts.hooks?.delay !== undefined ? require('./scripting/delayed-connection.js').DelayedConnection : Connection,
-    Paced: rate === null ? null : require('./http1/paced-connection.js').PacedConnection
+    Paced: rate === null ? null : require('./http1/paced-connection.js').PacedConnection // lazy: only paced runs
   }
 }
 
@@ -523,7 +536,7 @@ function durationEnded (runner) {
     runner.durationTimer = runner.clock.setTimeout(durationEnded, Math.ceil(left), runner)
     return
   }
-  if (runner.gracefulStopMs > 0) require('./graceful-stop.js').drain(runner)
+  if (runner.gracefulStopMs > 0) require('./graceful-stop.js').drain(runner) // lazy: only --graceful-stop drains
   else runner.stop('duration')
 }
 

@@ -289,6 +289,7 @@ function figuresOf (r) {
   c[C.DROPPED_ITERATIONS] = r.dropped_iterations ?? 0
   C.ERROR_KINDS.forEach((k, i) => { c[C.ERR_CONNECT + i] = r.errorsByKind?.[k] ?? 0 })
   for (const [k, i] of Object.entries(STATUS)) c[i] = r[k] ?? 0
+  // lazy: only a result read from JSON carries an encoded histogram
   const h = typeof r.histogram === 'string' ? require('./measure/hdr-codec.js').decode(r.histogram) : new Histogram()
   // the V2 encoding keeps buckets: the printed min and max are the exact ones
   if (h.totalCount > 0 && Number.isFinite(r.latencyUs?.min) && Number.isFinite(r.latencyUs?.max)) {

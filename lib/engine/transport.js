@@ -35,6 +35,7 @@ function chooseTransport (target) {
     ? { path: target.socketPath }
     : { host: target.hostname, port: target.port }
   if (target.protocol === 'https:') {
+    // lazy: start-up CPU counts in short runs: only https loads TLS
     const tls = require('node:tls') // loaded only for https: start-up CPU counts in short runs
     const opts = {
       ...where,

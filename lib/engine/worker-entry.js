@@ -11,6 +11,7 @@ const { totals } = require('./measure/live.js')
 const runners = workerData.runners.map((ro) => {
   const runner = new Runner(ro)
   if (workerData.reportErrors) {
+    // lazy: only a worker asked to report errors loads the hooks
     require('./scripting/hooks.js').forwardErrors(runner, (kind, detail) => parentPort.postMessage({ type: 'reqError', kind, detail }))
   }
   runner.onTick = (t) => parentPort.postMessage({ type: 'tick', second: t.second, requests: t.requests, bytes: t.bytes, totals: totals(t.counters), counters: t.counters, latencyCounts: t.latencyCounts },

@@ -15,8 +15,11 @@ const engine = require('../index.js')
 const { UsageError } = require('../../errors.js')
 const { inAutocannonWords } = require('./words.js')
 // loaded when called: `benchrig load` itself needs none of them
+// lazy: benchrig load itself needs none of them
 const track = (/** @type {Parameters<typeof import('./track.js').track>} */ ...args) => require('./track.js').track(...args)
+// lazy: benchrig load itself needs none of them
 const printResult = (/** @type {Parameters<typeof import('./print-result.js').printResult>} */ ...args) => require('./print-result.js').printResult(...args)
+// lazy: benchrig load itself needs none of them
 const aggregateResult = (/** @type {Parameters<typeof import('./aggregate-result.js').aggregateResult>} */ ...args) => require('./aggregate-result.js').aggregateResult(...args)
 
 const EVENTS = ['start', 'tick', 'response', 'reqError']

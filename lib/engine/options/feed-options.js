@@ -83,6 +83,7 @@ function csvRows (text, file) {
   const lines = []
   const all = (() => {
     try {
+      // lazy: only a CSV feed is parsed as CSV
       return require('../../record/csv.js').parseCsv(text.replace(/^\uFEFF/, ''), lines)
     } catch (err) {
       throw new UsageError(`--feed "${file}": ${err.message}`)

@@ -32,7 +32,7 @@ function normalizeGrpc (o, base) {
     if (given(o[k])) throw new UsageError(`${flag} does not apply to a gRPC call: give its message with --data`)
   }
   const file = String(o.proto)
-  const protobuf = require('protobufjs')
+  const protobuf = require('protobufjs') // lazy: an optional dependency: only gRPC runs need it
   let root
   try {
     root = protobuf.loadSync(file)

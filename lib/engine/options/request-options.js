@@ -126,6 +126,7 @@ function applyRequestOptions (o, out, { parseHeaders }) {
     const { protocol, hostname, port } = out.target
     const origin = new URL(`${protocol}//${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`).origin
     const extra = out.requests[0].headers // -H still applies
+    // lazy: only --har reads a HAR file
     entries = require('../scripting/har.js').harRequests(o.har, origin).map((r) => ({ ...r, headers: { ...r.headers, ...extra } }))
   } else if (mod.requests !== undefined || o.requests !== undefined) {
     const list = mod.requests ?? o.requests
@@ -147,6 +148,7 @@ function applyRequestOptions (o, out, { parseHeaders }) {
   }
   if (o.form !== undefined) {
     if (o.har !== undefined) throw new UsageError('give either --har or -F/--form, not both')
+    // lazy: only -F/--form builds a multipart body
     const { body, contentType } = require('../scripting/form.js').buildForm(o.form)
     const method = o.method === undefined ? 'POST' : base.method
     const list = entries ?? out.requests

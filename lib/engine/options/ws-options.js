@@ -84,7 +84,7 @@ function hookOf (o, base) {
     return o.wsMessage
   }
   const file = path.resolve(String(o.wsMessage))
-  require('./request-options.js').loadHook(file, '--ws-message')
+  require('./request-options.js').loadHook(file, '--ws-message') // lazy: only a --ws-message module is loaded as a hook
   return file
 }
 

@@ -80,6 +80,7 @@ function formatResult (r, opts = {}) {
   // --scenarios: a line and a row per scenario under the overall figures
   // (loaded only then, so a plain run's text is what it always was)
   if (r.scenarios !== undefined && opts.tables !== false) {
+    // lazy: only a --scenarios result has their tables
     const scenarios = require('./format-scenarios.js').formatScenarios(r, { color: how.color })
     if (scenarios !== '') out.push('', scenarios)
   }

@@ -384,6 +384,7 @@ function mergeThresholds (inputs, out, ignored) {
     ignored.add('thresholds')
     return undefined
   }
+  // lazy: only merged runs with thresholds evaluate them
   const { parseThresholds, evaluate, figuresOf } = require('../thresholds.js')
   return evaluate(parseThresholds(exprs[0]), figuresOf(out))
 }

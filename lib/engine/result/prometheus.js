@@ -100,7 +100,7 @@ function bucketCounts (h, bounds) {
  * @returns {string}
  */
 function prometheusText (result, opts = {}) {
-  const version = opts.version ?? require('../../../package.json').version
+  const version = opts.version ?? require('../../../package.json').version // lazy: read only when no version is given
   const m = new Exposition()
   const urls = [].concat(result.url ?? [])
   /** @type {{result: any, lbl: Record<string, string>, h: any}[]} the overall result, then each scenario's */

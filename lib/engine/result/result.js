@@ -104,7 +104,9 @@ function mergeStats (list) {
     sendMs,
     endpoints: mergeEndpoints(list),
     // a WebSocket run's handshake latency, close codes, protocol errors (ws/stats.js)
+    // lazy: only WebSocket runs have these stats (the engine's start-up counts in short runs)
     ws: list[0]?.ws === undefined ? undefined : require('../ws/stats.js').mergeWsStats(list.map((s) => s.ws)),
+    // lazy: only gRPC runs have these stats (the engine's start-up counts in short runs)
     grpc: list[0]?.grpc === undefined ? undefined : require('../grpc/stats.js').mergeGrpcStats(list.map((s) => s.grpc)),
     everConnected: list.some((s) => s.everConnected),
     reasons: list.map((s) => s.reason),
@@ -248,8 +250,11 @@ function buildResult (m, opts, usage) {
     // one entry per URL or named request; the totals above are their sum
     endpoints: m.endpoints === undefined ? [] : endpointResults(m.endpoints, opts.endpoints ?? [], duration, latencyStats),
     // WebSocket: replies count as requests (status 200, so 2xx), and these keys say the rest
+    // lazy: only WebSocket runs have these stats (the engine's start-up counts in short runs)
+    // lazy: only WebSocket runs have these stats (the engine's start-up counts in short runs)
     ...(m.ws === undefined ? {} : require('../ws/stats.js').wsResult(m.ws, latencyStats, encode, { messages: require('../ws/message.js').messageLength(opts.ws), binary: opts.ws.binary, idField: opts.ws.idField })),
     // gRPC: calls by grpc-status from the trailers
+    // lazy: only gRPC runs have these stats (the engine's start-up counts in short runs)
     ...(m.grpc === undefined ? {} : require('../grpc/stats.js').grpcResult(m.grpc, { call: opts.grpc.call, messageBytes: opts.grpc.messageBytes }))
   }
 }

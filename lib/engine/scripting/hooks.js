@@ -42,6 +42,7 @@ function resolver (hooks) {
     if (ref === 'script') {
       const m = script()
       // wrk's names (request, response, delay) stand for ours (wrk-script.js)
+      // lazy: only a wrk-style script names wrk's hooks
       return (i === undefined ? undefined : m.requests?.[i]?.[name]) ?? m[name] ?? require('./wrk-script.js').wrkHook(m, name)
     }
     return loadHook(path.resolve(ref), name)
@@ -74,9 +75,11 @@ function specMaker (defaults) {
  * @param {import('../runner.js').Runner} runner
  */
 function installHooks (runner) {
+  // lazy: loaded with the first hooked run only (the static path never loads them)
   const { DynamicSource, isThenable, refuseAsync } = require('./dynamic-source.js')
+  // lazy: loaded with the first hooked run only (the static path never loads them)
   const { CaptureScanner } = require('../http1/capture-scanner.js')
-  const { Client } = require('./client.js')
+  const { Client } = require('./client.js') // lazy: loaded with the first hooked run only (the static path never loads them)
   const hooks = runner.opts.hooks
   const resolve = resolver(hooks)
   let failed = false
@@ -94,6 +97,7 @@ function installHooks (runner) {
   const toSpec = specMaker(base[0])
   if (runner.opts.h2) {
     // HTTP/2: the same sequences and hooks over streams (h2-hooks.js)
+    // lazy: only HTTP/2 runs with hooks
     require('./h2-hooks.js').installH2Hooks(runner, { resolve, hookFailed, newContext: contextMaker(hooks.initialContext), toSpec })
     recordingFeatures(runner, hooks)
     return
@@ -187,7 +191,7 @@ function installHooks (runner) {
  * failed init ends the share at once with the hook's message.
  */
 function scriptThread (runner, hooks) {
-  const { threadOf, initThread } = require('./wrk-script.js')
+  const { threadOf, initThread } = require('./wrk-script.js') // lazy: only a wrk-style script names wrk's hooks
   const thread = threadOf(runner.opts)
   runner.scriptThread = thread
   thread.onStop = () => {
@@ -236,6 +240,7 @@ function requestError (kind, detail) {
 
 /** A Client for a connection of a static run (a 'response' listener attached late). */
 function clientOf (conn) {
+  // lazy: loaded with the first hooked run only (the static path never loads them)
   if (conn.client === undefined || conn.client === null) conn.client = new (require('./client.js').Client)(conn.id, null, null)
   return conn.client
 }

@@ -9,6 +9,7 @@
 // A "thread" is one share of the run: a worker thread with -w > 1, else this
 // thread. Module scope is per thread (each worker loads the module again), so
 // values that must reach done() in the main thread go through thread.set().
+const { RunError } = require('../../errors.js')
 
 const WRK_HOOKS = ['init', 'setup', 'request', 'response', 'delay', 'done']
 
@@ -80,7 +81,6 @@ function joined (headers) {
  */
 async function setupThreads (opts, runnerOpts) {
   const mod = require(opts.hooks.script)
-  const { RunError } = require('../../errors.js')
   const threads = []
   for (let i = 0; i < runnerOpts.length; i++) {
     const ro = runnerOpts[i]
@@ -173,7 +173,6 @@ async function runDone (scriptPath, merged, result) {
   try {
     out = await mod.done(summary, latency, statsOf(samples, mean, stdev))
   } catch (err) {
-    const { RunError } = require('../../errors.js')
     throw new RunError(`the run stopped: done threw: ${err?.message ?? err}`, 'BENCHRIG_ERR_HOOK')
   }
   return { summary, done: out }

@@ -17,6 +17,7 @@ function wsRunOf (ws) {
   return {
     template: ws.hook === undefined
       ? new MessageTemplate({ payload: Buffer.from(ws.payload), binary: ws.binary, idField: ws.idField })
+      // lazy: only a --ws-message module is loaded as a hook
       : new HookedMessage(typeof ws.hook === 'function' ? ws.hook : require('../options/request-options.js').loadHook(ws.hook, '--ws-message'), ws),
     pool: new MaskPool(),
     prefix: requestPrefix(ws.handshake),
