@@ -136,6 +136,7 @@ async function runDuetSchedule (schedule, ctx) {
  */
 async function probeSets (ctx, setOf) {
   if (!ctx.probe || !ctx.placement || ctx.placement.probe.length === 0) return { old: {}, new: {} }
+  // lazy: only a duet with the per-CPU speed probe on loads the probe's timing code
   const { spreadOf, setSpeed } = require('../harness/cpu-probe.js')
   const speeds = await ctx.probe.measure(ctx.placement.probe)
   if (ctx.onProbe) ctx.onProbe(speeds)

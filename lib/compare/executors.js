@@ -11,6 +11,7 @@ const { runSchedule } = require('./run-compare.js')
 /** @type {Record<string, (schedule: import('./schedule.js').ScheduledRun[], ctx: import('./run-compare.js').CompareContext) => Promise<{rows: object[], failures: object[], stopped: boolean, ran: number}>>} */
 const EXECUTORS = {
   serial: runSchedule,
+  // lazy: the duet executor (its CPU sets and crossover blocks) loads only under --duet
   duet: (schedule, ctx) => require('./duet.js').runDuetSchedule(schedule, /** @type {any} */ (ctx))
 }
 

@@ -62,6 +62,7 @@ function autoRule (opts) {
  * @returns {Rule}
  */
 function ruleFor (opts) {
+  // lazy: the sequential rule's e-values load only under --runs seq
   if (opts.seq) return require('./sequential.js').seqRule(opts.seq)
   if (opts.auto) return autoRule(/** @type {any} */ (opts.auto))
   return fixedRule(opts.runs)

@@ -260,11 +260,13 @@ async function runSchedule (schedule, ctx) {
 async function placePair (run, ctx) {
   const p = ctx.placement
   if (!p) return { columns: {} }
+  // lazy: pinning code loads only when the run places pairs on CPUs
   const { servesHttp, cpuForPair } = require('./pin.js')
   const cpu = p.mode === 'one-cpu' && !servesHttp(run.file) ? cpuForPair(ctx.seed, run.name, run.pair, p.cpus) : undefined
   const cpuset = cpu === undefined ? ctx.cpuset : String(cpu)
   const columns = { ...(cpuset === undefined ? {} : { cpuset }) }
   if (ctx.probe && p.probe.length > 0) {
+    // lazy: the speed probe loads only when it is on and there are CPUs to probe
     const { spreadOf, setSpeed } = require('../harness/cpu-probe.js')
     const speeds = await ctx.probe.measure(cpu === undefined || p.probe.includes(cpu) ? p.probe : [cpu, ...p.probe])
     if (ctx.onProbe) ctx.onProbe(speeds)

@@ -249,6 +249,7 @@ async function runComparison (opts, io) {
       if (e.phase === 'end' && e.run && lastRun.get(e.run.name) === runKey(e.run.name, e.run.binary, e.run.pair)) fileEnded(e.run.name)
     }
   }
+  // lazy: the runners' command executor loads only with --cmd
   const command = opts.command && require('../runners/run-command.js').commandExecutor({ command: opts.command.line, runner: opts.command.runner, cwd: opts.root, warn: (m) => sinks.notice(`compare: note: ${m}\n`) })
   if (command) runCtx.runFile = command.runFile
   const execute = EXECUTORS[executorName]

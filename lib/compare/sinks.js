@@ -39,6 +39,7 @@ const SINKS = [
     }
   },
   // --history DB: every row into the history store (lib/history/sink.js)
+  // lazy: the history store (and its SQL drivers) loads only with --history
   { name: 'history', open: (o) => (o.opts.history ? require('../history/sink.js').compareSink(/** @type {any} */ (o)) : undefined) },
   {
     name: 'progress',

@@ -23,6 +23,7 @@ const { UsageError, BenchrigError } = require('../errors.js')
 
 /** @type {Record<string, () => Runner>} */
 const RUNNERS = {
+  // lazy: each reader loads when its runner is named (a run reads one runner)
   tinybench: () => require('./tinybench.js'),
   vitest: () => require('./vitest.js'),
   mitata: () => require('./mitata.js'),
@@ -46,6 +47,7 @@ function runnerFor (name, flag) {
   const key = name === undefined ? undefined : (ALIASES[name] ?? name)
   if (key !== undefined && Object.prototype.hasOwnProperty.call(RUNNERS, key)) return RUNNERS[key]()
   if (name === undefined || name === '') throw new UsageError(`${flag} needs a runner: ${RUNNER_NAMES.join(', ')}`, 'BENCHRIG_ERR_RUNNER')
+  // lazy: the suggestion code is needed only for an unknown runner's error
   const near = require('../suggest.js').nearest(name, RUNNER_NAMES)
   throw new UsageError(`${flag} ${name}: unknown runner${near ? ` (did you mean ${near}?)` : ''}; use one of ${RUNNER_NAMES.join(', ')}`, 'BENCHRIG_ERR_RUNNER')
 }
