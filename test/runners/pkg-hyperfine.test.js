@@ -1,0 +1,8 @@
+'use strict'
+// compare --cmd --runner hyperfine with two versions of escape-html
+// (test/runners/_pkg-case.js): the configurations are two commands. 10 node
+// processes a run: at most 14 pairs for the change, and the A/A in a file of
+// its own (pkg-hyperfine-aa.test.js).
+const { pkgCase } = require('./_pkg-case.js')
+const { PKG_PROJECTS } = require('./_pkg-projects.js')
+pkgCase('hyperfine', { ...PKG_PROJECTS.hyperfine, parts: ['change'], pairs: 14 })

@@ -1,0 +1,7 @@
+'use strict'
+// compare --cmd --runner vitest with two versions of escape-html
+// (test/runners/_pkg-case.js). A vitest run starts vite first (1.5 to 4 s
+// here): at most 14 pairs for the change.
+const { pkgCase } = require('./_pkg-case.js')
+const { PKG_PROJECTS } = require('./_pkg-projects.js')
+pkgCase('vitest', { ...PKG_PROJECTS.vitest, pairs: 14 })
