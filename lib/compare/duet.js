@@ -118,7 +118,8 @@ async function runDuetSchedule (schedule, ctx) {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
-    starved += markStarved(buffered.map((x) => x.row))
+    // a runner's command (--cmd: its reports name the runner) meets no barrier
+    starved += markStarved(buffered.map((x) => x.row), buffered.some((x) => x.extra && x.extra.runner !== undefined))
     if (ctx.onProgress) ctx.onProgress({ phase: 'duet', starved })
     for (const { row, extra } of buffered) {
       rows.push(row)
@@ -171,9 +172,12 @@ function oneError (errors) {
 }
 
 /**
- * True when both rows have sections and they do not overlap: one side ran
- * alone (a --cmd command retried after the other ended has no barrier to
- * time out at).
+ * True when both rows have sections and they do not overlap. Only for a
+ * --cmd command's rows, whose section is its whole process: one side ran
+ * alone (retried after the other ended; there is no barrier to time out
+ * at). Benchmark files' sections start at the barrier and may be a few ms
+ * long: on a loaded machine one can end before the other starts although
+ * both met.
  */
 function apart (a, b) {
   const known = (r) => typeof r.section_start === 'number' && typeof r.section_end === 'number'
@@ -182,14 +186,14 @@ function apart (a, b) {
 
 // Sets "starved" on both rows of each configuration of a pair where one
 // side's CPU share in its section fell below the other's (or "no-peer" when
-// a side met no one at the barrier, or the sections did not overlap).
-function markStarved (rows) {
+// a side met no one at the barrier, or a command's processes did not overlap).
+function markStarved (rows, commands) {
   let count = 0
   const byConf = new Map()
   for (const r of rows) byConf.set(r.configuration, { ...byConf.get(r.configuration), [r.binary]: r })
   for (const { old, new: nw } of byConf.values()) {
     if (!old || !nw) continue
-    const side = old.barrier === 'timeout' || nw.barrier === 'timeout' || apart(old, nw) ? 'no-peer' : starvedSide(old, nw)
+    const side = old.barrier === 'timeout' || nw.barrier === 'timeout' || (commands && apart(old, nw)) ? 'no-peer' : starvedSide(old, nw)
     if (side) { old.starved = side; nw.starved = side; count++ }
   }
   for (const r of rows) delete r.barrier
