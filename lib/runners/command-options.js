@@ -22,7 +22,7 @@ const NOT_WITH_CMD = {
   // lib/profile/run.js runs each configuration found slower once more, alone
   // (its key=value arguments narrow the file to it), with --cpu-prof in
   // BENCHRIG_FLAGS, which reaches that configuration's own child process only
-  profile: '--profile runs each configuration found slower once more on each side, narrowed to it alone in its own process ' +
+  profile: 'it runs each configuration found slower once more on each side, narrowed to it alone in its own process ' +
     'under node --cpu-prof, so the profile holds that configuration\'s work only; a command runs all its tasks together in ' +
     'the runner\'s process(es) and cannot be narrowed to one task, so its profile would mix every task with the runner\'s own loop. ' +
     'Profile the command by hand on each side (e.g. node --cpu-prof bench.mjs)'

@@ -51,7 +51,7 @@ t.test('an unknown runner, a runner without --cmd, --cmd with categories, --set,
     [['--runner', 'tinybench', '--measure', 'instructions'], /--measure instructions does not go with --cmd: use wall .* or cpu/],
     [['--runner', 'tinybench', 'buffers'], /--cmd runs the command on each side instead of benchmark files: give no benchmark categories \(buffers\)/],
     [['--runner', 'tinybench', '--filter', 'sum'], /--filter does not go with --cmd: the command's runner decides what runs/],
-    [['--runner', 'tinybench', '--profile'], /--profile does not go with --cmd: --profile runs each configuration found slower once more on each side, narrowed to it alone in its own process under node --cpu-prof, .*a command runs all its tasks together in the runner's process\(es\) and cannot be narrowed to one task/],
+    [['--runner', 'tinybench', '--profile'], /--profile does not go with --cmd: it runs each configuration found slower once more on each side, narrowed to it alone in its own process under node --cpu-prof, .*a command runs all its tasks together in the runner's process\(es\) and cannot be narrowed to one task/],
     [['--runner', 'tinybench', '--plan', roundOfOther], /--plan .*other-round\.json: its round is of "node other\.mjs", not of the command "node bench\.mjs"; give the --cmd of the first round/]
   ]
   for (const [extra, message] of cases) {

@@ -85,7 +85,7 @@ t.test('merged with the command line: the same value agrees, another is an error
     [['--filter', 'sum'], /--filter does not go with "cmd" of --question .*m\.yaml: the command's runner decides what runs/],
     [['buffers'], /"cmd" of --question .*m\.yaml runs the command on each side instead of benchmark files: give no benchmark categories \(buffers\)/],
     [['--measure', 'instructions'], /--measure instructions does not go with "cmd" of --question .*m\.yaml: use wall/],
-    [['--profile'], /--profile does not go with "cmd" of --question .*m\.yaml: --profile runs each configuration found slower once more on each side, narrowed to it alone in its own process under node --cpu-prof/]
+    [['--profile'], /--profile does not go with "cmd" of --question .*m\.yaml: it runs each configuration found slower once more on each side, narrowed to it alone in its own process under node --cpu-prof/]
   ]
   for (const [args, re] of errors) t.throws(() => parse(args), { code: 'BENCHRIG_ERR_INVALID_ARG', message: re }, args.join(' '))
   const files = write('files.yaml', 'categories: [buffers]\nset:\n  n: 2\nmeasure: instructions\n')
