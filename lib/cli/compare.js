@@ -63,7 +63,8 @@ Options:
                         configuration found slower (node --cpu-prof) and print
                         the functions whose share of self time grew most
                         (with --ndjson also recorded there, for the PR report
-                        of analyze --format github)
+                        of analyze --format github); not with --cmd, whose
+                        tasks cannot be run one at a time
   --profile-dir DIR     where the .cpuprofile files are kept (default
                         ./benchrig-profiles)
   --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
@@ -88,7 +89,8 @@ Options:
   --question FILE       the whole question in one file (JSON, or YAML for .yaml
                         and .yml): categories, filter, exclude, set (everywhere,
                         per category, per file), measure, runs and rule
-                        (alpha, threshold, max-runs, target, time-budget); the
+                        (alpha, threshold, max-runs, target, time-budget), or
+                        cmd and runner (or format) instead of files; the
                         flags it stands for; a flag also given must agree
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
@@ -100,8 +102,9 @@ Options:
                         on its own CPUs (assigned in crossover blocks of two
                         pairs, so the analysis removes a speed difference
                         between the sets), their measured sections started
-                        together; rows record each side's section and CPU
-                        time, and starved pairs
+                        together (--cmd: both commands start together); rows
+                        record each side's section and CPU time, and starved
+                        pairs
   --cpuset-old LIST, --cpuset-new LIST
                         --duet's two CPU sets (default: an even split)
   --timeout SECONDS     kill a configuration that runs longer and record it as
@@ -275,7 +278,7 @@ function parseCompareArgs (argv, ctx = {}) {
   const { plain, scoped } = splitScoped(v.set ?? [])
   const { args, cpuset } = splitSetArgs(plain, v.cpuset)
   // lazy: the runners' readers load only with --cmd
-  const command = require('../runners/command-options.js').commandOptions(v, parsed.positionals)
+  const command = require('../runners/command-options.js').commandOptions(v, categories, question)
   if ((v.csv || v.scale !== undefined) && !v.analyze) throw new UsageError(`${v.csv ? '--csv' : '--scale'} goes with --analyze (without it compare writes CSV, unscaled)`)
   /** @type {import('../compare/options.js').CompareOptions} */
   const opts = {
@@ -329,6 +332,9 @@ function parseCompareArgs (argv, ctx = {}) {
   }
   if (command) Object.assign(opts, { command, root: path.resolve(v.root ?? process.cwd()), sideSource: { ...opts.sideSource, cmd: true } })
   if (opts.plan) {
+    // a round of a --cmd comparison names the command as its one file
+    const other = command && opts.plan.files.find((e) => e.filename !== command.name)
+    if (other) throw new UsageError(`--plan ${v.plan}: its round is of "${other.filename}", not of the command "${command.name}"; give the --cmd of the first round`)
     if (v.runs !== undefined) throw new UsageError(`--runs ${v.runs}: --plan ${v.plan} already says how many pairs each file needs; leave --runs out`)
     if (seed !== undefined && seed !== opts.plan.seed) throw new UsageError(`--seed ${v.seed}: --plan ${v.plan} was made for seed ${opts.plan.seed}; leave --seed out`)
     opts.seed = opts.plan.seed

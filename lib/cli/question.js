@@ -2,8 +2,9 @@
 // compare --question FILE: the whole question of a comparison in one file
 // (JSON, or YAML for .yaml/.yml): the categories, --filter, --exclude, the
 // settings (--set, everywhere, per category or per benchmark file), the
-// measure, the pairs (runs) and the stopping rule's parameters. The file
-// becomes the flags it stands for, so everything that takes flags (resume,
+// measure, the pairs (runs) and the stopping rule's parameters; or, instead
+// of benchmark files, a runner's command (cmd, runner: compare --cmd). The
+// file becomes the flags it stands for, so everything that takes flags (resume,
 // shards, history, the PR report) takes the file the same way; a flag given
 // on the command line as well must agree with it. Every mistake is one usage
 // error naming the file and the key, raised before any run.
@@ -13,7 +14,7 @@ const { UsageError } = require('../errors.js')
 const { nearest } = require('../suggest.js')
 
 /** The keys of a question file and of its "rule" object. */
-const KEYS = ['categories', 'filter', 'exclude', 'set', 'measure', 'runs', 'rule']
+const KEYS = ['categories', 'filter', 'exclude', 'set', 'measure', 'runs', 'rule', 'cmd', 'runner', 'format']
 const RULE_KEYS = ['alpha', 'threshold', 'max-runs', 'target', 'time-budget']
 
 /**
@@ -21,7 +22,8 @@ const RULE_KEYS = ['alpha', 'threshold', 'max-runs', 'target', 'time-budget']
  * @property {string} file the path as given
  * @property {string[]} categories
  * @property {Record<string, string|string[]|undefined>} values the compare flags the file stands for
- *   (filter, exclude and set are lists; set holds "key=value" and "SCOPE:key=value")
+ *   (filter, exclude and set are lists; set holds "key=value" and "SCOPE:key=value"; runner: the
+ *   runner's own name, whether the file says "runner" or "format")
  * @property {Record<string, any>} content the file's question, normalised (recorded in the NDJSON meta)
  */
 
@@ -103,8 +105,49 @@ function parseQuestion (text, file) {
       values[k] = String(v)
     }
   }
+  Object.assign(values, commandKeys(doc, bad))
   const content = { ...doc, ...(categories.length ? { categories } : {}) }
   return { file, categories, values, content }
+}
+
+/**
+ * "cmd" (compare --cmd) and the runner that reads its output: "runner", or
+ * "format" as --format R says the same on the command line (in a question,
+ * "format" names a runner only: the analysis's format is not part of the
+ * question). A command replaces the benchmark files, so the keys that choose
+ * or narrow files are refused with the reason the flags get.
+ * @param {Record<string, any>} doc
+ * @param {(key: string, what: string) => Error} bad
+ * @returns {{cmd?: string, runner?: string}}
+ */
+function commandKeys (doc, bad) {
+  const out = {}
+  if (doc.cmd !== undefined) {
+    if (typeof doc.cmd !== 'string' || doc.cmd.trim() === '') throw bad('cmd', `is ${JSON.stringify(doc.cmd)}: give the benchmark command as a string, e.g. "node bench.mjs"`)
+    out.cmd = doc.cmd
+  }
+  if (doc.runner !== undefined && doc.format !== undefined) throw bad('format', 'and "runner" both name the runner: give one of them')
+  const key = doc.runner !== undefined ? 'runner' : doc.format !== undefined ? 'format' : undefined
+  if (key === undefined && doc.cmd === undefined) return out
+  // lazy: the runners' names and the reasons of a command load only with a question that has one
+  const { runnerName, NOT_WITH_CMD } = require('../runners/command-options.js')
+  if (key !== undefined) {
+    const given = doc[key]
+    const name = typeof given === 'string' ? runnerName(given) : undefined
+    if (name === undefined) {
+      const { RUNNER_NAMES } = require('../runners/index.js') // lazy: as above
+      const near = typeof given === 'string' ? nearest(given, RUNNER_NAMES) : undefined
+      const why = key === 'format' ? ' (in a question "format" names the runner of "cmd", as --format R does; the analysis format goes on the command line)' : ''
+      throw bad(key, `is ${JSON.stringify(given)}: not a runner${near ? ` (did you mean "${near}"?)` : ''}${why}; use one of ${RUNNER_NAMES.join(', ')}`)
+    }
+    out.runner = name
+  }
+  if (doc.cmd !== undefined) {
+    for (const k of ['categories', 'set', 'filter', 'exclude']) {
+      if (doc[k] !== undefined) throw bad(k, `does not go with "cmd": ${NOT_WITH_CMD[k]}`)
+    }
+  }
+  return out
 }
 
 /** @param {unknown} v */
@@ -170,6 +213,10 @@ function mergeQuestion (v, positionals, q) {
       if (qv.length > 0) v[k] = [...qv, ...(v[k] ?? [])]
       continue
     }
+    if (k === 'runner') {
+      mergeRunner(v, q)
+      continue
+    }
     if (v[k] !== undefined && String(v[k]) !== qv) {
       const key = RULE_KEYS.includes(k) ? `rule.${k}` : k
       throw new UsageError(`--${k} ${v[k]}: --question ${q.file} gives "${key}" as ${qv}; give it in one place`)
@@ -177,6 +224,29 @@ function mergeQuestion (v, positionals, q) {
     v[k] = qv
   }
   return q.categories.length > 0 ? q.categories : positionals
+}
+
+/**
+ * The question's runner with the command line's --runner R or --format R (a
+ * runner's name: the same runner under any of its names agrees; another
+ * format is the analysis's and stays).
+ * @param {Record<string, any>} v
+ * @param {Question} q
+ */
+function mergeRunner (v, q) {
+  // lazy: only a question that names a runner needs the runners' names
+  const { runnerName } = require('../runners/command-options.js')
+  const key = q.content.format !== undefined ? 'format' : 'runner'
+  const qv = q.values.runner
+  if (v.runner !== undefined && runnerName(v.runner) !== qv) {
+    throw new UsageError(`--runner ${v.runner}: --question ${q.file} gives "${key}" as ${q.content[key]}; give it in one place`)
+  }
+  const formatRunner = v.format === undefined ? undefined : runnerName(v.format)
+  if (formatRunner !== undefined) {
+    if (formatRunner !== qv) throw new UsageError(`--format ${v.format}: --question ${q.file} gives "${key}" as ${q.content[key]}; give it in one place`)
+    delete v.format
+  }
+  v.runner = qv
 }
 
 module.exports = { readQuestion, parseQuestion, mergeQuestion, KEYS, RULE_KEYS }

@@ -14,10 +14,16 @@
 // ("starved" names it): a load that hits one side only. A CPU set that is
 // slower for longer (other work time-shared on it, the hypervisor) shows in
 // the probe's cpu_speed column (analyze's cpu-speed warning) and cancels in
-// the crossover.
+// the crossover. With --cmd a side is the runner's command
+// (lib/runners/run-command.js): both start together, and with no
+// bench.start() to meet at, each command's whole process is its section.
+// A side that throws (a command that does not work on its side) does not
+// cut the other short: both are waited for, the other's rows are written,
+// then the error (naming its side) ends the comparison.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { BenchrigError } = require('../errors.js')
 const { createRng } = require('../prng.js')
 const { runOne } = require('./run-compare.js')
 const { runKey } = require('./schedule.js')
@@ -96,9 +102,11 @@ async function runDuetSchedule (schedule, ctx) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-duet-'))
     const buffered = []
     if (ctx.onProgress) ctx.onProgress({ phase: 'start', run: left[0], index: ran, total, elapsedMs: Date.now() - t0 })
-    let outs
+    let settled
     try {
-      outs = await Promise.all(left.map((run) => runOne(run, {
+      // both sides to their end, even when one throws (a --cmd command that does not work on
+      // its side): the other's process is waited for and its rows and failures handled first
+      settled = await Promise.allSettled(left.map((run) => runOne(run, {
         ...ctx,
         cpuset: setOf[run.binary],
         // alone (the other side is on disk already: --resume drops such half pairs, so only a
@@ -110,18 +118,22 @@ async function runDuetSchedule (schedule, ctx) {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
-    starved += markStarved(buffered.map((x) => x.row))
+    // a runner's command (--cmd: its reports name the runner) meets no barrier
+    starved += markStarved(buffered.map((x) => x.row), buffered.some((x) => x.extra && x.extra.runner !== undefined))
     if (ctx.onProgress) ctx.onProgress({ phase: 'duet', starved })
     for (const { row, extra } of buffered) {
       rows.push(row)
       ctx.onRow(row, extra)
     }
-    for (const out of outs) {
-      for (const f of out.failures) {
+    for (const out of settled) {
+      if (out.status !== 'fulfilled') continue
+      for (const f of out.value.failures) {
         failures.push(f)
         if (ctx.onFailure) ctx.onFailure(f)
       }
     }
+    const thrown = settled.flatMap((out) => (out.status === 'rejected' ? [out.reason] : []))
+    if (thrown.length > 0) throw oneError(thrown)
     for (const r of left) if (ctx.done) ctx.done.add(runKey(r.name, r.binary, r.pair))
     ran += left.length
     if (ctx.onProgress) ctx.onProgress({ phase: 'end', run: left[left.length - 1], index: ran, total, elapsedMs: Date.now() - t0 })
@@ -148,16 +160,40 @@ async function probeSets (ctx, setOf) {
   return { old: side('old'), new: side('new') }
 }
 
+/**
+ * What the two sides of a pair threw (each error names its side): the one
+ * error, or both messages in one error of the first's code and the larger
+ * exit code.
+ * @param {any[]} errors
+ */
+function oneError (errors) {
+  if (errors.length === 1 || !errors.every((e) => e instanceof BenchrigError)) return errors[0]
+  return new BenchrigError(errors[0].code, errors.map((e) => e.message).join('\n'), { exitCode: Math.max(...errors.map((e) => e.exitCode)) })
+}
+
+/**
+ * True when both rows have sections and they do not overlap. Only for a
+ * --cmd command's rows, whose section is its whole process: one side ran
+ * alone (retried after the other ended; there is no barrier to time out
+ * at). Benchmark files' sections start at the barrier and may be a few ms
+ * long: on a loaded machine one can end before the other starts although
+ * both met.
+ */
+function apart (a, b) {
+  const known = (r) => typeof r.section_start === 'number' && typeof r.section_end === 'number'
+  return known(a) && known(b) && (a.section_end <= b.section_start || b.section_end <= a.section_start)
+}
+
 // Sets "starved" on both rows of each configuration of a pair where one
 // side's CPU share in its section fell below the other's (or "no-peer" when
-// a side met no one at the barrier).
-function markStarved (rows) {
+// a side met no one at the barrier, or a command's processes did not overlap).
+function markStarved (rows, commands) {
   let count = 0
   const byConf = new Map()
   for (const r of rows) byConf.set(r.configuration, { ...byConf.get(r.configuration), [r.binary]: r })
   for (const { old, new: nw } of byConf.values()) {
     if (!old || !nw) continue
-    const side = old.barrier === 'timeout' || nw.barrier === 'timeout' ? 'no-peer' : starvedSide(old, nw)
+    const side = old.barrier === 'timeout' || nw.barrier === 'timeout' || (commands && apart(old, nw)) ? 'no-peer' : starvedSide(old, nw)
     if (side) { old.starved = side; nw.starved = side; count++ }
   }
   for (const r of rows) delete r.barrier

@@ -15,6 +15,14 @@
 // runners that report none). "{out}" in the command is a file the runner
 // writes (vitest --outputJson, hyperfine --export-json); else its stdout is
 // read.
+//
+// Under compare --duet both sides' commands start at once, each under
+// taskset on its side's CPU set (as a benchmark file's process). A runner's
+// process has no bench.start() to meet the other side at, so the command's
+// section is its whole process: its start and end (epoch ms) and the CPU
+// seconds of everything it started, from which duet.js judges a starved
+// side. The duet's barrier variable (BENCHRIG_DUET) does not reach the
+// command: a createBenchmark file started by it would wait there for a peer.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -89,12 +97,15 @@ function commandExecutor ({ command, runner, warn = () => {}, cwd: defaultCwd = 
     /** @type {NodeJS.ProcessEnv} */
     const env = { ...base, PATH: `${binDir(opts.execPath ?? process.execPath)}${path.delimiter}${base.PATH ?? ''}`, BENCHRIG_SIDE: label, BENCHRIG_TASK_ORDER: order }
     if (opts.execArgv && opts.execArgv.length > 0) env.NODE_OPTIONS = [base.NODE_OPTIONS, ...opts.execArgv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].filter(Boolean).join(' ')
-    for (const k of ['BENCHRIG_CHILD', 'BENCHRIG_DRIVER', 'BENCHRIG_MEASURE']) delete env[k]
+    // one side of a duet pair (duet.js gives both sides the barrier's variable): the process is the section
+    const duetSide = base.BENCHRIG_DUET !== undefined
+    for (const k of ['BENCHRIG_CHILD', 'BENCHRIG_DRIVER', 'BENCHRIG_MEASURE', 'BENCHRIG_DUET']) delete env[k]
     const script = `${line}\nbenchrig_status=$?\ntimes >&3\nexit $benchrig_status\n`
     const argv = ['/bin/sh', '-c', script]
     const [cmd, ...args] = opts.cpuset === undefined ? argv : [...cpusetPrefix(opts.cpuset), ...argv]
     const timeoutS = Number(base.BENCHRIG_TIMEOUT ?? DEFAULT_TIMEOUT_S)
     const t0 = process.hrtime.bigint()
+    const startMs = performance.timeOrigin + performance.now()
     const res = await new Promise((resolve) => {
       // its own process group: a --timeout kills everything it started; a Ctrl-C is passed on
       const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true })
@@ -122,6 +133,7 @@ function commandExecutor ({ command, runner, warn = () => {}, cwd: defaultCwd = 
       child.on('close', (code, signal) => done({ code, signal, stdout, stderr, times, timedOut, interrupted }))
     })
     const wallS = Number(process.hrtime.bigint() - t0) / 1e9
+    const endMs = performance.timeOrigin + performance.now()
     const failed = res.timedOut ? `ran longer than ${timeoutS} s (--timeout) and was killed` : res.code !== 0 ? (res.signal ? `was killed by ${res.signal}` : `exited with code ${res.code}`) : undefined
     // Ctrl-C: not the command's failure; compare stops after this run and --resume runs it again
     if (failed && res.interrupted) return { exitCode: res.code, signal: res.signal, failures: 1, reports: 0 }
@@ -145,6 +157,7 @@ function commandExecutor ({ command, runner, warn = () => {}, cwd: defaultCwd = 
     const result = readRunnerOutput(runner, text, where)
     sideOk.add(label)
     const cpuS = childCpuSeconds(res.times)
+    const section = duetSide ? { section_start: startMs, section_end: endMs, ...(cpuS === undefined ? {} : { section_cpu: cpuS }) } : {}
     if (opts.onConfig) opts.onConfig({ type: 'config', name, queueLength: result.tasks.length })
     for (const w of taskWarnings(runner, result)) say(w.key, w.message)
     let reports = 0
@@ -168,7 +181,7 @@ function commandExecutor ({ command, runner, warn = () => {}, cwd: defaultCwd = 
           conf: t.name,
           rate,
           time: wallS,
-          extra: { runner: runner.name, task_order: order, runner_stat: t.stat, runner_rate: t.rate, runner_samples: t.samples, runner_sample_unit: t.sampleUnit, runner_sample_count: t.count, process_wall_s: wallS, process_cpu_s: cpuS }
+          extra: { runner: runner.name, task_order: order, runner_stat: t.stat, runner_rate: t.rate, runner_samples: t.samples, runner_sample_unit: t.sampleUnit, runner_sample_count: t.count, process_wall_s: wallS, process_cpu_s: cpuS, ...section }
         })
       }
     }

@@ -38,15 +38,21 @@ t.before(async () => {
 
 const node = process.execPath
 
-t.test('an unknown runner, a runner without --cmd, --cmd with categories or --set: usage errors, nothing run', async (t) => {
+t.test('an unknown runner, a runner without --cmd, --cmd with categories, --set, --profile or another command\'s round: usage errors, nothing run', async (t) => {
   if (!fs.existsSync(project)) return t.skip('no runners installed')
+  // a round plan (benchrig plan --next) of another command
+  const roundOfOther = path.join(dir, 'other-round.json')
+  fs.writeFileSync(roundOfOther, JSON.stringify({ schema: 'benchrig-plan/1', base: '0123456789abcdef', round: 2, seed: 9, target: 0.5, maxPairs: 60, files: [{ filename: 'node other.mjs', firstPair: 3, pairs: 2, cost: 1 }], capped: 0 }))
   const cases = [
     [['--runner', 'tinybnech'], /--runner tinybnech: unknown runner \(did you mean tinybench\?\); use one of tinybench, vitest, mitata, benchmarkjs, bench-node, node-bench, hyperfine/],
     [['--format', 'mitta'], /--format mitta: unknown runner \(did you mean mitata\?\)/],
     [['--runner', 'tinybench', '--format', 'mitata'], /--format mitata and --runner tinybench: name the runner once/],
     [['--runner', 'tinybench', '--set', 'n=1'], /--set does not go with --cmd/],
     [['--runner', 'tinybench', '--measure', 'instructions'], /--measure instructions does not go with --cmd: use wall .* or cpu/],
-    [['--runner', 'tinybench', 'buffers'], /--cmd runs the command on each side: give no benchmark categories \(buffers\)/]
+    [['--runner', 'tinybench', 'buffers'], /--cmd runs the command on each side instead of benchmark files: give no benchmark categories \(buffers\)/],
+    [['--runner', 'tinybench', '--filter', 'sum'], /--filter does not go with --cmd: the command's runner decides what runs/],
+    [['--runner', 'tinybench', '--profile'], /--profile does not go with --cmd: it runs each configuration found slower once more on each side, narrowed to it alone in its own process under node --cpu-prof, .*a command runs all its tasks together in the runner's process\(es\) and cannot be narrowed to one task/],
+    [['--runner', 'tinybench', '--plan', roundOfOther], /--plan .*other-round\.json: its round is of "node other\.mjs", not of the command "node bench\.mjs"; give the --cmd of the first round/]
   ]
   for (const [extra, message] of cases) {
     const r = await compare(['--old', node, '--new', node, '--cmd', 'node bench.mjs', '--output', path.join(dir, 'never.csv'), ...extra])

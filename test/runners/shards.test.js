@@ -1,7 +1,8 @@
 'use strict'
 // compare --cmd with --shard: the shards of one seeded plan of a command
 // hold disjoint whole pairs of every task, and analyze takes them as one;
-// each pair ran in the task order its number gives (odd forward, even reverse).
+// each pair ran in the task order its number gives (odd forward, even reverse);
+// plan --next over the shards and compare --plan run the next round of it.
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -15,7 +16,7 @@ const { BIN } = require('./_refs-case.js')
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'benchrig-cmd-shards-'))
 t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-t.test('two shards of a --cmd plan: disjoint whole pairs, analysed as one', async (t) => {
+t.test('two shards of a --cmd plan: disjoint whole pairs, analysed as one; then a round of plan --next', async (t) => {
   const mods = await runnerModules()
   if (mods.skip) return t.skip(mods.skip)
   const project = path.join(dir, 'project')
@@ -39,4 +40,19 @@ t.test('two shards of a --cmd plan: disjoint whole pairs, analysed as one', asyn
   const a = await spawnOutput(process.execPath, [BIN, 'analyze', '--format', 'json', ...files])
   t.equal(a.code, 0, a.stderr)
   t.same(JSON.parse(a.stdout).results.map((x) => [x.configuration, x.n_pairs]).sort(), [['join', 2], ['sum', 2]])
+
+  // the next round: plan --next over the shards names the command as its one file, and compare --plan runs it
+  const round = path.join(dir, 'round.json')
+  const next = await spawnOutput(process.execPath, [BIN, 'plan', '--next', '--target', '0.01', '--max-runs', '4', '--output', round, ...files])
+  t.equal(next.code, 0, next.stderr)
+  t.match(JSON.parse(fs.readFileSync(round, 'utf8')), { round: 2, seed: 11, files: [{ filename: 'node bench.mjs', firstPair: 3, pairs: 2 }] })
+  const r2 = path.join(dir, 'r2.csv')
+  const second = await spawnOutput(process.execPath, [BIN, 'compare', '--no-progress', '--old', process.execPath, '--new', process.execPath, '--cmd', 'node bench.mjs',
+    '--runner', 'tinybench', '--plan', round, '--output', r2], { cwd: project })
+  t.equal(second.code, 0, second.stderr)
+  const more = parseCsvRecords(fs.readFileSync(r2, 'utf8')).records
+  t.same([...new Set(more.map((x) => `${x.pair} ${x.plan}`))].sort(), [`3 ${rows[0][0].plan}.2`, `4 ${rows[0][0].plan}.2`], 'pairs 3 and 4 under the round\'s plan')
+  const all = await spawnOutput(process.execPath, [BIN, 'analyze', '--format', 'json', ...files, r2])
+  t.equal(all.code, 0, all.stderr)
+  t.same(JSON.parse(all.stdout).results.map((x) => [x.configuration, x.n_pairs]).sort(), [['join', 4], ['sum', 4]], 'both rounds analysed as one')
 })

@@ -215,7 +215,8 @@ Options:
                         configuration found slower (node --cpu-prof) and print
                         the functions whose share of self time grew most
                         (with --ndjson also recorded there, for the PR report
-                        of analyze --format github)
+                        of analyze --format github); not with --cmd, whose
+                        tasks cannot be run one at a time
   --profile-dir DIR     where the .cpuprofile files are kept (default
                         ./benchrig-profiles)
   --runs N|auto|seq     pairs per file (default 30); auto: a pilot of 6 pairs
@@ -240,7 +241,8 @@ Options:
   --question FILE       the whole question in one file (JSON, or YAML for .yaml
                         and .yml): categories, filter, exclude, set (everywhere,
                         per category, per file), measure, runs and rule
-                        (alpha, threshold, max-runs, target, time-budget); the
+                        (alpha, threshold, max-runs, target, time-budget), or
+                        cmd and runner (or format) instead of files; the
                         flags it stands for; a flag also given must agree
   --strict              an undeclared --set key fails the file (not retried)
   --root DIR            the benchmark directory
@@ -252,8 +254,9 @@ Options:
                         on its own CPUs (assigned in crossover blocks of two
                         pairs, so the analysis removes a speed difference
                         between the sets), their measured sections started
-                        together; rows record each side's section and CPU
-                        time, and starved pairs
+                        together (--cmd: both commands start together); rows
+                        record each side's section and CPU time, and starved
+                        pairs
   --cpuset-old LIST, --cpuset-new LIST
                         --duet's two CPU sets (default: an even split)
   --timeout SECONDS     kill a configuration that runs longer and record it as
